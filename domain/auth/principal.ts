@@ -1,0 +1,15 @@
+import type { Plan } from './api-key.entity';
+import type { Permission } from './permissions';
+
+/** Who is calling: an issued key, the admin key, or (TTS in open mode) an anonymous caller. */
+export interface Principal {
+  keyId: string;
+  name: string;
+  permissions: ReadonlySet<Permission>;
+  isAdmin: boolean;
+  plan: Plan;
+}
+
+export function can(principal: Principal | null | undefined, permission: Permission): boolean {
+  return !!principal && (principal.isAdmin || principal.permissions.has(permission));
+}

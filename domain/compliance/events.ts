@@ -1,0 +1,68 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { makeEvent, type DomainEvent, type EventBus } from '../events/bus';
+
+/** The bus channel every compliance event travels on. */
+export const COMPLIANCE_CHANNEL = 'compliance';
+
+/** Dotted event types (webhook `type`); each maps to one of the five WebSocket event types. */
+export const COMPLIANCE_EVENT_TYPES = [
+  'requirement.created',
+  'requirement.updated',
+  'requirement.deleted',
+  'compliance.score_changed',
+  'validation.completed',
+  'finding.created',
+  'finding.updated',
+  'report.completed',
+  'user.activity',
+  'system.alert',
+] as const;
+export type ComplianceEventType = (typeof COMPLIANCE_EVENT_TYPES)[number];
+
+export const WS_EVENT_TYPES = ['requirement_updated', 'compliance_changed', 'validation_completed', 'user_activity', 'system_alert'] as const;
+export type WsEventType = (typeof WS_EVENT_TYPES)[number];
+
+export const WS_EVENT_OF: Record<ComplianceEventType, WsEventType> = {
+  'requirement.created': 'requirement_updated',
+  'requirement.updated': 'requirement_updated',
+  'requirement.deleted': 'requirement_updated',
+  'compliance.score_changed': 'compliance_changed',
+  'validation.completed': 'validation_completed',
+  'finding.created': 'compliance_changed',
+  'finding.updated': 'compliance_changed',
+  'report.completed': 'user_activity',
+  'user.activity': 'user_activity',
+  'system.alert': 'system_alert',
+};
+
+/** Persists webhook deliveries for an event inside the caller's unit of work (the outbox). */
+export interface OutboxWriter {
+  enqueue(em: EntityManager, event: DomainEvent): Promise<void>;
+}
+
+/**
+ * Compliance events are staged inside the transaction that makes the change (so the webhook
+ * outbox commits or rolls back with it) and published to live subscribers only after commit.
+ *
+ *   const staged = await em.transactional(async (tx) => { …; return [await events.stage(tx, 'requirement.updated', view)]; });
+ *   await events.publish(staged);
+ */
+export class ComplianceEventPublisher {
+  private outbox?: OutboxWriter;
+
+  constructor(private readonly bus: EventBus) {}
+
+  setOutbox(outbox: OutboxWriter) {
+    this.outbox = outbox;
+  }
+
+  async stage(em: EntityManager, type: ComplianceEventType, data: Record<string, unknown>): Promise<DomainEvent> {
+    const event = makeEvent(type, data);
+    await this.outbox?.enqueue(em, event);
+    return event;
+  }
+
+  async publish(events: DomainEvent[]): Promise<void> {
+    for (const e of events) await this.bus.publish(COMPLIANCE_CHANNEL, e).catch(() => undefined);
+  }
+}

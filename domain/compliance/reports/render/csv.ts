@@ -1,0 +1,140 @@
+import type { ReportModel } from './types';
+
+/**
+ * Minimal RFC 4180 writer: CRLF record separators, fields quoted only when
+ * they contain a comma, double quote, CR or LF, and embedded quotes doubled.
+ */
+
+export type CsvCell = string | number | boolean | null | undefined;
+
+/** Characters that make spreadsheet applications evaluate a cell as a formula. */
+const FORMULA_TRIGGER = /^[=+\-@\t\r]/;
+
+/**
+ * Prefixes a `'` to text that a spreadsheet would treat as a formula
+ * (OWASP "CSV injection"). Applied to text only: numbers we emit ourselves
+ * (e.g. negative values) must stay numeric.
+ */
+export function neutraliseFormula(value: string): string {
+  return FORMULA_TRIGGER.test(value) ? `'${value}` : value;
+}
+
+export function escapeCsvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+export function formatCsvCell(cell: CsvCell): string {
+  if (cell === null || cell === undefined) return '';
+  if (typeof cell === 'number') return Number.isFinite(cell) ? String(cell) : '';
+  if (typeof cell === 'boolean') return cell ? 'true' : 'false';
+  return escapeCsvField(neutraliseFormula(cell));
+}
+
+/** Serialises rows; every record, including the last, ends with CRLF. */
+export function toCsv(rows: readonly (readonly CsvCell[])[]): string {
+  return rows.map((row) => `${row.map(formatCsvCell).join(',')}\r\n`).join('');
+}
+
+/**
+ * One header for the whole file; the `section` column says which columns a
+ * row uses (report, framework, requirement, finding, evidence). A single
+ * sparse table keeps the export one file that imports cleanly anywhere.
+ */
+export const CSV_COLUMNS = [
+  'section',
+  'id',
+  'title',
+  'framework',
+  'kind',
+  'status',
+  'priority',
+  'severity',
+  'validation_status',
+  'score',
+  'total',
+  'completed',
+  'in_progress',
+  'pending',
+  'created_at',
+  'updated_at',
+  'discovered_at',
+  'due_date',
+  'resolved_at',
+  'generated_at',
+  'period_start',
+  'period_end',
+  'finding_id',
+  'evidence',
+] as const;
+
+export type CsvColumn = (typeof CSV_COLUMNS)[number];
+type CsvRecord = Partial<Record<CsvColumn, CsvCell>>;
+
+function toRow(record: CsvRecord): CsvCell[] {
+  return CSV_COLUMNS.map((column) => record[column]);
+}
+
+export function reportToCsvRecords(model: ReportModel): CsvRecord[] {
+  const records: CsvRecord[] = [
+    {
+      section: 'report',
+      id: model.reportId,
+      title: model.title,
+      framework: model.framework,
+      kind: model.kind,
+      score: model.summary.overallScore,
+      generated_at: model.generatedAt,
+      period_start: model.period.start,
+      period_end: model.period.end,
+    },
+  ];
+  for (const framework of model.summary.frameworks) {
+    records.push({
+      section: 'framework',
+      id: framework.id,
+      framework: framework.id,
+      status: framework.status,
+      score: framework.score,
+      total: framework.total,
+      completed: framework.completed,
+      in_progress: framework.inProgress,
+      pending: framework.pending,
+    });
+  }
+  for (const requirement of model.requirements) {
+    records.push({
+      section: 'requirement',
+      id: requirement.id,
+      title: requirement.title,
+      framework: requirement.framework,
+      status: requirement.status,
+      priority: requirement.priority,
+      validation_status: requirement.validationStatus,
+      created_at: requirement.createdAt,
+      updated_at: requirement.updatedAt,
+    });
+  }
+  for (const finding of model.findings) {
+    records.push({
+      section: 'finding',
+      id: finding.id,
+      title: finding.title,
+      framework: finding.framework,
+      severity: finding.severity,
+      status: finding.status,
+      discovered_at: finding.discoveredAt,
+      due_date: finding.dueDate,
+      resolved_at: finding.resolvedAt,
+    });
+  }
+  for (const evidence of model.evidence ?? []) {
+    for (const item of evidence.items) {
+      records.push({ section: 'evidence', finding_id: evidence.findingId, evidence: item });
+    }
+  }
+  return records;
+}
+
+export function renderCsv(model: ReportModel): Buffer {
+  return Buffer.from(toCsv([[...CSV_COLUMNS], ...reportToCsvRecords(model).map(toRow)]), 'utf8');
+}

@@ -1,0 +1,74 @@
+import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+
+export type RequirementStatus = 'pending' | 'in-progress' | 'completed';
+export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ['pending', 'in-progress', 'completed'];
+export type Priority = 'critical' | 'high' | 'medium' | 'low';
+export const PRIORITIES: readonly Priority[] = ['critical', 'high', 'medium', 'low'];
+
+export interface TechnicalContext {
+  scope?: string;
+  dataFlow?: string;
+  relatedComponents?: string[];
+}
+
+export interface Implementation {
+  testFile?: string;
+  gitBranch?: string;
+  relatedIssues?: string[];
+  completedAt?: string | null;
+}
+
+export interface ValidationState {
+  status: 'passed' | 'failed';
+  lastValidated: string;
+  score: number;
+  issues: unknown[];
+}
+
+@Entity({ tableName: 'requirements' })
+@Index({ properties: ['framework', 'status'] })
+@Index({ properties: ['createdAt', 'id'] })
+export class Requirement {
+  @PrimaryKey({ type: 'string', length: 40 })
+  id!: string;
+
+  @Property({ type: 'string', length: 300 })
+  title!: string;
+
+  @Property({ type: 'text', nullable: true })
+  description?: string | null;
+
+  @Property({ type: 'string', length: 20 })
+  framework!: string;
+
+  @Property({ type: 'string', length: 100, nullable: true })
+  category?: string | null;
+
+  @Property({ type: 'string', length: 10, default: 'medium' })
+  priority: Priority = 'medium';
+
+  @Property({ type: 'string', length: 12, default: 'pending' })
+  status: RequirementStatus = 'pending';
+
+  @Property({ type: 'json' })
+  acceptanceCriteria: string[] = [];
+
+  @Property({ type: 'json', nullable: true })
+  technicalContext?: TechnicalContext | null;
+
+  @Property({ type: 'json', nullable: true })
+  implementation?: Implementation | null;
+
+  @Property({ type: 'json', nullable: true })
+  validation?: ValidationState | null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  updatedAt: Date = new Date();
+
+  /** Deleted requirements are kept (regulated teams need the record) but hidden everywhere. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  deletedAt?: Date | null;
+}

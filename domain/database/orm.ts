@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from '../../migrations';
+
+export interface DatabaseOptions {
+  /** PostgreSQL URL; when absent an embedded PGlite database under `dataDir` is served over a loopback socket. */
+  databaseUrl?: string;
+  dataDir: string;
+  poolSize?: number;
+  debug?: boolean;
+}
+
+export interface Database {
+  orm: MikroORM;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+export function ormOptions(clientUrl: string, poolSize = 10): Options {
+  return {
+    driver: PostgreSqlDriver,
+    clientUrl,
+    entities: ENTITIES,
+    extensions: [Migrator],
+    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, silent: true },
+    pool: { min: 0, max: poolSize, acquireTimeoutMillis: 5000, idleTimeoutMillis: 30000 },
+    driverOptions: { connection: { connectionTimeoutMillis: 3000, statement_timeout: 30000 } },
+    // Every request works on a fork; touching the global EntityManager is a bug we want to hear about.
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    debug: false,
+    discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
+    ensureIndexes: false,
+  };
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  let clientUrl = opts.databaseUrl;
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  if (!clientUrl) {
+    const embedded = await startEmbeddedPostgres(path.join(opts.dataDir, 'pgdata'));
+    clientUrl = embedded.url;
+    stopEmbedded = embedded.stop;
+  }
+  let orm: MikroORM;
+  try {
+    orm = await MikroORM.init(ormOptions(clientUrl, opts.poolSize ?? 10));
+    await orm.getMigrator().up();
+  } catch (err) {
+    await stopEmbedded?.();
+    throw err;
+  }
+  return {
+    orm,
+    embedded: !!stopEmbedded,
+    async close() {
+      await orm.close(true);
+      await stopEmbedded?.();
+    },
+  };
+}
+
+/**
+ * PGlite is Postgres compiled to WASM, in this process. pglite-socket serves it over the wire
+ * protocol on a loopback port so MikroORM's ordinary `pg` driver talks to it; the socket server
+ * queues work per connection and keeps a transaction's statements together, so transactions
+ * stay isolated from one another.
+ */
+async function startEmbeddedPostgres(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  fs.mkdirSync(dir, { recursive: true });
+  const db = await PGlite.create({ dataDir: dir });
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 32 });
+  await server.start();
+  const conn = server.getServerConn(); // "127.0.0.1:PORT"
+  const port = conn.split(':').pop();
+  return {
+    url: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
+    async stop() {
+      await server.stop().catch(() => undefined);
+      await db.close().catch(() => undefined);
+    },
+  };
+}

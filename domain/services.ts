@@ -1,0 +1,65 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AuthService } from './auth/auth.service';
+import type { EventBus } from './events/bus';
+import { HealthService } from './health';
+import type { BlobStore } from './tts/cache/blob-store';
+import type { ProviderId } from './tts/catalogue';
+import { Pricing, type PriceTable } from './tts/pricing';
+import type { SpeechProvider } from './tts/providers/provider';
+import { TtsService } from './tts/tts.service';
+import { createComplianceServices, type ComplianceServices } from './compliance';
+
+export interface DomainDeps {
+  rootEm: EntityManager;
+  bus: EventBus;
+  blobs: BlobStore;
+  providers: Record<ProviderId, SpeechProvider>;
+  adminApiKey?: string;
+  ttsApiKey?: string;
+  prices?: PriceTable;
+  hotCacheBytes: number;
+  environment: string;
+  webhookAllowPrivateNetworks: boolean;
+  generationLock?: <T>(key: string, fn: () => Promise<T>) => Promise<T>;
+  onCacheInvalidated?: (hashes: string[] | 'all') => void;
+  /** Identifies this process in job leases. */
+  instanceId: string;
+}
+
+/** The composition root of the domain: every service, wired once per gateway instance. */
+export function createServices(deps: DomainDeps) {
+  const auth = new AuthService(deps.rootEm, { adminApiKey: deps.adminApiKey, ttsApiKey: deps.ttsApiKey });
+  const health = new HealthService(deps.rootEm, deps.environment);
+  const tts = new TtsService({
+    rootEm: deps.rootEm,
+    blobs: deps.blobs,
+    providers: deps.providers,
+    pricing: new Pricing(deps.prices),
+    hotCacheBytes: deps.hotCacheBytes,
+    keyRequired: !!deps.ttsApiKey,
+    generationLock: deps.generationLock,
+    onCacheInvalidated: deps.onCacheInvalidated,
+  });
+  let sweeper: NodeJS.Timeout | undefined;
+  const compliance: ComplianceServices = createComplianceServices(deps, { health });
+  return {
+    auth,
+    health,
+    tts,
+    ...compliance,
+    bus: deps.bus,
+    /** Starts background work: expiry sweeps, job workers, webhook delivery. */
+    async start() {
+      sweeper = setInterval(() => void tts.sweepExpired().catch(() => undefined), 30_000);
+      sweeper.unref();
+      await compliance.start();
+    },
+    async close() {
+      clearInterval(sweeper);
+      await compliance.stop();
+      await tts.close();
+    },
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

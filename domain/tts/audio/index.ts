@@ -1,0 +1,21 @@
+/** Audio toolkit for the TTS gateway: PCM helpers, the mock synthesiser and MP3/WAV/Ogg codecs. */
+export { concatPcm, durationSeconds, resample, type ConcatOptions, type Pcm } from './pcm';
+export {
+  MOCK_CHARS_PER_SECOND,
+  MOCK_DEFAULT_SAMPLE_RATE,
+  MOCK_MIN_DURATION_SECONDS,
+  mockDurationSeconds,
+  synthesizeSpeechLike,
+  type SynthesisInput,
+} from './synth';
+export {
+  contentTypeFor,
+  decode,
+  encode,
+  probe,
+  transcode,
+  type EncodedAudio,
+  type EncodeOptions,
+  type EncodeQuality,
+} from './codec';
+export { AUDIO_FORMATS, AudioDecodeError, type AudioFormat, type ProbeResult } from './types';

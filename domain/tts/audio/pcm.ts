@@ -1,0 +1,106 @@
+/**
+ * Mono floating-point PCM, the common currency between the synthesiser and the codecs.
+ * Samples are expected to lie in [-1, 1].
+ */
+export interface Pcm {
+  sampleRate: number;
+  samples: Float32Array;
+}
+
+export interface ConcatOptions {
+  /** Length of the equal-power crossfade applied at each seam. Default 10 ms; 0 disables it. */
+  crossfadeMs?: number;
+}
+
+const DEFAULT_CROSSFADE_MS = 10;
+
+export function durationSeconds(pcm: Pcm): number {
+  return pcm.samples.length / pcm.sampleRate;
+}
+
+export function assertValidSampleRate(sampleRate: number): void {
+  if (!Number.isInteger(sampleRate) || sampleRate <= 0) {
+    throw new RangeError(`Invalid sample rate: ${sampleRate} (expected a positive integer)`);
+  }
+}
+
+/**
+ * Linear-interpolation resampler. Good enough for speech chunks that differ only slightly in
+ * rate; it applies no anti-aliasing filter, so large downsampling ratios will alias.
+ * Returns the input unchanged when the rate already matches.
+ */
+export function resample(pcm: Pcm, sampleRate: number): Pcm {
+  assertValidSampleRate(sampleRate);
+  assertValidSampleRate(pcm.sampleRate);
+  if (pcm.sampleRate === sampleRate) return pcm;
+
+  const input = pcm.samples;
+  const outputLength = Math.round((input.length * sampleRate) / pcm.sampleRate);
+  const output = new Float32Array(outputLength);
+  const step = pcm.sampleRate / sampleRate;
+  const last = input.length - 1;
+
+  for (let i = 0; i < outputLength; i++) {
+    const position = i * step;
+    const index = Math.floor(position);
+    if (index >= last) {
+      // Past the final input sample: hold it rather than reading beyond the buffer.
+      output[i] = input[last];
+      continue;
+    }
+    const fraction = position - index;
+    output[i] = input[index] + (input[index + 1] - input[index]) * fraction;
+  }
+  return { sampleRate, samples: output };
+}
+
+/**
+ * Joins chunks into one stream at the first chunk's sample rate.
+ *
+ * Each seam gets an equal-power (sin/cos) crossfade: chunks synthesised independently rarely
+ * line up in phase, and a hard cut between them is audible as a click. Equal-power keeps the
+ * loudness steady across uncorrelated material. A seam's overlap is limited to half of either
+ * neighbour so a short chunk is never consumed by the fades on both of its sides.
+ *
+ * Output length = sum of (resampled) chunk lengths minus the overlap at every seam.
+ */
+export function concatPcm(parts: Pcm[], opts: ConcatOptions = {}): Pcm {
+  if (parts.length === 0) throw new Error('concatPcm: at least one PCM chunk is required');
+  const crossfadeMs = opts.crossfadeMs ?? DEFAULT_CROSSFADE_MS;
+  if (!Number.isFinite(crossfadeMs) || crossfadeMs < 0) {
+    throw new RangeError(`concatPcm: crossfadeMs must be a non-negative number, got ${crossfadeMs}`);
+  }
+
+  const sampleRate = parts[0].sampleRate;
+  const chunks = parts.map((part) => resample(part, sampleRate).samples);
+  const requestedOverlap = Math.round((crossfadeMs * sampleRate) / 1000);
+
+  const overlaps: number[] = [];
+  for (let i = 1; i < chunks.length; i++) {
+    const limit = Math.min(Math.floor(chunks[i - 1].length / 2), Math.floor(chunks[i].length / 2));
+    overlaps.push(Math.min(requestedOverlap, limit));
+  }
+
+  const totalLength =
+    chunks.reduce((sum, chunk) => sum + chunk.length, 0) - overlaps.reduce((sum, n) => sum + n, 0);
+  const output = new Float32Array(totalLength);
+  output.set(chunks[0], 0);
+  let writeEnd = chunks[0].length;
+
+  for (let i = 1; i < chunks.length; i++) {
+    const chunk = chunks[i];
+    const overlap = overlaps[i - 1];
+    const start = writeEnd - overlap;
+    for (let j = 0; j < overlap; j++) {
+      // Sample the fade curve at mid-points so neither side is ever fully silent in the overlap.
+      const angle = ((j + 0.5) / overlap) * (Math.PI / 2);
+      const mixed = output[start + j] * Math.cos(angle) + chunk[j] * Math.sin(angle);
+      // Equal-power can sum correlated material up to +3 dB; keep the [-1, 1] invariant.
+      output[start + j] = Math.max(-1, Math.min(1, mixed));
+    }
+    output.set(chunk.subarray(overlap), writeEnd);
+    writeEnd = start + chunk.length;
+  }
+
+  return { sampleRate, samples: output };
+}

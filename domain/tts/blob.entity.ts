@@ -1,0 +1,17 @@
+import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+
+/** Audio bytes kept in the shared database, for deployments of several instances without a shared disk. */
+@Entity({ tableName: 'audio_blobs' })
+export class AudioBlob {
+  @PrimaryKey({ type: 'string', length: 64 })
+  key!: string;
+
+  @Property({ type: 'blob', lazy: true })
+  data!: Buffer;
+
+  @Property({ type: 'integer' })
+  size!: number;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  createdAt: Date = new Date();
+}

@@ -1,0 +1,48 @@
+/**
+ * The in-memory tier of the audio cache: the most recently used files, bounded by total bytes.
+ * A Map keeps insertion order, so re-inserting on access gives LRU eviction for free.
+ */
+export class HotTier<V extends { size: number }> {
+  private readonly items = new Map<string, V>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string): V | undefined {
+    const v = this.items.get(key);
+    if (v) {
+      this.items.delete(key);
+      this.items.set(key, v);
+    }
+    return v;
+  }
+
+  set(key: string, value: V): void {
+    if (value.size > this.maxBytes / 4) return; // one huge file must not flush everything else
+    this.delete(key);
+    this.items.set(key, value);
+    this.bytes += value.size;
+    for (const [k, v] of this.items) {
+      if (this.bytes <= this.maxBytes) break;
+      this.items.delete(k);
+      this.bytes -= v.size;
+    }
+  }
+
+  delete(key: string): void {
+    const v = this.items.get(key);
+    if (v) {
+      this.items.delete(key);
+      this.bytes -= v.size;
+    }
+  }
+
+  clear(): void {
+    this.items.clear();
+    this.bytes = 0;
+  }
+
+  get size() {
+    return { entries: this.items.size, bytes: this.bytes };
+  }
+}

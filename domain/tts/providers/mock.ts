@@ -1,0 +1,21 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { encode, synthesizeSpeechLike } from '../audio';
+import type { SpeechProvider, SynthesisRequest } from './provider';
+
+/** The built-in provider: real, decodable, deterministic audio without any network. */
+export class MockProvider implements SpeechProvider {
+  readonly id = 'mock' as const;
+
+  constructor(private readonly latencyMs = 0) {}
+
+  isConfigured() {
+    return true;
+  }
+
+  async synthesize(req: SynthesisRequest, signal?: AbortSignal): Promise<Buffer> {
+    if (this.latencyMs > 0) await sleep(this.latencyMs, undefined, { signal });
+    const pcm = synthesizeSpeechLike({ text: req.text, voice: req.voice, speed: req.speed, pitch: req.pitch });
+    const { data } = await encode(pcm, req.format, { quality: req.quality });
+    return data;
+  }
+}

@@ -1,0 +1,573 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import type { DomainContext } from '../context';
+import { DomainError, notFound } from '../errors';
+import { parseInput } from '../validation';
+import { concatPcm, decode, durationSeconds, encode, probe, type Pcm } from './audio';
+import { AudioEntry } from './audio-entry.entity';
+import { BlobStore, CorruptBlobError, blobKeyOf } from './cache/blob-store';
+import { HotTier } from './cache/hot-tier';
+import { PROVIDER_CATALOGUE, PROVIDER_IDS, isProviderId, type AudioFormat, type ProviderId } from './catalogue';
+import { TtsAccessPolicy } from './access';
+import { Pricing } from './pricing';
+import type { SpeechProvider } from './providers/provider';
+import { GenerationRequestSchema, resolveRequest, TtsOptionsSchema, type ResolvedRequest } from './request';
+import { AccessRecorder, ProviderStatsRecorder } from './stats';
+import { chunkText, computeHashes, normalizeContent, HASH_MODES, type HashMode } from './text';
+import { mapLimit } from '../util/concurrency';
+
+export const AUDIO_URL_PREFIX = '/api/v1/audio/';
+
+export interface GenerationResponse {
+  hash: string;
+  audioUrl: string;
+  cached: boolean;
+  duration: number;
+  cost: number;
+  metadata: { provider: string; voice: string; generatedAt: string; fileSize: number; format: string };
+}
+
+export type ProgressEvent =
+  | { type: 'started'; totalChunks: number }
+  | { type: 'progress'; completed: number; total: number; progress: number }
+  | {
+      type: 'complete';
+      hash: string;
+      audioUrl: string;
+      duration: number;
+      chunks: number;
+      parallelTime: number;
+      cached: boolean;
+      metadata: { provider: string; voice: string; generatedAt: string; fileSize: number };
+    }
+  | { type: 'error'; message: string; code?: string };
+
+/** What serving one audio file needs, kept beside its bytes in the hot tier. */
+export interface AudioView {
+  hash: string;
+  provider: string;
+  format: AudioFormat;
+  blobKey: string;
+  fileSize: number;
+  expiresAt: number | null;
+}
+
+interface HotItem {
+  size: number;
+  data: Buffer;
+  view: AudioView;
+}
+
+export interface AudioFile {
+  data: Buffer;
+  view: AudioView;
+  tier: 'memory' | 'storage';
+}
+
+export interface TtsServiceDeps {
+  rootEm: EntityManager;
+  blobs: BlobStore;
+  providers: Record<ProviderId, SpeechProvider>;
+  pricing: Pricing;
+  hotCacheBytes: number;
+  keyRequired: boolean;
+  /** Serialises identical generations across instances; in-process single-flight covers one instance. */
+  generationLock?: <T>(hash: string, fn: () => Promise<T>) => Promise<T>;
+  onCacheInvalidated?: (hashes: string[] | 'all') => void;
+}
+
+const HashRequestSchema = z.object({
+  text: z.string({ error: 'text is required and must be a string' }).min(1, 'must not be empty').max(100_000),
+  options: TtsOptionsSchema.optional(),
+});
+const HashModeSchema = z.enum(['direct', 'content', 'semantic']);
+const HashLookupSchema = HashRequestSchema.extend({ hashMode: HashModeSchema.default('direct'), allowFallback: z.boolean().optional() });
+const HashExistsSchema = HashRequestSchema.extend({ hashMode: HashModeSchema.default('direct') });
+const HASH_PARAM = /^[0-9a-f]{64}$/;
+
+/** Chunk size of progressive generation: small enough that the first progress event comes quickly. */
+const PROGRESSIVE_CHUNK_CHARS = 400;
+const CHUNK_CONCURRENCY = 8;
+
+export class TtsService {
+  private readonly hot: HotTier<HotItem>;
+  private readonly inflight = new Map<string, Promise<AudioEntry>>();
+  readonly stats: ProviderStatsRecorder;
+  readonly accesses: AccessRecorder;
+  private readonly access: TtsAccessPolicy;
+  readonly defaultProvider: ProviderId;
+
+  constructor(private readonly deps: TtsServiceDeps) {
+    this.hot = new HotTier<HotItem>(deps.hotCacheBytes);
+    this.stats = new ProviderStatsRecorder(deps.rootEm);
+    this.accesses = new AccessRecorder(deps.rootEm);
+    this.access = new TtsAccessPolicy(deps.keyRequired);
+    this.defaultProvider = (['provider_a', 'provider_b', 'provider_c'] as ProviderId[]).find((p) => deps.providers[p].isConfigured()) ?? 'mock';
+  }
+
+  async close() {
+    await this.accesses.close();
+  }
+
+  // ---- generation ---------------------------------------------------------------------------
+
+  async generate(ctx: DomainContext, raw: unknown): Promise<GenerationResponse> {
+    this.access.require(ctx, 'tts:generate');
+    const req = resolveRequest(raw, this.defaultProvider);
+    const hashes = computeHashes(req.text, req.options);
+    if (req.cache) {
+      const hit = await this.findLive(ctx.em, hashes.direct);
+      if (hit) return this.toResponse(hit, true);
+    }
+    const entry = await this.singleFlight(hashes.direct, req.cache, () => this.produce(req, hashes, CHUNK_CONCURRENCY));
+    return this.toResponse(entry, false);
+  }
+
+  /**
+   * Long text, streamed: the text is cut at sentence boundaries, chunks are generated in parallel
+   * (bounded), each completion is reported, and the chunks are joined into one file encoded once.
+   */
+  async generateProgressive(ctx: DomainContext, raw: unknown, emit: (e: ProgressEvent) => void, signal?: AbortSignal): Promise<void> {
+    this.access.require(ctx, 'tts:generate');
+    const req = resolveRequest(raw, this.defaultProvider);
+    const hashes = computeHashes(req.text, req.options);
+    const started = Date.now();
+    const spec = PROVIDER_CATALOGUE[req.options.provider];
+    const chunks = chunkText(req.text, { maxChars: Math.min(spec.maxCharsPerCall, PROGRESSIVE_CHUNK_CHARS) });
+    if (req.cache) {
+      const hit = await this.findLive(ctx.em, hashes.direct);
+      if (hit) {
+        emit({ type: 'started', totalChunks: chunks.length });
+        emit({ type: 'progress', completed: chunks.length, total: chunks.length, progress: 100 });
+        emit(this.completeEvent(hit, chunks.length, Date.now() - started, true));
+        return;
+      }
+    }
+    emit({ type: 'started', totalChunks: chunks.length });
+    let completed = 0;
+    const entry = await this.singleFlight(hashes.direct, req.cache, () =>
+      this.produce(req, hashes, CHUNK_CONCURRENCY, {
+        chunks,
+        signal,
+        onChunk: () => {
+          completed++;
+          emit({ type: 'progress', completed, total: chunks.length, progress: Math.round((completed / chunks.length) * 1000) / 10 });
+        },
+      }),
+    );
+    if (completed < chunks.length) {
+      // Another request produced the same audio while we waited: report it as done.
+      emit({ type: 'progress', completed: chunks.length, total: chunks.length, progress: 100 });
+    }
+    emit(this.completeEvent(entry, chunks.length, Date.now() - started, false));
+  }
+
+  private completeEvent(entry: AudioEntry, chunks: number, elapsedMs: number, cached: boolean): ProgressEvent {
+    return {
+      type: 'complete',
+      hash: entry.hash,
+      audioUrl: AUDIO_URL_PREFIX + entry.hash,
+      duration: entry.duration,
+      chunks,
+      parallelTime: elapsedMs,
+      cached,
+      metadata: { provider: entry.provider, voice: entry.voice, generatedAt: entry.generatedAt.toISOString(), fileSize: entry.fileSize },
+    };
+  }
+
+  /** One generation per hash at a time: concurrent identical requests share the first one's result. */
+  private async singleFlight(hash: string, reuseExisting: boolean, produce: () => Promise<AudioEntry>): Promise<AudioEntry> {
+    const running = this.inflight.get(hash);
+    if (running) return running;
+    const lock = this.deps.generationLock ?? ((_h, fn) => fn());
+    const p = lock(hash, async () => {
+      // Under the lock, another instance may have finished the same audio a moment ago.
+      if (reuseExisting) {
+        const done = await this.findLive(this.deps.rootEm.fork(), hash);
+        if (done) return done;
+      }
+      return produce();
+    }).finally(() => this.inflight.delete(hash));
+    this.inflight.set(hash, p);
+    return p;
+  }
+
+  private async produce(
+    req: ResolvedRequest,
+    hashes: Record<HashMode, string>,
+    concurrency: number,
+    progressive?: { chunks: string[]; onChunk: () => void; signal?: AbortSignal },
+  ): Promise<AudioEntry> {
+    const o = req.options;
+    const provider = this.deps.providers[o.provider];
+    const spec = PROVIDER_CATALOGUE[o.provider];
+    const chunks = progressive?.chunks ?? (req.text.length <= spec.maxCharsPerCall ? [req.text] : chunkText(req.text, { maxChars: spec.maxCharsPerCall }));
+    const estimate = this.deps.pricing.estimate(o.provider, o.quality, req.text);
+    const call = { voice: o.voice, speed: o.speed, quality: o.quality, language: o.language, emotion: o.emotion, pitch: o.pitch };
+    const startedAt = Date.now();
+    let data: Buffer;
+    let duration: number;
+    let sampleRate: number;
+    let bitrate: number;
+    try {
+      if (chunks.length === 1 && !progressive) {
+        data = await provider.synthesize({ ...call, text: chunks[0], format: o.format });
+        const checked = probe(data, o.format);
+        if (!checked.ok) throw this.badAudio(o.provider, checked.reason);
+        duration = checked.durationSeconds;
+        sampleRate = 24000;
+        bitrate = duration > 0 ? Math.round((data.length * 8) / duration) : 0;
+      } else {
+        // Chunks come back as WAV (cheap to decode); the joined PCM is encoded once, so there is
+        // one encoder delay and no seams, whatever the target format.
+        const parts = await mapLimit(chunks, concurrency, async (text) => {
+          const wav = await provider.synthesize({ ...call, text, format: 'wav' }, progressive?.signal);
+          const checked = probe(wav, 'wav');
+          if (!checked.ok) throw this.badAudio(o.provider, checked.reason);
+          const pcm = await decode(wav, 'wav');
+          progressive?.onChunk();
+          return pcm;
+        });
+        const joined: Pcm = concatPcm(parts);
+        const encoded = await encode(joined, o.format, { quality: o.quality });
+        data = encoded.data;
+        duration = durationSeconds(joined);
+        sampleRate = encoded.sampleRate;
+        bitrate = encoded.bitrate;
+      }
+    } catch (err) {
+      await this.stats
+        .record(o.provider, { characters: 0, cost: 0, latencyMs: Date.now() - startedAt, error: true })
+        .catch(() => undefined);
+      throw err;
+    }
+    const latencyMs = Date.now() - startedAt;
+    await this.stats.record(o.provider, { characters: estimate.characterCount, cost: estimate.cost, latencyMs, error: false });
+
+    const blobKey = blobKeyOf(data);
+    await this.deps.blobs.put(blobKey, data);
+    const now = new Date();
+    const em = this.deps.rootEm.fork();
+    const fields = {
+      contentHash: hashes.content,
+      semanticHash: hashes.semantic,
+      provider: o.provider,
+      voice: o.voice,
+      language: o.language,
+      format: o.format,
+      quality: o.quality,
+      speed: o.speed,
+      options: { ...o } as Record<string, unknown>,
+      originalText: req.text,
+      normalizedText: normalizeContent(req.text),
+      duration: Math.round(duration * 1000) / 1000,
+      fileSize: data.length,
+      sampleRate,
+      bitrate,
+      blobKey,
+      costAmount: estimate.cost,
+      costCurrency: 'USD',
+      charactersCharged: estimate.characterCount,
+      requestMetadata: req.metadata ?? null,
+      generatedAt: now,
+      lastAccessedAt: now,
+      expiresAt: req.ttlSeconds ? new Date(now.getTime() + req.ttlSeconds * 1000) : null,
+    };
+    const entry = await em.upsert(AudioEntry, { hash: hashes.direct, ...fields, accessCount: 0 }, {
+      onConflictFields: ['hash'],
+      onConflictMergeFields: Object.keys(fields) as any,
+    });
+    this.hot.set(entry.hash, { size: data.length, data, view: this.viewOf(entry) });
+    return entry;
+  }
+
+  private badAudio(provider: ProviderId, reason: string) {
+    const code = provider === 'mock' ? 'MOCK_GENERATION_ERROR' : (`${provider.toUpperCase()}_GENERATION_ERROR` as const);
+    return new DomainError(code as any, `${provider} returned unusable audio: ${reason}`, { provider, details: { reason } });
+  }
+
+  private toResponse(entry: AudioEntry, cached: boolean): GenerationResponse {
+    return {
+      hash: entry.hash,
+      audioUrl: AUDIO_URL_PREFIX + entry.hash,
+      cached,
+      duration: entry.duration,
+      cost: entry.costAmount,
+      metadata: {
+        provider: entry.provider,
+        voice: entry.voice,
+        generatedAt: entry.generatedAt.toISOString(),
+        fileSize: entry.fileSize,
+        format: entry.format,
+      },
+    };
+  }
+
+  // ---- retrieval ------------------------------------------------------------------------------
+
+  private viewOf(e: AudioEntry): AudioView {
+    return {
+      hash: e.hash,
+      provider: e.provider,
+      format: e.format as AudioFormat,
+      blobKey: e.blobKey,
+      fileSize: e.fileSize,
+      expiresAt: e.expiresAt ? e.expiresAt.getTime() : null,
+    };
+  }
+
+  private async findLive(em: EntityManager, hash: string, by: HashMode = 'direct'): Promise<AudioEntry | null> {
+    const where =
+      by === 'direct' ? { hash } : by === 'content' ? { contentHash: hash } : { semanticHash: hash };
+    const entry = await em.findOne(AudioEntry, { ...where, $or: [{ expiresAt: null }, { expiresAt: { $gt: new Date() } }] }, {
+      orderBy: { generatedAt: 'desc' },
+    });
+    return entry;
+  }
+
+  private checkHashParam(hash: string) {
+    if (!HASH_PARAM.test(hash)) {
+      throw new DomainError('VALIDATION_ERROR', 'hash must be 64 lowercase hexadecimal characters', {
+        fields: [{ field: 'hash', message: 'must be 64 lowercase hexadecimal characters' }],
+        details: { hash: hash.slice(0, 100) },
+      });
+    }
+  }
+
+  /**
+   * The bytes of one audio file. The hot tier answers without touching the database; otherwise
+   * the entry is read and the blob fetched (and integrity-checked). A damaged blob is dropped and
+   * reported as absent rather than served.
+   */
+  async getAudio(ctx: DomainContext, hash: string, opts: { countAccess?: boolean } = {}): Promise<AudioFile> {
+    this.access.require(ctx, 'tts:read');
+    this.checkHashParam(hash);
+    const hot = this.hot.get(hash);
+    if (hot && (hot.view.expiresAt === null || hot.view.expiresAt > Date.now())) {
+      if (opts.countAccess !== false) this.accesses.record(hash);
+      return { data: hot.data, view: hot.view, tier: 'memory' };
+    }
+    if (hot) this.hot.delete(hash);
+    const entry = await this.findLive(ctx.em, hash);
+    if (!entry) throw this.audioNotFound(hash);
+    let data: Buffer | null;
+    try {
+      data = await this.deps.blobs.get(entry.blobKey);
+    } catch (err) {
+      if (!(err instanceof CorruptBlobError)) throw err;
+      await this.deps.blobs.delete(entry.blobKey).catch(() => undefined);
+      await ctx.em.nativeDelete(AudioEntry, { hash });
+      throw new DomainError('NOT_FOUND', `Audio '${hash}' was damaged in storage and has been removed; generate it again`, {
+        details: { hash, reason: 'integrity-check-failed' },
+      });
+    }
+    if (!data) throw this.audioNotFound(hash);
+    const view = this.viewOf(entry);
+    this.hot.set(hash, { size: data.length, data, view });
+    if (opts.countAccess !== false) this.accesses.record(hash);
+    return { data, view, tier: 'storage' };
+  }
+
+  private audioNotFound(hash: string) {
+    return new DomainError('NOT_FOUND', `No audio with hash '${hash}'`, { details: { hash } });
+  }
+
+  async getMetadata(ctx: DomainContext, hash: string) {
+    this.access.require(ctx, 'tts:read');
+    this.checkHashParam(hash);
+    const e = await this.findLive(ctx.em, hash);
+    if (!e) throw this.audioNotFound(hash);
+    const pending = this.accesses.pendingFor(hash);
+    const lastAccessed = pending && pending.last > e.lastAccessedAt ? pending.last : e.lastAccessedAt;
+    return {
+      hash: e.hash,
+      provider: e.provider,
+      voice: e.voice,
+      language: e.language,
+      format: e.format,
+      quality: e.quality,
+      speed: e.speed,
+      duration: e.duration,
+      fileSize: e.fileSize,
+      generatedAt: e.generatedAt.toISOString(),
+      lastAccessedAt: lastAccessed.toISOString(),
+      accessCount: e.accessCount + (pending?.count ?? 0),
+      expiresAt: e.expiresAt ? e.expiresAt.toISOString() : null,
+      originalText: e.originalText,
+      normalizedText: e.normalizedText,
+      sampleRate: e.sampleRate,
+      bitrate: e.bitrate,
+      cost: { amount: e.costAmount, currency: e.costCurrency, charactersCharged: e.charactersCharged },
+      hashes: { direct: e.hash, content: e.contentHash, semantic: e.semanticHash },
+      requestMetadata: e.requestMetadata ?? null,
+    };
+  }
+
+  // ---- estimates, catalogue, hashes ------------------------------------------------------------
+
+  async estimate(ctx: DomainContext, raw: unknown) {
+    this.access.require(ctx, 'tts:generate');
+    const req = resolveRequest(raw, this.defaultProvider);
+    const e = this.deps.pricing.estimate(req.options.provider, req.options.quality, req.text);
+    return { cost: e.cost, characterCount: e.characterCount, currency: e.currency, provider: req.options.provider, quality: req.options.quality };
+  }
+
+  listProviders(ctx: DomainContext) {
+    this.access.require(ctx, 'tts:read');
+    return {
+      providers: PROVIDER_IDS.map((id) => {
+        const s = PROVIDER_CATALOGUE[id];
+        return {
+          name: id,
+          displayName: s.displayName,
+          configured: this.deps.providers[id].isConfigured(),
+          voices: [...s.voices],
+          languages: [...s.languages],
+          formats: ['mp3', 'wav', 'ogg'],
+          speed: { min: s.speed[0], max: s.speed[1] },
+          qualities: [...s.qualities],
+          default: id === this.defaultProvider,
+        };
+      }),
+    };
+  }
+
+  private providerFilter(provider: unknown): ProviderId[] {
+    if (provider === undefined || provider === null || provider === '') return [...PROVIDER_IDS];
+    if (typeof provider !== 'string' || !isProviderId(provider)) {
+      throw new DomainError('INVALID_PROVIDER', `Unknown provider '${String(provider).slice(0, 40)}'`, {
+        details: { provider: String(provider).slice(0, 40), supportedProviders: PROVIDER_IDS },
+        fields: [{ field: 'provider', message: `must be one of ${PROVIDER_IDS.join(', ')}` }],
+      });
+    }
+    return [provider];
+  }
+
+  listVoices(ctx: DomainContext, provider?: unknown) {
+    this.access.require(ctx, 'tts:read');
+    return { voices: this.providerFilter(provider).flatMap((p) => PROVIDER_CATALOGUE[p].voices) };
+  }
+
+  listLanguages(ctx: DomainContext, provider?: unknown) {
+    this.access.require(ctx, 'tts:read');
+    const langs = new Set(this.providerFilter(provider).flatMap((p) => PROVIDER_CATALOGUE[p].languages));
+    return { languages: [...langs] };
+  }
+
+  private resolveForHash(raw: { text: string; options?: unknown }) {
+    return resolveRequest({ text: raw.text, options: raw.options }, this.defaultProvider);
+  }
+
+  hashInfo(ctx: DomainContext, raw: unknown) {
+    this.access.require(ctx, 'tts:generate');
+    const input = parseInput(HashRequestSchema, raw);
+    const req = this.resolveForHash(input);
+    return { hashes: computeHashes(req.text, req.options), text: { original: req.text, length: [...req.text].length } };
+  }
+
+  async hashLookup(ctx: DomainContext, raw: unknown) {
+    this.access.require(ctx, 'tts:generate');
+    const input = parseInput(HashLookupSchema, raw);
+    const req = this.resolveForHash(input);
+    const hashes = computeHashes(req.text, req.options);
+    const modes: HashMode[] = input.allowFallback ? [input.hashMode, ...HASH_MODES.filter((m) => m !== input.hashMode)] : [input.hashMode];
+    for (const mode of modes) {
+      const e = await this.findLive(ctx.em, hashes[mode], mode);
+      if (e) {
+        return {
+          found: true as const,
+          hash: e.hash,
+          mode,
+          // Exact text matches are certain; normalised and spoken-form matches only sound alike.
+          confidence: mode === 'direct' ? 1 : mode === 'content' ? 0.95 : 0.85,
+          audioUrl: AUDIO_URL_PREFIX + e.hash,
+          metadata: { provider: e.provider, voice: e.voice, duration: e.duration, fileSize: e.fileSize, generatedAt: e.generatedAt.toISOString() },
+        };
+      }
+    }
+    return {
+      found: false as const,
+      hashes,
+      message: input.allowFallback ? 'No cached audio under any hash mode' : `No cached audio under the ${input.hashMode} hash`,
+    };
+  }
+
+  async hashExists(ctx: DomainContext, raw: unknown) {
+    this.access.require(ctx, 'tts:generate');
+    const input = parseInput(HashExistsSchema, raw);
+    const req = this.resolveForHash(input);
+    const hashes = computeHashes(req.text, req.options);
+    const e = await this.findLive(ctx.em, hashes[input.hashMode], input.hashMode);
+    return { exists: !!e, hashMode: input.hashMode, hashes };
+  }
+
+  // ---- administration -------------------------------------------------------------------------
+
+  async deleteCacheEntry(ctx: DomainContext, hash: string) {
+    this.access.require(ctx, 'tts:admin');
+    this.checkHashParam(hash);
+    const e = await ctx.em.findOne(AudioEntry, { hash });
+    if (!e) return { deleted: false };
+    await ctx.em.nativeDelete(AudioEntry, { hash });
+    // Blobs are content-addressed and may be shared by several entries: keep those still in use.
+    const stillUsed = await ctx.em.count(AudioEntry, { blobKey: e.blobKey });
+    if (!stillUsed) await this.deps.blobs.delete(e.blobKey);
+    this.invalidate([hash]);
+    return { deleted: true };
+  }
+
+  async cacheStats(ctx: DomainContext) {
+    this.access.require(ctx, 'tts:admin');
+    const rows = await ctx.em
+      .getConnection()
+      .execute<any[]>(
+        'select count(*)::int as n, coalesce(sum(file_size),0)::bigint as bytes, min(generated_at) as oldest, max(generated_at) as newest from audio_entries where expires_at is null or expires_at > now()',
+      );
+    const r = rows[0];
+    const iso = (d: unknown) => (d ? new Date(d as string).toISOString() : null);
+    return {
+      totalEntries: Number(r.n),
+      totalSize: Number(r.bytes),
+      oldestEntry: iso(r.oldest),
+      newestEntry: iso(r.newest),
+      memoryTier: this.hot.size,
+      storage: this.deps.blobs.kind,
+    };
+  }
+
+  async clearCache(ctx: DomainContext) {
+    this.access.require(ctx, 'tts:admin');
+    const n = await ctx.em.nativeDelete(AudioEntry, {});
+    await this.deps.blobs.clear();
+    this.invalidate('all');
+    return { message: `Cache cleared: ${n} entries removed` };
+  }
+
+  /** Drops entries from this instance's hot tier (and, through the hook, from every other instance's). */
+  invalidate(hashes: string[] | 'all', propagate = true) {
+    if (hashes === 'all') this.hot.clear();
+    else hashes.forEach((h) => this.hot.delete(h));
+    if (propagate) this.deps.onCacheInvalidated?.(hashes);
+  }
+
+  /** Removes expired entries; run periodically. */
+  async sweepExpired(): Promise<number> {
+    const em = this.deps.rootEm.fork();
+    const expired = await em.find(AudioEntry, { expiresAt: { $lte: new Date() } }, { fields: ['hash', 'blobKey'], limit: 500 });
+    if (!expired.length) return 0;
+    await em.nativeDelete(AudioEntry, { hash: { $in: expired.map((e) => e.hash) } });
+    for (const e of expired) {
+      const used = await em.count(AudioEntry, { blobKey: e.blobKey });
+      if (!used) await this.deps.blobs.delete(e.blobKey).catch(() => undefined);
+    }
+    this.invalidate(expired.map((e) => e.hash));
+    return expired.length;
+  }
+
+  async providerStats(ctx: DomainContext) {
+    this.access.require(ctx, 'tts:read');
+    return { stats: await this.stats.read(), latencyUnit: 'ms' };
+  }
+}
+
+export { GenerationRequestSchema };

@@ -1,0 +1,92 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const optionalUrl = z.string().url().optional();
+
+/** Every environment variable the gateway reads, in one place (see shared/design.md). */
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  API_KEY: z.string().min(1).optional(),
+  API_RATE_LIMIT: z.coerce.number().int().positive().default(100),
+  PROVIDER_A_API_KEY: z.string().min(1).optional(),
+  PROVIDER_A_BASE_URL: optionalUrl,
+  PROVIDER_B_API_KEY: z.string().min(1).optional(),
+  PROVIDER_B_BASE_URL: optionalUrl,
+  PROVIDER_C_API_KEY: z.string().min(1).optional(),
+  PROVIDER_C_REGION: z.string().min(1).optional(),
+  PROVIDER_C_BASE_URL: optionalUrl,
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  MOCK_LATENCY_MS: z.coerce.number().int().min(0).default(0),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.string().default('development'),
+  /** Prices per million characters, e.g. `{"provider_b":{"default":40}}`; merged over the built-in table. */
+  TTS_PRICES: z.string().optional(),
+  CORS_ORIGINS: z.string().optional(),
+  /** Byte budget of the in-memory hot tier of the audio cache. */
+  AUDIO_HOT_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
+  /** Where audio bytes live: the filesystem under DATA_DIR, or the shared database (several instances). */
+  BLOB_STORE: z.enum(['fs', 'database']).optional(),
+});
+
+export type GatewayConfig = ReturnType<typeof parseConfig>;
+
+export class ConfigError extends Error {}
+
+export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`Invalid configuration: ${String(issue.path[0])} ${issue.message}`);
+  }
+  const c = parsed.data;
+  let prices: Record<string, Record<string, number>> = {};
+  if (c.TTS_PRICES) {
+    try {
+      prices = z.record(z.string(), z.record(z.string(), z.number().min(0))).parse(JSON.parse(c.TTS_PRICES));
+    } catch {
+      throw new ConfigError('Invalid configuration: TTS_PRICES must be JSON like {"provider_b":{"default":40}}');
+    }
+  }
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    dataDir: path.resolve(c.DATA_DIR),
+    databaseUrl: c.DATABASE_URL,
+    redisUrl: c.REDIS_URL,
+    adminApiKey: c.ADMIN_API_KEY,
+    ttsApiKey: c.API_KEY,
+    ttsRateLimitPerMinute: c.API_RATE_LIMIT,
+    providers: {
+      provider_a: { apiKey: c.PROVIDER_A_API_KEY, baseUrl: c.PROVIDER_A_BASE_URL ?? 'https://api.openai.com' },
+      provider_b: { apiKey: c.PROVIDER_B_API_KEY, baseUrl: c.PROVIDER_B_BASE_URL ?? 'https://api.cartesia.ai' },
+      provider_c: {
+        apiKey: c.PROVIDER_C_API_KEY,
+        region: c.PROVIDER_C_REGION,
+        baseUrl:
+          c.PROVIDER_C_BASE_URL ??
+          (c.PROVIDER_C_REGION ? `https://${c.PROVIDER_C_REGION}.tts.speech.microsoft.com` : undefined),
+      },
+    },
+    webhookAllowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    mockLatencyMs: c.MOCK_LATENCY_MS,
+    logLevel: c.LOG_LEVEL,
+    production: c.NODE_ENV === 'production',
+    prices,
+    corsOrigins: c.CORS_ORIGINS ? c.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    hotCacheBytes: c.AUDIO_HOT_CACHE_BYTES,
+    blobStore: c.BLOB_STORE ?? (c.DATABASE_URL && c.REDIS_URL ? 'database' : 'fs'),
+  } as const;
+}

@@ -1,0 +1,87 @@
+import type { Server } from 'node:http';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { buildSchema } from 'type-graphql';
+import { DomainError, toDomainError } from '../domain/errors';
+import { RESOLVERS } from '../resolvers';
+import type { GqlContext } from '../resolvers/context';
+import type { Logger } from './logger';
+import { subscribeIterator, type EventBus } from '../domain/events/bus';
+
+/**
+ * Subscriptions bring their own `subscribe` (they read the domain's event bus directly); the
+ * pubSub given to type-graphql routes topic-based ones through the same bus.
+ */
+export async function buildGraphqlSchema(bus: EventBus): Promise<GraphQLSchema> {
+  const pubSub = {
+    publish: (routingKey: string, payload: unknown) => void bus.publish(routingKey, payload as any),
+    subscribe: (routingKey: string) => subscribeIterator(bus, routingKey),
+  };
+  return buildSchema({ resolvers: RESOLVERS, validate: false, emitSchemaFile: false, pubSub });
+}
+
+/** Limits on what one GraphQL document may ask for; each answers an error naming the limit. */
+export const GRAPHQL_LIMITS = { maxDepth: 12, maxAliases: 20, maxCost: 20000, maxTokens: 5000, maxDirectives: 20 };
+
+/**
+ * Domain errors keep their catalogue code in `extensions.code` (the same code REST answers with)
+ * plus the HTTP status it maps to; anything unexpected becomes INTERNAL_ERROR with no detail.
+ */
+export function formatGraphqlError(log: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = error instanceof GraphQLError ? error.originalError : error;
+    if (!original || (original instanceof GraphQLError && !original.originalError)) {
+      // GraphQL's own validation and parse errors: already safe and descriptive.
+      const { extensions, ...rest } = formatted;
+      const { stacktrace: _s, exception: _e, ...ext } = (extensions ?? {}) as Record<string, unknown>;
+      return { ...rest, extensions: ext };
+    }
+    const err = toDomainError(original);
+    if (!(original instanceof DomainError) && err.status >= 500) log.error({ err: original }, 'graphql resolver failed');
+    return {
+      message: err.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: {
+        code: err.code,
+        status: err.status,
+        ...(err.details ? { details: err.details } : {}),
+        ...(err.fields ? { fields: err.fields } : {}),
+        ...(err.provider ? { provider: err.provider } : {}),
+      },
+    };
+  };
+}
+
+export async function createApollo(opts: { schema: GraphQLSchema; httpServer: Server; production: boolean; log: Logger; extraPlugins?: ApolloServerPlugin<GqlContext>[] }) {
+  const armor = new ApolloArmor({
+    maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
+    maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
+    costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
+    maxTokens: { n: GRAPHQL_LIMITS.maxTokens },
+    maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
+    blockFieldSuggestion: { enabled: opts.production },
+  });
+  const protection = armor.protect();
+  const plugins: ApolloServerPlugin<GqlContext>[] = [
+    ApolloServerPluginDrainHttpServer({ httpServer: opts.httpServer }),
+    ...(protection.plugins as ApolloServerPlugin<GqlContext>[]),
+    ...(opts.extraPlugins ?? []),
+  ];
+  if (opts.production) plugins.push(ApolloServerPluginLandingPageDisabled());
+  const apollo = new ApolloServer<GqlContext>({
+    schema: opts.schema,
+    introspection: !opts.production,
+    includeStacktraceInErrorResponses: false,
+    allowBatchedHttpRequests: false,
+    formatError: formatGraphqlError(opts.log),
+    validationRules: protection.validationRules,
+    plugins,
+    csrfPrevention: true,
+  });
+  await apollo.start();
+  return apollo;
+}

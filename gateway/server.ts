@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { Duplex } from 'node:stream';
+import express, { type Request, type Response } from 'express';
+import helmet from 'helmet';
+import cors from 'cors';
+import { expressMiddleware } from '@as-integrations/express5';
+import * as trpcExpress from '@trpc/server/adapters/express';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import Redis from 'ioredis';
+import swaggerUiDist from 'swagger-ui-dist';
+import { createDomainContext } from '../domain/context';
+import { openDatabase, type Database } from '../domain/database/orm';
+import { DomainError } from '../domain/errors';
+import { InProcessEventBus, type EventBus } from '../domain/events/bus';
+import { createServices, type Services } from '../domain/services';
+import { DatabaseBlobStore, FsBlobStore, type BlobStore } from '../domain/tts/cache/blob-store';
+import { createProviders } from '../domain/tts/providers/registry';
+import { errorBody, envelopeForPath } from '../rest-adapter/envelopes';
+import { mountRoutes, sendError } from '../rest-adapter/mount';
+import { buildOpenApi, docsPage, DOCS_INIT_JS } from '../rest-adapter/openapi';
+import { ROUTE_TABLE } from '../rest-adapter/route-table';
+import type { StreamRegistry } from '../rest-adapter/route';
+import type { GqlContext } from '../resolvers/context';
+import { appRouter } from '../trpc/router';
+import type { GatewayConfig } from './config';
+import { buildGraphqlSchema, createApollo } from './graphql';
+import { createLogger, type Logger } from './logger';
+import { createMetrics, type Metrics } from './metrics';
+import { createLimiters } from './rate-limit';
+import { RedisEventBus } from './redis-bus';
+import { mountLiveChannels, type UpgradeHandler } from './live';
+
+export interface Gateway {
+  url: string;
+  port: number;
+  services: Services;
+  db: Database;
+  log: Logger;
+  metrics: Metrics;
+  httpServer: http.Server;
+  /** The admin secret generated on first start (null when configured or already generated). */
+  bootstrapAdminKey: string | null;
+  stop(): Promise<void>;
+}
+
+export function bearerFrom(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1] : undefined;
+}
+
+/** Starts one gateway instance: database, domain services, the three transports and live channels. */
+export async function createGateway(config: GatewayConfig, opts: { logger?: Logger } = {}): Promise<Gateway> {
+  const log = opts.logger ?? createLogger(config.logLevel);
+  const metrics = createMetrics();
+  const instanceId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const rootEm = db.orm.em as any;
+
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+  const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, log) : new InProcessEventBus();
+  const blobs: BlobStore = config.blobStore === 'database' ? new DatabaseBlobStore(rootEm) : new FsBlobStore(path.join(config.dataDir, 'audio'));
+
+  let services!: Services;
+  services = createServices({
+    rootEm,
+    bus,
+    blobs,
+    providers: createProviders({ mockLatencyMs: config.mockLatencyMs, ...config.providers }),
+    adminApiKey: config.adminApiKey,
+    ttsApiKey: config.ttsApiKey,
+    prices: config.prices,
+    hotCacheBytes: config.hotCacheBytes,
+    environment: config.production ? 'production' : 'development',
+    webhookAllowPrivateNetworks: config.webhookAllowPrivateNetworks,
+    instanceId,
+    onCacheInvalidated: (hashes) => void bus.publish('tts.cache', { id: instanceId, type: 'cache.invalidated', data: { hashes, from: instanceId }, createdAt: new Date().toISOString() }),
+  });
+  bus.subscribe('tts.cache', (e) => {
+    if (e.data.from !== instanceId) services.tts.invalidate(e.data.hashes as string[] | 'all', false);
+  });
+  const bootstrapAdminKey = await services.auth.ensureBootstrapAdmin();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  const httpServer = http.createServer(app);
+  httpServer.keepAliveTimeout = 65_000;
+  httpServer.headersTimeout = 66_000;
+  httpServer.requestTimeout = 120_000;
+
+  // --- per-request basics: id, security headers, CORS, metrics, principal ---
+  app.use((req, res, next) => {
+    const given = req.headers['x-request-id'];
+    req.id = typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
+    res.setHeader('X-Request-Id', req.id);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : 'unmatched';
+      metrics.httpRequests.inc({ route, method: req.method, status: String(res.statusCode) });
+      metrics.httpDuration.observe({ route, method: req.method }, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+    next();
+  });
+  app.use(
+    helmet({
+      // The docs page loads its own script and styles; everything else is JSON or audio.
+      contentSecurityPolicy: { directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'] } },
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+    }),
+  );
+  app.use(cors({ origin: config.corsOrigins ?? (config.production ? false : true), exposedHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'ETag', 'Content-Range', 'X-Provider', 'X-Cached-Tier'] }));
+  app.use(async (req, res, next) => {
+    const secret = bearerFrom(req.headers.authorization);
+    if (!secret) return next();
+    try {
+      req.principal = await services.auth.authenticate(secret);
+      next();
+    } catch (err) {
+      sendError(res, req, envelopeForPath(req.path), err, log);
+    }
+  });
+
+  // --- REST: every documented path from the one route table ---
+  const streams = new Set<(reason: string) => void>();
+  const streamRegistry: StreamRegistry = {
+    add(close) {
+      streams.add(close);
+      return () => streams.delete(close);
+    },
+  };
+  const limiters = createLimiters({ ttsPerMinute: config.ttsRateLimitPerMinute, redis });
+  const restRouter = express.Router();
+  mountRoutes(restRouter, ROUTE_TABLE, { services, rootEm, limiters, log, streams: streamRegistry });
+  app.use(restRouter);
+
+  const openapi = buildOpenApi(ROUTE_TABLE);
+  app.get('/api/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+  app.get('/api/docs', (_req, res) => {
+    res.type('html').send(docsPage());
+  });
+  app.get('/api/docs/init.js', (_req, res) => {
+    res.type('application/javascript').send(DOCS_INIT_JS);
+  });
+  app.use('/api/docs/assets', express.static(swaggerUiDist.getAbsoluteFSPath(), { index: false, maxAge: '1d' }));
+  app.get('/metrics', async (_req, res) => {
+    res.set('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  // --- GraphQL over HTTP ---
+  const schema = await buildGraphqlSchema(bus);
+  const apollo = await createApollo({ schema, httpServer, production: config.production, log });
+  app.use(
+    '/graphql',
+    limiters.plan,
+    express.json({ limit: '1mb' }),
+    expressMiddleware(apollo, {
+      context: async ({ req }): Promise<GqlContext> => ({
+        services,
+        domain: createDomainContext(rootEm, { requestId: req.id, principal: req.principal ?? null, ip: req.ip }),
+      }),
+    }),
+  );
+
+  // --- tRPC ---
+  app.use(
+    '/trpc',
+    limiters.plan,
+    trpcExpress.createExpressMiddleware({
+      router: appRouter,
+      maxBodySize: 1024 * 1024,
+      createContext: ({ req }) => ({
+        services,
+        domain: createDomainContext(rootEm, { requestId: req.id, principal: req.principal ?? null, ip: req.ip }),
+      }),
+      onError: ({ error }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof DomainError)) log.error({ err: error.cause ?? error }, 'trpc procedure failed');
+      },
+    }),
+  );
+
+  // --- anything else: a 404 in the envelope of the prefix it was meant for ---
+  app.use((req: Request, res: Response) => {
+    const err = new DomainError('NOT_FOUND', `No route for ${req.method} ${req.path.slice(0, 200)}`, { details: { method: req.method, path: req.path.slice(0, 200) } });
+    res.status(404).json(errorBody(envelopeForPath(req.path), err, req.id));
+  });
+  app.use((err: any, req: Request, res: Response, _next: express.NextFunction) => {
+    if (err?.type === 'entity.too.large') return sendError(res, req, envelopeForPath(req.path), new DomainError('PAYLOAD_TOO_LARGE'), log);
+    if (err?.type === 'entity.parse.failed' || err?.status === 400) {
+      return sendError(res, req, envelopeForPath(req.path), new DomainError('VALIDATION_ERROR', 'Request body is not valid JSON'), log);
+    }
+    sendError(res, req, envelopeForPath(req.path), err, log);
+  });
+
+  // --- WebSockets: graphql-ws on /graphql, the dashboard channel, routed by path on upgrade ---
+  const upgrades = new Map<string, UpgradeHandler>();
+  const gqlWss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const gqlWsServer = useServer<Record<string, unknown>, { principal?: any }>(
+    {
+      schema,
+      context: async (ctx) => ({
+        services,
+        domain: createDomainContext(rootEm, { requestId: randomUUID(), principal: (ctx.extra as any).principal ?? null }),
+      }),
+      onConnect: async (ctx) => {
+        const fromParams = typeof ctx.connectionParams?.authorization === 'string' ? bearerFrom(ctx.connectionParams.authorization as string) ?? (ctx.connectionParams.authorization as string) : undefined;
+        const secret = fromParams ?? bearerFrom(ctx.extra.request.headers.authorization) ?? accessTokenOf(ctx.extra.request.url);
+        (ctx.extra as any).principal = secret ? await services.auth.authenticate(secret) : null;
+        if (secret && !(ctx.extra as any).principal) return false; // a wrong key is refused at once
+        return true;
+      },
+    },
+    gqlWss,
+  );
+  upgrades.set('/graphql', (req, socket, head) => gqlWss.handleUpgrade(req, socket, head, (ws) => gqlWss.emit('connection', ws, req)));
+  const live = mountLiveChannels({ upgrades, services, log, metrics });
+  httpServer.on('upgrade', (req, socket: Duplex, head) => {
+    const pathname = (req.url ?? '/').split('?')[0];
+    const handler = upgrades.get(pathname);
+    if (!handler) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    handler(req, socket, head);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(config.port, config.host, () => resolve());
+  });
+  const address = httpServer.address() as import('node:net').AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${host}:${address.port}`;
+
+  await services.start();
+  log.info({ url, database: db.embedded ? 'embedded' : 'postgresql', events: config.redisUrl ? 'redis' : 'in-process' }, 'gateway listening');
+
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      log.info('gateway stopping');
+      for (const close of [...streams]) close('The server is shutting down; retry the request');
+      await live.close();
+      await Promise.resolve(gqlWsServer.dispose()).catch(() => undefined);
+      gqlWss.close();
+      await apollo.stop().catch(() => undefined); // drains HTTP: in-flight requests finish
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await services.close();
+      await bus.close();
+      redis?.disconnect();
+      await db.close();
+      log.info('gateway stopped');
+    })());
+
+  return { url, port: address.port, services, db, log, metrics, httpServer, bootstrapAdminKey, stop };
+}
+
+export function accessTokenOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  const q = url.indexOf('?');
+  if (q < 0) return undefined;
+  return new URLSearchParams(url.slice(q + 1)).get('access_token') ?? undefined;
+}

@@ -1,0 +1,8 @@
+import type { DomainContext } from '../domain/context';
+import type { Services } from '../domain/services';
+
+/** What every resolver receives: the request's domain context and the services. */
+export interface GqlContext {
+  domain: DomainContext;
+  services: Services;
+}

@@ -1,0 +1,140 @@
+import { Arg, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { ProgressEvent } from '../domain/tts/tts.service';
+import {
+  AudioMetadata,
+  CacheStats,
+  CostEstimate,
+  DeleteResult,
+  GenerateInput,
+  GenerationProgressEvent,
+  GenerationResult,
+  HashExistsResult,
+  HashInfo,
+  HashInput,
+  HashLookupResult,
+  Health,
+  Liveness,
+  MessageResult,
+  Provider,
+  ProviderStatsEntry,
+  Readiness,
+} from '../schema/tts.types';
+import type { GqlContext } from './context';
+import { pushIterator } from './push-iterator';
+
+/** GraphQL input objects arrive as class instances with undefined members; the domain wants plain JSON. */
+const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v ?? {}));
+
+@Resolver()
+export class TtsResolver {
+  @Mutation(() => GenerationResult, { description: 'Convert text to speech (POST /api/v1/generate)' })
+  generate(@Arg('input', () => GenerateInput) input: GenerateInput, @Ctx() { services, domain }: GqlContext) {
+    return services.tts.generate(domain, plain(input));
+  }
+
+  @Subscription(() => GenerationProgressEvent, {
+    description: 'Progressive generation: the same started/progress/complete/error events as the SSE stream',
+    subscribe: ({ args, context }) => {
+      const { services, domain } = context as GqlContext;
+      return pushIterator<ProgressEvent>(async (push) => {
+        try {
+          await services.tts.generateProgressive(domain, plain(args.input), push);
+        } catch (e: any) {
+          push({ type: 'error', message: e?.code ? e.message : 'Generation failed', code: e?.code ?? 'INTERNAL_ERROR' });
+        }
+      });
+    },
+  })
+  generateProgressive(@Arg('input', () => GenerateInput) _input: GenerateInput, @Root() event: ProgressEvent): GenerationProgressEvent {
+    return event as GenerationProgressEvent;
+  }
+
+  @Query(() => AudioMetadata, { description: 'GET /api/v1/audio/{hash}/metadata' })
+  audioMetadata(@Arg('hash', () => String) hash: string, @Ctx() { services, domain }: GqlContext) {
+    return services.tts.getMetadata(domain, hash);
+  }
+
+  @Query(() => Boolean, { description: 'HEAD /api/v1/audio/{hash}' })
+  async audioExists(@Arg('hash', () => String) hash: string, @Ctx() { services, domain }: GqlContext) {
+    try {
+      await services.tts.getAudio(domain, hash, { countAccess: false });
+      return true;
+    } catch (e: any) {
+      if (e?.code === 'NOT_FOUND') return false;
+      throw e;
+    }
+  }
+
+  @Query(() => CostEstimate)
+  estimate(@Arg('input', () => GenerateInput) input: GenerateInput, @Ctx() { services, domain }: GqlContext) {
+    return services.tts.estimate(domain, plain(input));
+  }
+
+  @Query(() => [Provider])
+  providers(@Ctx() { services, domain }: GqlContext) {
+    return services.tts.listProviders(domain).providers;
+  }
+
+  @Query(() => [String])
+  voices(@Arg('provider', () => String, { nullable: true }) provider: string | undefined, @Ctx() { services, domain }: GqlContext) {
+    return services.tts.listVoices(domain, provider).voices;
+  }
+
+  @Query(() => [String])
+  languages(@Arg('provider', () => String, { nullable: true }) provider: string | undefined, @Ctx() { services, domain }: GqlContext) {
+    return services.tts.listLanguages(domain, provider).languages;
+  }
+
+  @Query(() => HashInfo)
+  hashInfo(@Arg('input', () => HashInput) input: HashInput, @Ctx() { services, domain }: GqlContext) {
+    const { hashMode: _m, allowFallback: _f, ...rest } = plain(input);
+    return services.tts.hashInfo(domain, rest);
+  }
+
+  @Query(() => HashLookupResult)
+  hashLookup(@Arg('input', () => HashInput) input: HashInput, @Ctx() { services, domain }: GqlContext) {
+    return services.tts.hashLookup(domain, plain(input));
+  }
+
+  @Query(() => HashExistsResult)
+  hashExists(@Arg('input', () => HashInput) input: HashInput, @Ctx() { services, domain }: GqlContext) {
+    const { allowFallback: _f, ...rest } = plain(input);
+    return services.tts.hashExists(domain, rest);
+  }
+
+  @Mutation(() => DeleteResult)
+  deleteCacheEntry(@Arg('hash', () => String) hash: string, @Ctx() { services, domain }: GqlContext) {
+    return services.tts.deleteCacheEntry(domain, hash);
+  }
+
+  @Query(() => CacheStats)
+  cacheStats(@Ctx() { services, domain }: GqlContext) {
+    return services.tts.cacheStats(domain);
+  }
+
+  @Mutation(() => MessageResult)
+  clearCache(@Ctx() { services, domain }: GqlContext) {
+    return services.tts.clearCache(domain);
+  }
+
+  @Query(() => [ProviderStatsEntry])
+  async providerStats(@Ctx() { services, domain }: GqlContext) {
+    const { stats } = await services.tts.providerStats(domain);
+    return Object.entries(stats).map(([provider, s]) => ({ provider, ...s }));
+  }
+
+  @Query(() => Health)
+  health(@Ctx() { services }: GqlContext) {
+    return services.health.health();
+  }
+
+  @Query(() => Readiness)
+  ready(@Ctx() { services }: GqlContext) {
+    return services.health.ready();
+  }
+
+  @Query(() => Liveness)
+  live(@Ctx() { services }: GqlContext) {
+    return services.health.live();
+  }
+}

@@ -1,0 +1,100 @@
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { createDomainContext } from '../domain/context';
+import { DomainError, toDomainError } from '../domain/errors';
+import type { Services } from '../domain/services';
+import type { Logger } from '../gateway/logger';
+import { errorBody } from './envelopes';
+import type { Envelope, Limiter, RouteSpec, StreamRegistry } from './route';
+
+export const MAX_JSON_BODY = '1mb';
+
+export interface MountDeps {
+  services: Services;
+  rootEm: EntityManager;
+  limiters: Record<Limiter, RequestHandler>;
+  log: Logger;
+  streams: StreamRegistry;
+}
+
+const jsonParser = express.json({ limit: MAX_JSON_BODY, strict: false, type: ['application/json', 'application/*+json'] });
+
+/** Sends a DomainError (or anything thrown) in the route's envelope; 5xx are logged with their cause. */
+export function sendError(res: Response, req: Request, envelope: Envelope, thrown: unknown, log: Logger) {
+  const err = toDomainError(thrown);
+  if (err.status >= 500) log.error({ err: thrown, requestId: req.id, code: err.code }, 'request failed');
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  if (err.headers) res.set(err.headers);
+  res.status(err.status).json(errorBody(envelope, err, req.id));
+}
+
+function parseBody(envelope: Envelope, log: Logger): RequestHandler {
+  return (req, res, next) => {
+    const len = Number(req.headers['content-length'] ?? 0);
+    const hasBody = len > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (!hasBody) return next();
+    if (!req.is(['application/json', 'application/*+json'])) {
+      return sendError(res, req, envelope, new DomainError('UNSUPPORTED_MEDIA_TYPE'), log);
+    }
+    jsonParser(req, res, (err?: any) => {
+      if (!err) return next();
+      if (err.type === 'entity.too.large') {
+        return sendError(res, req, envelope, new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_JSON_BODY}`, { details: { limit: MAX_JSON_BODY } }), log);
+      }
+      return sendError(
+        res,
+        req,
+        envelope,
+        new DomainError('VALIDATION_ERROR', 'Request body is not valid JSON', { fields: [{ field: '(body)', message: 'malformed JSON' }] }),
+        log,
+      );
+    });
+  };
+}
+
+export const expressPath = (template: string) => template.replace(/\{(\w+)\}/g, ':$1');
+
+/** Turns the route table into express routes; every route shares the same context, limiter and error handling. */
+export function mountRoutes(router: Router, routes: RouteSpec[], deps: MountDeps) {
+  for (const route of routes) {
+    const handler = async (req: Request, res: Response) => {
+      try {
+        const ctx = createDomainContext(deps.rootEm, { requestId: req.id, principal: req.principal ?? null, ip: req.ip });
+        const result = await route.handle({
+          ctx,
+          services: deps.services,
+          body: req.body,
+          query: req.query as Record<string, unknown>,
+          params: req.params as Record<string, string>,
+          req,
+          res,
+          streams: deps.streams,
+        });
+        if (route.raw) return;
+        res.status(route.status ?? 200).json(result);
+      } catch (err) {
+        sendError(res, req, route.envelope, err, deps.log);
+      }
+    };
+    const chain: RequestHandler[] = [deps.limiters[route.limiter]];
+    if (route.method === 'post' || route.method === 'put' || route.method === 'patch' || route.method === 'delete') {
+      chain.push(parseBody(route.envelope, deps.log));
+    }
+    (router as any)[route.method](expressPath(route.path), ...chain, handler);
+  }
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      id: string;
+      principal?: import('../domain/auth/principal').Principal | null;
+    }
+  }
+}
+
+export type { NextFunction };

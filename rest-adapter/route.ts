@@ -1,0 +1,59 @@
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { DomainContext } from '../domain/context';
+import type { Services } from '../domain/services';
+
+/** Which error body a path answers with (the two specs document three). */
+export type Envelope = 'tts' | 'integration' | 'dashboard';
+export type Limiter = 'tts' | 'plan';
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head';
+
+export interface RestCall {
+  ctx: DomainContext;
+  services: Services;
+  body: unknown;
+  query: Record<string, unknown>;
+  params: Record<string, string>;
+  req: Request;
+  res: Response;
+  /** Open streams (SSE), so shutdown can end each with an `error` event. */
+  streams: StreamRegistry;
+}
+
+export interface StreamRegistry {
+  /** Registers a stream's closer; returns the function that unregisters it. */
+  add(close: (reason: string) => void): () => void;
+}
+
+export interface ResponseDoc {
+  description: string;
+  schema?: z.ZodType;
+  contentType?: string;
+}
+
+/**
+ * One documented REST path bound to one domain operation (Hasura's RESTified endpoints, without
+ * the GraphQL detour). The same entry drives routing, input documentation, the error envelope and
+ * the generated OpenAPI document.
+ */
+export interface RouteSpec {
+  method: HttpMethod;
+  /** OpenAPI template, e.g. `/api/v1/audio/{hash}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  envelope: Envelope;
+  limiter: Limiter;
+  /** The permission the domain operation demands (documentation; the domain enforces it). */
+  permission?: string;
+  request?: { body?: z.ZodType; query?: z.ZodType };
+  /** Status of a successful answer (default 200). */
+  status?: number;
+  responses?: Record<number, ResponseDoc>;
+  /** Returns the JSON body; or, for `raw` routes, writes the response itself and returns undefined. */
+  handle(call: RestCall): Promise<unknown> | unknown;
+  raw?: boolean;
+}
+
+export const defineRoutes = (routes: RouteSpec[]) => routes;

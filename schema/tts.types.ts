@@ -1,0 +1,239 @@
+import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+
+@InputType({ description: 'provider_b emotion controls, each -1 to 1' })
+export class EmotionInput {
+  @Field(() => Float, { nullable: true }) positivity?: number;
+  @Field(() => Float, { nullable: true }) energy?: number;
+}
+
+@InputType()
+export class TtsOptionsInput {
+  @Field(() => String, { nullable: true, description: 'provider_a, provider_b, provider_c or mock' }) provider?: string;
+  @Field(() => String, { nullable: true }) voice?: string;
+  @Field(() => Float, { nullable: true }) speed?: number;
+  @Field(() => String, { nullable: true, description: 'mp3, wav or ogg' }) format?: string;
+  @Field(() => String, { nullable: true }) quality?: string;
+  @Field(() => String, { nullable: true }) language?: string;
+  @Field(() => Boolean, { nullable: true }) cache?: boolean;
+  @Field(() => Int, { nullable: true, description: 'cache lifetime in seconds' }) ttl?: number;
+  @Field(() => EmotionInput, { nullable: true }) emotion?: EmotionInput;
+  @Field(() => Float, { nullable: true, description: 'semitones, -50 to 50 (provider_c)' }) pitch?: number;
+}
+
+@InputType()
+export class TtsMetadataInput {
+  @Field(() => String, { nullable: true }) contentId?: string;
+  @Field(() => String, { nullable: true }) userId?: string;
+  @Field(() => [String], { nullable: true }) tags?: string[];
+  @Field(() => Int, { nullable: true }) priority?: number;
+}
+
+@InputType()
+export class GenerateInput {
+  @Field(() => String) text!: string;
+  @Field(() => TtsOptionsInput, { nullable: true }) options?: TtsOptionsInput;
+  @Field(() => TtsMetadataInput, { nullable: true }) metadata?: TtsMetadataInput;
+}
+
+@InputType()
+export class HashInput {
+  @Field(() => String) text!: string;
+  @Field(() => TtsOptionsInput, { nullable: true }) options?: TtsOptionsInput;
+  @Field(() => String, { nullable: true, description: 'direct, content or semantic' }) hashMode?: string;
+  @Field(() => Boolean, { nullable: true }) allowFallback?: boolean;
+}
+
+@ObjectType()
+export class GenerationMetadata {
+  @Field(() => String) provider!: string;
+  @Field(() => String) voice!: string;
+  @Field(() => String) generatedAt!: string;
+  @Field(() => Int) fileSize!: number;
+  @Field(() => String, { nullable: true }) format?: string;
+}
+
+@ObjectType()
+export class GenerationResult {
+  @Field(() => String) hash!: string;
+  @Field(() => String) audioUrl!: string;
+  @Field(() => Boolean) cached!: boolean;
+  @Field(() => Float, { description: 'seconds' }) duration!: number;
+  @Field(() => Float, { description: 'USD' }) cost!: number;
+  @Field(() => GenerationMetadata) metadata!: GenerationMetadata;
+}
+
+@ObjectType()
+export class Cost {
+  @Field(() => Float) amount!: number;
+  @Field(() => String) currency!: string;
+  @Field(() => Int) charactersCharged!: number;
+}
+
+@ObjectType()
+export class Hashes {
+  @Field(() => String) direct!: string;
+  @Field(() => String) content!: string;
+  @Field(() => String) semantic!: string;
+}
+
+@ObjectType()
+export class AudioMetadata {
+  @Field(() => String) hash!: string;
+  @Field(() => String) provider!: string;
+  @Field(() => String) voice!: string;
+  @Field(() => String) language!: string;
+  @Field(() => String) format!: string;
+  @Field(() => String) quality!: string;
+  @Field(() => Float) speed!: number;
+  @Field(() => Float) duration!: number;
+  @Field(() => Int) fileSize!: number;
+  @Field(() => String) generatedAt!: string;
+  @Field(() => String) lastAccessedAt!: string;
+  @Field(() => Int) accessCount!: number;
+  @Field(() => String, { nullable: true }) expiresAt?: string | null;
+  @Field(() => String) originalText!: string;
+  @Field(() => String) normalizedText!: string;
+  @Field(() => Int) sampleRate!: number;
+  @Field(() => Int) bitrate!: number;
+  @Field(() => Cost) cost!: Cost;
+  @Field(() => Hashes) hashes!: Hashes;
+}
+
+@ObjectType()
+export class CostEstimate {
+  @Field(() => Float) cost!: number;
+  @Field(() => Int) characterCount!: number;
+  @Field(() => String) currency!: string;
+  @Field(() => String) provider!: string;
+  @Field(() => String) quality!: string;
+}
+
+@ObjectType()
+export class SpeedRange {
+  @Field(() => Float) min!: number;
+  @Field(() => Float) max!: number;
+}
+
+@ObjectType()
+export class Provider {
+  @Field(() => String) name!: string;
+  @Field(() => String) displayName!: string;
+  @Field(() => Boolean) configured!: boolean;
+  @Field(() => [String]) voices!: string[];
+  @Field(() => [String]) languages!: string[];
+  @Field(() => [String]) formats!: string[];
+  @Field(() => SpeedRange) speed!: SpeedRange;
+  @Field(() => [String]) qualities!: string[];
+  @Field(() => Boolean, { name: 'default' }) default!: boolean;
+}
+
+@ObjectType()
+export class TextInfo {
+  @Field(() => String) original!: string;
+  @Field(() => Int) length!: number;
+}
+
+@ObjectType()
+export class HashInfo {
+  @Field(() => Hashes) hashes!: Hashes;
+  @Field(() => TextInfo) text!: TextInfo;
+}
+
+@ObjectType()
+export class LookupMetadata {
+  @Field(() => String) provider!: string;
+  @Field(() => String) voice!: string;
+  @Field(() => Float) duration!: number;
+  @Field(() => Int) fileSize!: number;
+  @Field(() => String) generatedAt!: string;
+}
+
+@ObjectType()
+export class HashLookupResult {
+  @Field(() => Boolean) found!: boolean;
+  @Field(() => String, { nullable: true }) hash?: string;
+  @Field(() => String, { nullable: true }) mode?: string;
+  @Field(() => Float, { nullable: true }) confidence?: number;
+  @Field(() => String, { nullable: true }) audioUrl?: string;
+  @Field(() => LookupMetadata, { nullable: true }) metadata?: LookupMetadata;
+  @Field(() => Hashes, { nullable: true }) hashes?: Hashes;
+  @Field(() => String, { nullable: true }) message?: string;
+}
+
+@ObjectType()
+export class HashExistsResult {
+  @Field(() => Boolean) exists!: boolean;
+  @Field(() => String) hashMode!: string;
+  @Field(() => Hashes) hashes!: Hashes;
+}
+
+@ObjectType()
+export class CacheStats {
+  @Field(() => Int) totalEntries!: number;
+  @Field(() => Float, { description: 'bytes' }) totalSize!: number;
+  @Field(() => String, { nullable: true }) oldestEntry?: string | null;
+  @Field(() => String, { nullable: true }) newestEntry?: string | null;
+}
+
+@ObjectType()
+export class ProviderStatsEntry {
+  @Field(() => String) provider!: string;
+  @Field(() => Float) requests!: number;
+  @Field(() => Float) charactersProcessed!: number;
+  @Field(() => Float) totalCost!: number;
+  @Field(() => Float, { description: 'milliseconds' }) avgLatency!: number;
+  @Field(() => Float) errors!: number;
+}
+
+@ObjectType()
+export class Health {
+  @Field(() => String) status!: string;
+  @Field(() => String) timestamp!: string;
+  @Field(() => Int) uptime!: number;
+  @Field(() => String, { nullable: true }) environment?: string;
+  @Field(() => String, { nullable: true }) version?: string;
+  @Field(() => String, { nullable: true }) service?: string;
+}
+
+@ObjectType()
+export class Readiness {
+  @Field(() => Boolean) ready!: boolean;
+  @Field(() => String) timestamp!: string;
+}
+
+@ObjectType()
+export class Liveness {
+  @Field(() => Boolean) live!: boolean;
+  @Field(() => String) timestamp!: string;
+}
+
+@ObjectType()
+export class DeleteResult {
+  @Field(() => Boolean) deleted!: boolean;
+}
+
+@ObjectType()
+export class MessageResult {
+  @Field(() => String) message!: string;
+}
+
+@ObjectType({ description: 'One event of progressive generation: started, progress, complete or error' })
+export class GenerationProgressEvent {
+  @Field(() => String) type!: string;
+  @Field(() => Int, { nullable: true }) totalChunks?: number;
+  @Field(() => Int, { nullable: true }) completed?: number;
+  @Field(() => Int, { nullable: true }) total?: number;
+  @Field(() => Float, { nullable: true, description: 'percent' }) progress?: number;
+  @Field(() => String, { nullable: true }) hash?: string;
+  @Field(() => String, { nullable: true }) audioUrl?: string;
+  @Field(() => Float, { nullable: true }) duration?: number;
+  @Field(() => Int, { nullable: true }) chunks?: number;
+  @Field(() => Float, { nullable: true, description: 'milliseconds' }) parallelTime?: number;
+  @Field(() => Boolean, { nullable: true }) cached?: boolean;
+  @Field(() => GenerationMetadata, { nullable: true }) metadata?: GenerationMetadata;
+  @Field(() => String, { nullable: true }) message?: string;
+  @Field(() => String, { nullable: true }) code?: string;
+}
+
+export { GraphQLJSONObject };

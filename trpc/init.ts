@@ -1,0 +1,46 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import { DomainError, toDomainError } from '../domain/errors';
+import type { DomainContext } from '../domain/context';
+import type { Services } from '../domain/services';
+
+export interface TrpcContext {
+  domain: DomainContext;
+  services: Services;
+}
+
+const t = initTRPC.context<TrpcContext>().create({
+  /** The domain code rides along in `data`, so tRPC clients see the same codes as REST and GraphQL. */
+  errorFormatter({ shape, error }) {
+    const cause = error.cause instanceof DomainError ? error.cause : null;
+    const internal = !cause && error.code === 'INTERNAL_SERVER_ERROR';
+    return {
+      ...shape,
+      message: internal ? 'Internal server error' : shape.message,
+      data: {
+        code: shape.data.code,
+        httpStatus: shape.data.httpStatus,
+        domainCode: cause?.code ?? (error.code === 'BAD_REQUEST' ? 'VALIDATION_ERROR' : internal ? 'INTERNAL_ERROR' : error.code),
+        details: cause?.details ?? null,
+        fields: cause?.fields ?? null,
+        provider: cause?.provider ?? null,
+        requestId: undefined as string | undefined,
+      },
+    };
+  },
+});
+
+/** Every procedure passes through here: thrown domain errors become tRPC errors with the catalogue's code. */
+const mapDomainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok) {
+    const original = result.error.cause ?? result.error;
+    if (result.error.code === 'INTERNAL_SERVER_ERROR') {
+      const err = toDomainError(original);
+      throw new TRPCError({ code: err.trpcCode, message: err.message, cause: err });
+    }
+  }
+  return result;
+});
+
+export const router = t.router;
+export const procedure = t.procedure.use(mapDomainErrors);

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import type { GenerationRequestInput } from '../../domain/tts/request';
+import type { ProgressEvent } from '../../domain/tts/tts.service';
+import { procedure, router } from '../init';
+
+/** Inputs are typed for clients but validated by the domain, so every transport reports the same codes. */
+const body = <T>() => z.custom<T>(() => true);
+type HashBody = { text: string; options?: GenerationRequestInput['options']; hashMode?: 'direct' | 'content' | 'semantic'; allowFallback?: boolean };
+
+export const ttsRouter = router({
+  generate: procedure.input(body<GenerationRequestInput>()).mutation(({ ctx, input }) => ctx.services.tts.generate(ctx.domain, input)),
+  generateProgressive: procedure.input(body<GenerationRequestInput>()).subscription(async function* ({ ctx, input, signal }) {
+    const queue: ProgressEvent[] = [];
+    let wake: (() => void) | null = null;
+    let done = false;
+    const run = ctx.services.tts
+      .generateProgressive(ctx.domain, input, (e) => {
+        queue.push(e);
+        wake?.();
+      })
+      .catch((e: any) => queue.push({ type: 'error', message: e?.code ? e.message : 'Generation failed', code: e?.code ?? 'INTERNAL_ERROR' }))
+      .finally(() => {
+        done = true;
+        wake?.();
+      });
+    while (!signal?.aborted) {
+      if (queue.length) {
+        const e = queue.shift()!;
+        yield e;
+        if (e.type === 'complete' || e.type === 'error') break;
+        continue;
+      }
+      if (done) break;
+      await new Promise<void>((r) => (wake = r));
+      wake = null;
+    }
+    await run;
+  }),
+  audioMetadata: procedure.input(z.object({ hash: z.string() })).query(({ ctx, input }) => ctx.services.tts.getMetadata(ctx.domain, input.hash)),
+  estimate: procedure.input(body<GenerationRequestInput>()).query(({ ctx, input }) => ctx.services.tts.estimate(ctx.domain, input)),
+  providers: procedure.query(({ ctx }) => ctx.services.tts.listProviders(ctx.domain)),
+  voices: procedure.input(z.object({ provider: z.string().optional() }).optional()).query(({ ctx, input }) => ctx.services.tts.listVoices(ctx.domain, input?.provider)),
+  languages: procedure.input(z.object({ provider: z.string().optional() }).optional()).query(({ ctx, input }) => ctx.services.tts.listLanguages(ctx.domain, input?.provider)),
+  hashInfo: procedure.input(body<HashBody>()).query(({ ctx, input }) => ctx.services.tts.hashInfo(ctx.domain, input)),
+  hashLookup: procedure.input(body<HashBody>()).query(({ ctx, input }) => ctx.services.tts.hashLookup(ctx.domain, input)),
+  hashExists: procedure.input(body<HashBody>()).query(({ ctx, input }) => ctx.services.tts.hashExists(ctx.domain, input)),
+  deleteCacheEntry: procedure.input(z.object({ hash: z.string() })).mutation(({ ctx, input }) => ctx.services.tts.deleteCacheEntry(ctx.domain, input.hash)),
+  cacheStats: procedure.query(({ ctx }) => ctx.services.tts.cacheStats(ctx.domain)),
+  clearCache: procedure.mutation(({ ctx }) => ctx.services.tts.clearCache(ctx.domain)),
+  providerStats: procedure.query(({ ctx }) => ctx.services.tts.providerStats(ctx.domain)),
+  health: procedure.query(({ ctx }) => ctx.services.health.health()),
+  ready: procedure.query(({ ctx }) => ctx.services.health.ready()),
+  live: procedure.query(({ ctx }) => ctx.services.health.live()),
+});
