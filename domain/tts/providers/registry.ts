@@ -1,21 +1,51 @@
 import type { ProviderId } from '../catalogue';
 import { MockProvider } from './mock';
 import type { SpeechProvider } from './provider';
+import { ProviderA } from './provider-a';
+import { ProviderB } from './provider-b';
+import { ProviderC } from './provider-c';
+import { resolveResilience, type ResilienceOptions } from './resilience';
 import { UnconfiguredProvider } from './unconfigured';
 
 export interface ProviderSettings {
   mockLatencyMs: number;
-  provider_a: { apiKey?: string; baseUrl?: string };
-  provider_b: { apiKey?: string; baseUrl?: string };
-  provider_c: { apiKey?: string; region?: string; baseUrl?: string };
+  provider_a: { apiKey?: string; baseUrl?: string; resilience?: Partial<ResilienceOptions> };
+  provider_b: { apiKey?: string; baseUrl?: string; voiceIds?: Record<string, string>; resilience?: Partial<ResilienceOptions> };
+  provider_c: { apiKey?: string; region?: string; baseUrl?: string; resilience?: Partial<ResilienceOptions> };
+  /** Timeouts, retries, circuit breaker and concurrency cap for every vendor; per-provider values win. */
+  resilience?: Partial<ResilienceOptions>;
 }
 
-/** Builds one adapter per provider; vendors without credentials answer PROVIDER_NOT_CONFIGURED. */
+const DEFAULT_BASE_URL = {
+  provider_a: 'https://api.openai.com',
+  provider_b: 'https://api.cartesia.ai',
+} as const;
+
+/**
+ * Builds one adapter per provider. A vendor is configured when its API key is set (provider_c also
+ * needs a base URL or a region); otherwise it answers PROVIDER_NOT_CONFIGURED.
+ */
 export function createProviders(s: ProviderSettings): Record<ProviderId, SpeechProvider> {
+  const a = s.provider_a;
+  const b = s.provider_b;
+  const c = s.provider_c;
+  const cBaseUrl = c.baseUrl ?? (c.region ? `https://${c.region}.tts.speech.microsoft.com` : undefined);
   return {
-    provider_a: new UnconfiguredProvider('provider_a', 'PROVIDER_A_API_KEY'),
-    provider_b: new UnconfiguredProvider('provider_b', 'PROVIDER_B_API_KEY'),
-    provider_c: new UnconfiguredProvider('provider_c', 'PROVIDER_C_API_KEY'),
+    provider_a: a.apiKey
+      ? new ProviderA({ apiKey: a.apiKey, baseUrl: a.baseUrl ?? DEFAULT_BASE_URL.provider_a, resilience: resolveResilience(s.resilience, a.resilience) })
+      : new UnconfiguredProvider('provider_a', 'PROVIDER_A_API_KEY'),
+    provider_b: b.apiKey
+      ? new ProviderB({
+          apiKey: b.apiKey,
+          baseUrl: b.baseUrl ?? DEFAULT_BASE_URL.provider_b,
+          voiceIds: b.voiceIds,
+          resilience: resolveResilience(s.resilience, b.resilience),
+        })
+      : new UnconfiguredProvider('provider_b', 'PROVIDER_B_API_KEY'),
+    provider_c:
+      c.apiKey && cBaseUrl
+        ? new ProviderC({ apiKey: c.apiKey, baseUrl: cBaseUrl, resilience: resolveResilience(s.resilience, c.resilience) })
+        : new UnconfiguredProvider('provider_c', c.apiKey ? 'PROVIDER_C_REGION' : 'PROVIDER_C_API_KEY'),
     mock: new MockProvider(s.mockLatencyMs),
   };
 }

@@ -1,0 +1,316 @@
+import { DomainError, type ErrorCode } from '../../errors';
+import type { ProviderId } from '../catalogue';
+import {
+  abortableSleep,
+  backoffDelayMs,
+  CircuitBreaker,
+  parseRetryAfter,
+  Semaphore,
+  type ResilienceOptions,
+} from './resilience';
+
+/** The three external vendors (mock never goes over HTTP). */
+export type VendorId = Exclude<ProviderId, 'mock'>;
+
+export const GENERATION_ERROR_CODE: Record<VendorId, ErrorCode> = {
+  provider_a: 'PROVIDER_A_GENERATION_ERROR',
+  provider_b: 'PROVIDER_B_GENERATION_ERROR',
+  provider_c: 'PROVIDER_C_GENERATION_ERROR',
+};
+
+/** `details.reason` of a provider generation error. */
+export type UpstreamFailureReason =
+  | 'bad-request'
+  | 'credentials-rejected'
+  | 'rate-limited'
+  | 'upstream-error'
+  | 'timeout'
+  | 'network'
+  | 'invalid-audio'
+  | 'response-too-large'
+  | 'circuit-open'
+  | 'aborted';
+
+/** Thrown by an adapter's `accept` when a 2xx body is not usable audio; the attempt counts as failed. */
+export class UnusableAudioError extends Error {
+  override readonly name = 'UnusableAudioError';
+}
+
+export interface UpstreamClientOptions {
+  provider: VendorId;
+  /** Scheme, host and optional path prefix; request paths are appended. */
+  baseUrl: string;
+  /** Named in the message when the vendor rejects the credential. */
+  credentialVariable: string;
+  /** Never echoed back to clients, even when a vendor quotes them in an error message. */
+  secrets: string[];
+  resilience: ResilienceOptions;
+  userAgent?: string;
+  random?: () => number;
+  now?: () => number;
+}
+
+export interface AudioRequest {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  /** Validates (and may repair) a 2xx body. Throw UnusableAudioError to fail the attempt. */
+  accept: (body: Buffer) => Buffer;
+}
+
+type AttemptOutcome =
+  | { ok: true; audio: Buffer }
+  | {
+      ok: false;
+      reason: UpstreamFailureReason;
+      status: number | null;
+      retryable: boolean;
+      /** Whether the failure says the vendor is unhealthy (feeds the circuit breaker). */
+      unhealthy: boolean;
+      retryAfterMs?: number;
+      upstreamMessage?: string;
+      cause?: string;
+    };
+type AttemptFailure = Extract<AttemptOutcome, { ok: false }>;
+
+class ResponseTooLargeError extends Error {}
+
+const ERROR_BODY_PREVIEW_BYTES = 4096;
+const UPSTREAM_MESSAGE_CHARS = 300;
+
+/**
+ * POSTs to one vendor with a per-attempt timeout, retries (exponential backoff with full jitter,
+ * Retry-After honoured up to a cap) on 408/429/5xx, network errors, timeouts and unusable audio,
+ * behind a circuit breaker and a concurrency cap. Every failure becomes the vendor's
+ * PROVIDER_X_GENERATION_ERROR with `details {upstreamStatus, attempts, reason}`.
+ */
+export class UpstreamClient {
+  readonly breaker: CircuitBreaker;
+  readonly semaphore: Semaphore;
+  private readonly baseUrl: string;
+
+  constructor(private readonly opts: UpstreamClientOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.breaker = new CircuitBreaker(opts.resilience, opts.now);
+    this.semaphore = new Semaphore(opts.resilience.maxConcurrency);
+  }
+
+  async postForAudio(req: AudioRequest, signal?: AbortSignal): Promise<Buffer> {
+    const { maxAttempts, maxRetryAfterMs } = this.opts.resilience;
+    let last: AttemptFailure | undefined;
+    let attempts = 0;
+    let gaveUpOnRetryAfter = false;
+
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      if (this.breaker.rejecting) throw last ? this.failure(last, attempts, { circuit: 'open' }) : this.circuitOpen();
+      let release: () => void;
+      try {
+        release = await this.semaphore.acquire(signal);
+      } catch {
+        throw this.aborted(attempts);
+      }
+      let outcome: AttemptOutcome;
+      try {
+        // Checked again: the circuit may have opened (or its trial been taken) while we queued.
+        if (!this.breaker.tryPass()) throw last ? this.failure(last, attempts, { circuit: 'open' }) : this.circuitOpen();
+        attempts++;
+        outcome = await this.attempt(req, signal);
+        if (!outcome.ok && outcome.reason === 'aborted') this.breaker.onAbandon();
+        else if (outcome.ok || !outcome.unhealthy) this.breaker.onSuccess();
+        else this.breaker.onFailure();
+      } finally {
+        release();
+      }
+      if (outcome.ok) return outcome.audio;
+      last = outcome;
+      if (outcome.reason === 'aborted') throw this.aborted(attempts);
+      if (!outcome.retryable || attempt === maxAttempts) break;
+
+      let delay = backoffDelayMs(attempt, this.opts.resilience, this.opts.random);
+      if (outcome.retryAfterMs !== undefined) {
+        // Retrying before the vendor's stated time would only earn another refusal.
+        if (outcome.retryAfterMs > maxRetryAfterMs) {
+          gaveUpOnRetryAfter = true;
+          break;
+        }
+        delay = outcome.retryAfterMs;
+      }
+      try {
+        await abortableSleep(delay, signal);
+      } catch {
+        throw this.aborted(attempts);
+      }
+    }
+    throw this.failure(last!, attempts, gaveUpOnRetryAfter ? { retryAfterSeconds: Math.ceil(last!.retryAfterMs! / 1000) } : {});
+  }
+
+  private async attempt(req: AudioRequest, signal?: AbortSignal): Promise<AttemptOutcome> {
+    const { timeoutMs, maxResponseBytes } = this.opts.resilience;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new Error('upstream timeout')), timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
+    try {
+      const res = await fetch(this.baseUrl + req.path, {
+        method: 'POST',
+        headers: { 'User-Agent': this.opts.userAgent ?? 'tts-gateway', ...req.headers },
+        body: req.body,
+        signal: combined,
+        // A redirect would carry the credential header to wherever it points: refuse to follow.
+        redirect: 'manual',
+      });
+      if (res.status >= 200 && res.status < 300) {
+        const body = await readLimited(res, maxResponseBytes);
+        try {
+          return { ok: true, audio: req.accept(body) };
+        } catch (err) {
+          const cause = err instanceof Error ? err.message : String(err);
+          // Unusable audio is most often a transfer cut short: worth another attempt. Anything else
+          // thrown while accepting is a local fault that a retry would only repeat.
+          return { ok: false, reason: 'invalid-audio', status: res.status, retryable: err instanceof UnusableAudioError, unhealthy: err instanceof UnusableAudioError, cause };
+        }
+      }
+      const preview = await readPreview(res);
+      return this.classifyStatus(res, preview);
+    } catch (err) {
+      if (signal?.aborted) return { ok: false, reason: 'aborted', status: null, retryable: false, unhealthy: false };
+      if (timeout.signal.aborted) return { ok: false, reason: 'timeout', status: null, retryable: true, unhealthy: true };
+      if (err instanceof ResponseTooLargeError) {
+        return { ok: false, reason: 'response-too-large', status: null, retryable: false, unhealthy: true, cause: err.message };
+      }
+      return { ok: false, reason: 'network', status: null, retryable: true, unhealthy: true, cause: networkCause(err) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private classifyStatus(res: Response, preview: string): AttemptFailure {
+    const status = res.status;
+    const upstreamMessage = this.upstreamMessage(preview);
+    if (status === 401 || status === 403) {
+      // Vendors quote (parts of) the rejected key in these messages: never pass them on.
+      return { ok: false, reason: 'credentials-rejected', status, retryable: false, unhealthy: false };
+    }
+    const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), (this.opts.now ?? Date.now)());
+    if (status === 429) return { ok: false, reason: 'rate-limited', status, retryable: true, unhealthy: true, retryAfterMs, upstreamMessage };
+    if (status === 408) return { ok: false, reason: 'timeout', status, retryable: true, unhealthy: true, retryAfterMs, upstreamMessage };
+    if (status >= 500) return { ok: false, reason: 'upstream-error', status, retryable: true, unhealthy: true, retryAfterMs, upstreamMessage };
+    if (status >= 400) return { ok: false, reason: 'bad-request', status, retryable: false, unhealthy: false, upstreamMessage };
+    return { ok: false, reason: 'upstream-error', status, retryable: false, unhealthy: true, upstreamMessage: upstreamMessage ?? 'unexpected redirect' };
+  }
+
+  /** The vendor's own explanation, from the usual JSON error shapes or plain text, trimmed and scrubbed. */
+  private upstreamMessage(preview: string): string | undefined {
+    let text = preview.trim();
+    if (!text) return undefined;
+    try {
+      const json = JSON.parse(text);
+      const candidate = json?.error?.message ?? json?.message ?? json?.error ?? json?.detail ?? json?.title;
+      if (typeof candidate === 'string') text = candidate;
+    } catch {
+      // not JSON: keep the text
+    }
+    for (const secret of this.opts.secrets) if (secret) text = text.split(secret).join('[redacted]');
+    text = text.replace(/\s+/g, ' ');
+    return text.length > UPSTREAM_MESSAGE_CHARS ? `${text.slice(0, UPSTREAM_MESSAGE_CHARS)}…` : text;
+  }
+
+  private failure(last: AttemptFailure, attempts: number, extra: Record<string, unknown> = {}): DomainError {
+    const p = this.opts.provider;
+    const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+    const status = last.status === null ? '' : ` (HTTP ${last.status})`;
+    const said = last.upstreamMessage ? `: ${last.upstreamMessage}` : '';
+    const messages: Record<UpstreamFailureReason, string> = {
+      'credentials-rejected': `${p} rejected the credential${status}: check ${this.opts.credentialVariable}`,
+      'bad-request': `${p} refused the request${status}${said}`,
+      'rate-limited': `${p} is rate limiting requests${status}; gave up after ${tries}`,
+      'upstream-error': `${p} failed${status} after ${tries}${said}`,
+      timeout: last.status === null ? `${p} did not answer within ${this.opts.resilience.timeoutMs} ms (${tries})` : `${p} timed out${status} after ${tries}`,
+      network: `${p} could not be reached${last.cause ? ` (${last.cause})` : ''} after ${tries}`,
+      'invalid-audio': `${p} returned unusable audio after ${tries}: ${last.cause ?? 'unknown problem'}`,
+      'response-too-large': `${p} returned more audio than accepted: ${last.cause ?? ''}`,
+      'circuit-open': `${p} is temporarily unavailable`,
+      aborted: `${p} call was cancelled`,
+    };
+    return new DomainError(GENERATION_ERROR_CODE[p], messages[last.reason], {
+      provider: p,
+      details: {
+        upstreamStatus: last.status,
+        attempts,
+        reason: last.reason,
+        ...(last.upstreamMessage ? { upstreamMessage: last.upstreamMessage } : {}),
+        ...(last.reason === 'invalid-audio' && last.cause ? { audioProblem: last.cause } : {}),
+        ...(last.reason === 'network' && last.cause ? { networkError: last.cause } : {}),
+        ...extra,
+      },
+    });
+  }
+
+  private circuitOpen(): DomainError {
+    const p = this.opts.provider;
+    const retryAfterSeconds = Math.max(1, Math.ceil(this.breaker.retryInMs / 1000));
+    return new DomainError(
+      GENERATION_ERROR_CODE[p],
+      `${p} is temporarily unavailable after repeated upstream failures; retry in ${retryAfterSeconds} s`,
+      {
+        provider: p,
+        details: { upstreamStatus: null, attempts: 0, reason: 'circuit-open', retryAfterSeconds },
+        headers: { 'Retry-After': String(retryAfterSeconds) },
+      },
+    );
+  }
+
+  private aborted(attempts: number): DomainError {
+    return this.failure({ ok: false, reason: 'aborted', status: null, retryable: false, unhealthy: false }, attempts);
+  }
+}
+
+async function readLimited(res: Response, maxBytes: number): Promise<Buffer> {
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new ResponseTooLargeError(`${declared} bytes declared, limit ${maxBytes}`);
+  }
+  if (!res.body) return Buffer.alloc(0);
+  const parts: Buffer[] = [];
+  let total = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new ResponseTooLargeError(`more than ${maxBytes} bytes`);
+    }
+    parts.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+  }
+  return Buffer.concat(parts, total);
+}
+
+/** The start of an error body (enough for a message), then the connection is released. */
+async function readPreview(res: Response): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  try {
+    while (total < ERROR_BODY_PREVIEW_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      total += value.byteLength;
+    }
+  } catch {
+    // a broken error body still leaves us the status code
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(parts).subarray(0, ERROR_BODY_PREVIEW_BYTES).toString('utf8');
+}
+
+function networkCause(err: unknown): string {
+  for (let e: any = err, depth = 0; e && depth < 4; e = e.cause, depth++) {
+    if (typeof e.code === 'string' && e.code !== 'ERR_INVALID_ARG_TYPE') return e.code;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
