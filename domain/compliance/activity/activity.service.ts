@@ -1,0 +1,48 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { actorName, type DomainContext } from '../../context';
+import type { DomainEvent } from '../../events/bus';
+import { newId } from '../../ids';
+import type { ComplianceEventPublisher } from '../events';
+import { Activity } from './activity.entity';
+
+export interface ActivityView {
+  id: string;
+  timestamp: string;
+  type: string;
+  user: string;
+  description: string;
+  subjectId: string | null;
+}
+
+export const activityView = (a: Activity): ActivityView => ({
+  id: a.id,
+  timestamp: a.at.toISOString(),
+  type: a.type,
+  user: a.user,
+  description: a.description,
+  subjectId: a.subjectId ?? null,
+});
+
+/** Who did what: one row per change, written in the change's own transaction, plus a `user.activity` event. */
+export class ActivityService {
+  constructor(private readonly events: ComplianceEventPublisher) {}
+
+  /** Call inside the transaction that makes the change; publish the returned event after commit. */
+  async record(em: EntityManager, ctx: DomainContext, type: string, description: string, subjectId?: string | null): Promise<DomainEvent> {
+    const row = em.create(Activity, {
+      id: newId('act'),
+      at: new Date(),
+      type,
+      user: actorName(ctx),
+      description: description.slice(0, 2000),
+      subjectId: subjectId ?? null,
+    });
+    return this.events.stage(em, 'user.activity', { ...activityView(row) });
+  }
+
+  /** Most recent first. */
+  async recent(em: EntityManager, limit = 20): Promise<ActivityView[]> {
+    const rows = await em.find(Activity, {}, { orderBy: { at: 'desc', id: 'desc' }, limit: Math.min(Math.max(limit, 1), 200) });
+    return rows.map(activityView);
+  }
+}

@@ -1,0 +1,482 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import { requirePermission } from '../../auth/auth.service';
+import type { DomainContext } from '../../context';
+import { DomainError, notFound } from '../../errors';
+import type { DomainEvent } from '../../events/bus';
+import { newId } from '../../ids';
+import { parseInput, zodFieldErrors } from '../../validation';
+import type { ActivityService } from '../activity/activity.service';
+import { isFrameworkId, SUPPORTED_FRAMEWORKS, type FrameworkId } from '../catalogue';
+import type { ComplianceEventPublisher } from '../events';
+import { precheckFramework } from '../frameworks.service';
+import type { ComplianceStatusService } from '../status/compliance-status.service';
+import { validateRequirement, type ValidationResult } from '../validation';
+import { PRIORITIES, REQUIREMENT_STATUSES, Requirement, type Implementation, type RequirementStatus, type TechnicalContext, type ValidationState } from './requirement.entity';
+
+/** Documented page-size limits of list endpoints. */
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+/** Most items one batch request may carry. */
+export const MAX_BATCH_SIZE = 100;
+
+// ---------- input schemas ----------
+
+const isoDateTime = z.iso.datetime({ offset: true });
+const frameworkField = z.string().refine(isFrameworkId, {
+  message: `framework not supported; supported: ${SUPPORTED_FRAMEWORKS.join(', ')}`,
+});
+
+const TechnicalContextSchema = z.object({
+  scope: z.string().max(5000).optional(),
+  dataFlow: z.string().max(5000).optional(),
+  relatedComponents: z.array(z.string().max(300)).max(100).optional(),
+});
+
+const ImplementationSchema = z.object({
+  testFile: z.string().max(500).optional(),
+  gitBranch: z.string().max(300).optional(),
+  relatedIssues: z.array(z.string().max(300)).max(100).optional(),
+  completedAt: isoDateTime.nullable().optional(),
+});
+
+const fields = {
+  title: z.string().trim().min(1).max(300),
+  description: z.string().max(20_000).nullable(),
+  framework: frameworkField,
+  category: z.string().trim().max(100).nullable(),
+  priority: z.enum(PRIORITIES),
+  acceptanceCriteria: z.array(z.string().trim().min(1).max(2000)).max(100),
+  technicalContext: TechnicalContextSchema.nullable(),
+  implementation: ImplementationSchema.nullable(),
+};
+
+/** Unknown and read-only members (id, status, validation, timestamps) are ignored: a requirement always starts `pending`. */
+export const CreateRequirementInput = z.object({
+  title: fields.title,
+  description: fields.description.optional(),
+  framework: fields.framework,
+  category: fields.category.optional(),
+  priority: fields.priority.default('medium'),
+  acceptanceCriteria: fields.acceptanceCriteria.default([]),
+  technicalContext: fields.technicalContext.optional(),
+  implementation: fields.implementation.optional(),
+});
+export type CreateRequirementInput = z.input<typeof CreateRequirementInput>;
+
+/** Partial update: only the members present change; technicalContext and implementation merge member by member. */
+export const UpdateRequirementInput = z.object({
+  title: fields.title.optional(),
+  description: fields.description.optional(),
+  framework: fields.framework.optional(),
+  category: fields.category.optional(),
+  priority: fields.priority.optional(),
+  status: z.enum(REQUIREMENT_STATUSES).optional(),
+  acceptanceCriteria: fields.acceptanceCriteria.optional(),
+  technicalContext: fields.technicalContext.optional(),
+  implementation: fields.implementation.optional(),
+});
+export type UpdateRequirementInput = z.input<typeof UpdateRequirementInput>;
+
+const pageFields = {
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+};
+export const PageQuery = z.object(pageFields);
+
+export const ListRequirementsQuery = z.object({
+  framework: frameworkField.optional(),
+  status: z.enum(REQUIREMENT_STATUSES).optional(),
+  priority: z.enum(PRIORITIES).optional(),
+  ...pageFields,
+});
+export type ListRequirementsQuery = z.input<typeof ListRequirementsQuery>;
+
+export const BatchCreateInput = z.object({ requirements: z.array(z.unknown()).min(1).max(MAX_BATCH_SIZE) });
+export const BatchStatusInput = z.object({ updates: z.array(z.unknown()).min(1).max(MAX_BATCH_SIZE) });
+const BatchStatusItem = z.object({ id: z.string().min(1).max(100), status: z.enum(REQUIREMENT_STATUSES) });
+export const BatchValidateInput = z.object({ requirementIds: z.array(z.string().min(1).max(100)).min(1).max(MAX_BATCH_SIZE) });
+
+// ---------- views ----------
+
+export interface RequirementListItem {
+  id: string;
+  title: string;
+  description: string | null;
+  framework: string;
+  status: RequirementStatus;
+  priority: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface RequirementDetail extends RequirementListItem {
+  category: string | null;
+  acceptanceCriteria: string[];
+  technicalContext: TechnicalContext | null;
+  implementation: Implementation | null;
+  validation: ValidationState | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  pagination: { total: number; limit: number; offset: number; hasMore: boolean };
+}
+
+export const requirementListItem = (r: Requirement): RequirementListItem => ({
+  id: r.id,
+  title: r.title,
+  description: r.description ?? null,
+  framework: r.framework,
+  status: r.status,
+  priority: r.priority,
+  createdAt: r.createdAt.toISOString(),
+  updatedAt: r.updatedAt.toISOString(),
+});
+
+export const requirementDetail = (r: Requirement): RequirementDetail => ({
+  ...requirementListItem(r),
+  category: r.category ?? null,
+  acceptanceCriteria: r.acceptanceCriteria ?? [],
+  technicalContext: r.technicalContext ?? null,
+  implementation: r.implementation ?? null,
+  validation: r.validation ?? null,
+});
+
+/** null and undefined members dropped: GraphQL and query strings send absent values either way. */
+export function withoutNulls(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw ?? {};
+  return Object.fromEntries(Object.entries(raw as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined));
+}
+
+// ---------- unit of work ----------
+
+/**
+ * Runs a change in one transaction; the work pushes the events it stages (webhook outbox rows
+ * commit with the change) and they go to live subscribers only after the commit.
+ */
+export async function runChange<T>(ctx: DomainContext, events: ComplianceEventPublisher, work: (tx: EntityManager, staged: DomainEvent[]) => Promise<T>): Promise<T> {
+  const staged: DomainEvent[] = [];
+  const result = await ctx.em.transactional((tx) => work(tx as EntityManager, staged));
+  await events.publish(staged);
+  return result;
+}
+
+export interface RequirementServiceDeps {
+  events: ComplianceEventPublisher;
+  activity: ActivityService;
+  status: ComplianceStatusService;
+}
+
+export interface BatchCreateResult {
+  created: { id: string; title: string; status: 'created' }[];
+  errors: { index: number; field: string; message: string }[];
+}
+
+export interface BatchStatusResult {
+  updated: { id: string; status: RequirementStatus }[];
+  errors: { index: number; id: string | null; message: string }[];
+}
+
+export interface BatchValidateResult {
+  results: (ValidationResult & { requirementId: string })[];
+  errors: { requirementId: string; message: string }[];
+}
+
+/** Requirements: CRUD, validation and batch operations; every change is logged, evented and re-scored. */
+export class RequirementService {
+  constructor(private readonly deps: RequirementServiceDeps) {}
+
+  async create(ctx: DomainContext, raw: unknown): Promise<RequirementDetail> {
+    requirePermission(ctx, 'write:requirements');
+    precheckFramework(raw);
+    const input = parseInput(CreateRequirementInput, raw);
+    return runChange(ctx, this.deps.events, async (tx, staged) => {
+      const before = await this.deps.status.measure(tx);
+      const r = this.insert(tx, input);
+      const view = requirementDetail(r);
+      staged.push(await this.deps.events.stage(tx, 'requirement.created', { ...view }));
+      staged.push(await this.deps.activity.record(tx, ctx, 'requirement.created', `Created requirement "${r.title}" (${r.framework})`, r.id));
+      staged.push(...(await this.deps.status.recordChanges(tx, before)));
+      return view;
+    });
+  }
+
+  /** The REST list form is the documented subset; `{detail: true}` (GraphQL, tRPC) gives every field. */
+  async list(ctx: DomainContext, rawQuery: unknown): Promise<Page<RequirementListItem>>;
+  async list(ctx: DomainContext, rawQuery: unknown, opts: { detail: true }): Promise<Page<RequirementDetail>>;
+  async list(ctx: DomainContext, rawQuery: unknown, opts: { detail?: boolean } = {}): Promise<Page<RequirementListItem | RequirementDetail>> {
+    requirePermission(ctx, 'read:requirements');
+    const query = withoutNulls(rawQuery);
+    precheckFramework(query);
+    const q = parseInput(ListRequirementsQuery, query);
+    const where: Record<string, unknown> = { deletedAt: null };
+    if (q.framework) where.framework = q.framework;
+    if (q.status) where.status = q.status;
+    if (q.priority) where.priority = q.priority;
+    // Newest first; the id breaks ties between rows created in the same millisecond, so pages are stable.
+    const [rows, total] = await ctx.em.findAndCount(Requirement, where, {
+      orderBy: { createdAt: 'desc', id: 'desc' },
+      limit: q.limit,
+      offset: q.offset,
+    });
+    return {
+      data: rows.map(opts.detail ? requirementDetail : requirementListItem),
+      pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + rows.length < total },
+    };
+  }
+
+  async get(ctx: DomainContext, id: string): Promise<RequirementDetail> {
+    requirePermission(ctx, 'read:requirements');
+    return requirementDetail(await this.load(ctx.em, id));
+  }
+
+  async update(ctx: DomainContext, id: string, raw: unknown): Promise<RequirementDetail> {
+    requirePermission(ctx, 'write:requirements');
+    precheckFramework(raw);
+    const input = parseInput(UpdateRequirementInput, raw);
+    const changed = Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined);
+    if (!changed.length) {
+      throw new DomainError('VALIDATION_ERROR', 'Nothing to update: give at least one updatable field', {
+        fields: [{ field: '(body)', message: `give one or more of: ${Object.keys(UpdateRequirementInput.shape).join(', ')}` }],
+      });
+    }
+    return runChange(ctx, this.deps.events, async (tx, staged) => {
+      const r = await this.load(tx, id);
+      const before = await this.deps.status.measure(tx);
+      const previousStatus = r.status;
+      this.apply(r, input);
+      r.updatedAt = new Date();
+      const view = requirementDetail(r);
+      staged.push(await this.deps.events.stage(tx, 'requirement.updated', { ...view, changes: changed, previousStatus }));
+      const statusNote = r.status !== previousStatus ? `; status ${previousStatus} → ${r.status}` : '';
+      staged.push(await this.deps.activity.record(tx, ctx, 'requirement.updated', `Updated requirement "${r.title}" (${changed.join(', ')})${statusNote}`, r.id));
+      staged.push(...(await this.deps.status.recordChanges(tx, before)));
+      return view;
+    });
+  }
+
+  /** Soft delete: the row stays for the audit trail, hidden from every read. */
+  async remove(ctx: DomainContext, id: string): Promise<{ id: string; deleted: true; deletedAt: string }> {
+    requirePermission(ctx, 'write:requirements');
+    return runChange(ctx, this.deps.events, async (tx, staged) => {
+      const r = await this.load(tx, id);
+      const before = await this.deps.status.measure(tx);
+      r.deletedAt = new Date();
+      r.updatedAt = r.deletedAt;
+      const deletedAt = r.deletedAt.toISOString();
+      staged.push(await this.deps.events.stage(tx, 'requirement.deleted', { id: r.id, title: r.title, framework: r.framework, deletedAt }));
+      staged.push(await this.deps.activity.record(tx, ctx, 'requirement.deleted', `Deleted requirement "${r.title}" (${r.framework})`, r.id));
+      staged.push(...(await this.deps.status.recordChanges(tx, before)));
+      return { id: r.id, deleted: true as const, deletedAt };
+    });
+  }
+
+  /** Validates a stored requirement and records the outcome on it. */
+  async validate(ctx: DomainContext, id: string): Promise<ValidationResult> {
+    requirePermission(ctx, 'write:requirements');
+    return runChange(ctx, this.deps.events, async (tx, staged) => {
+      const r = await this.load(tx, id);
+      const before = await this.deps.status.measure(tx);
+      const result = await this.validateOne(tx, ctx, r, staged);
+      staged.push(...(await this.deps.status.recordChanges(tx, before)));
+      return result;
+    });
+  }
+
+  /** Validates a requirement given in the body without storing anything. */
+  async validateInline(ctx: DomainContext, raw: unknown): Promise<ValidationResult> {
+    requirePermission(ctx, 'read:requirements');
+    precheckFramework(raw);
+    const input = parseInput(CreateRequirementInput, raw);
+    return validateRequirement({ ...input, framework: input.framework as FrameworkId });
+  }
+
+  /** `POST /api/validate`: `{requirementId}` validates (and records) a stored requirement; anything else is validated inline. */
+  async validateAny(ctx: DomainContext, raw: unknown): Promise<ValidationResult> {
+    if (raw && typeof raw === 'object' && 'requirementId' in raw) {
+      const id = (raw as { requirementId: unknown }).requirementId;
+      if (typeof id !== 'string' || !id) {
+        requirePermission(ctx, 'write:requirements');
+        throw new DomainError('VALIDATION_ERROR', 'requirementId must be a non-empty string', { fields: [{ field: 'requirementId', message: 'must be a non-empty string' }] });
+      }
+      return this.validate(ctx, id);
+    }
+    return this.validateInline(ctx, raw);
+  }
+
+  /** The latest recorded validation of a requirement (null when it was never validated). */
+  async latestValidation(ctx: DomainContext, id: string): Promise<{ requirementId: string; validation: ValidationState | null }> {
+    requirePermission(ctx, 'read:requirements');
+    const r = await this.load(ctx.em, id);
+    return { requirementId: r.id, validation: r.validation ?? null };
+  }
+
+  async validateBatch(ctx: DomainContext, raw: unknown): Promise<BatchValidateResult> {
+    requirePermission(ctx, 'write:requirements');
+    const { requirementIds } = parseInput(BatchValidateInput, raw);
+    return runChange(ctx, this.deps.events, async (tx, staged) => {
+      const before = await this.deps.status.measure(tx);
+      const rows = await tx.find(Requirement, { id: { $in: [...new Set(requirementIds)] }, deletedAt: null });
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const out: BatchValidateResult = { results: [], errors: [] };
+      for (const id of requirementIds) {
+        const r = byId.get(id);
+        if (!r) {
+          out.errors.push({ requirementId: id, message: `Requirement '${id}' not found` });
+          continue;
+        }
+        out.results.push({ requirementId: id, ...(await this.validateOne(tx, ctx, r, staged)) });
+      }
+      staged.push(...(await this.deps.status.recordChanges(tx, before)));
+      return out;
+    });
+  }
+
+  /** Creates every valid item; invalid items are reported by index and field without failing the rest. */
+  async batchCreate(ctx: DomainContext, raw: unknown): Promise<BatchCreateResult> {
+    requirePermission(ctx, 'write:requirements');
+    const { requirements } = parseInput(BatchCreateInput, raw);
+    const out: BatchCreateResult = { created: [], errors: [] };
+    const valid: { index: number; input: z.output<typeof CreateRequirementInput> }[] = [];
+    requirements.forEach((item, index) => {
+      const parsed = CreateRequirementInput.safeParse(item);
+      if (parsed.success) valid.push({ index, input: parsed.data });
+      else for (const f of zodFieldErrors(parsed.error)) out.errors.push({ index, field: f.field, message: f.message });
+    });
+    if (!valid.length) return out;
+    return runChange(ctx, this.deps.events, async (tx, staged) => {
+      const before = await this.deps.status.measure(tx);
+      for (const { input } of valid) {
+        const r = this.insert(tx, input);
+        out.created.push({ id: r.id, title: r.title, status: 'created' });
+        staged.push(await this.deps.events.stage(tx, 'requirement.created', { ...requirementDetail(r) }));
+        staged.push(await this.deps.activity.record(tx, ctx, 'requirement.created', `Created requirement "${r.title}" (${r.framework}) in a batch`, r.id));
+      }
+      staged.push(...(await this.deps.status.recordChanges(tx, before)));
+      return out;
+    });
+  }
+
+  /** Sets the status of each listed requirement; unknown ids and bad statuses are reported per item. */
+  async batchUpdateStatus(ctx: DomainContext, raw: unknown): Promise<BatchStatusResult> {
+    requirePermission(ctx, 'write:requirements');
+    const { updates } = parseInput(BatchStatusInput, raw);
+    return runChange(ctx, this.deps.events, async (tx, staged) => {
+      const out: BatchStatusResult = { updated: [], errors: [] };
+      const items = updates.map((item, index) => ({ index, item, parsed: BatchStatusItem.safeParse(item) }));
+      const ids = items.flatMap((i) => (i.parsed.success ? [i.parsed.data.id] : []));
+      const rows = ids.length ? await tx.find(Requirement, { id: { $in: [...new Set(ids)] }, deletedAt: null }) : [];
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const before = await this.deps.status.measure(tx);
+      for (const { index, item, parsed } of items) {
+        if (!parsed.success) {
+          const rawId = item && typeof item === 'object' && typeof (item as any).id === 'string' ? (item as any).id : null;
+          const message = zodFieldErrors(parsed.error)
+            .map((f) => `${f.field}: ${f.message}`)
+            .join('; ');
+          out.errors.push({ index, id: rawId, message });
+          continue;
+        }
+        const r = byId.get(parsed.data.id);
+        if (!r) {
+          out.errors.push({ index, id: parsed.data.id, message: `Requirement '${parsed.data.id}' not found` });
+          continue;
+        }
+        const previousStatus = r.status;
+        this.apply(r, { status: parsed.data.status });
+        r.updatedAt = new Date();
+        out.updated.push({ id: r.id, status: r.status });
+        staged.push(await this.deps.events.stage(tx, 'requirement.updated', { ...requirementDetail(r), changes: ['status'], previousStatus }));
+        staged.push(await this.deps.activity.record(tx, ctx, 'requirement.updated', `Set status of requirement "${r.title}" ${previousStatus} → ${r.status} in a batch`, r.id));
+      }
+      if (out.updated.length) staged.push(...(await this.deps.status.recordChanges(tx, before)));
+      return out;
+    });
+  }
+
+  // ---------- internals ----------
+
+  private async load(em: EntityManager, id: string): Promise<Requirement> {
+    const r = typeof id === 'string' && id.length <= 100 ? await em.findOne(Requirement, { id, deletedAt: null }) : null;
+    if (!r) throw notFound('Requirement', String(id).slice(0, 100));
+    return r;
+  }
+
+  private insert(em: EntityManager, input: z.output<typeof CreateRequirementInput>): Requirement {
+    const now = new Date();
+    return em.create(Requirement, {
+      id: newId('req'),
+      title: input.title,
+      description: input.description ?? null,
+      framework: input.framework,
+      category: input.category ?? null,
+      priority: input.priority,
+      status: 'pending',
+      acceptanceCriteria: input.acceptanceCriteria,
+      technicalContext: input.technicalContext ? compact(input.technicalContext) : null,
+      implementation: input.implementation ? compact(input.implementation) : null,
+      validation: null,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    });
+  }
+
+  /**
+   * Applies a partial update. Becoming `completed` stamps implementation.completedAt (unless the
+   * body gives one); leaving `completed` clears it, since it would describe work no longer done.
+   */
+  private apply(r: Requirement, input: z.output<typeof UpdateRequirementInput>) {
+    if (input.title !== undefined) r.title = input.title;
+    if (input.description !== undefined) r.description = input.description;
+    if (input.framework !== undefined) r.framework = input.framework;
+    if (input.category !== undefined) r.category = input.category;
+    if (input.priority !== undefined) r.priority = input.priority;
+    if (input.acceptanceCriteria !== undefined) r.acceptanceCriteria = input.acceptanceCriteria;
+    if (input.technicalContext !== undefined) {
+      r.technicalContext = input.technicalContext === null ? null : compact({ ...(r.technicalContext ?? {}), ...input.technicalContext });
+    }
+    let implementation: Implementation | null | undefined = r.implementation;
+    if (input.implementation !== undefined) {
+      implementation = input.implementation === null ? null : compact({ ...(r.implementation ?? {}), ...input.implementation });
+    }
+    if (input.status !== undefined && input.status !== r.status) {
+      const completedAtGiven = input.implementation?.completedAt !== undefined;
+      if (input.status === 'completed' && !completedAtGiven) implementation = { ...(implementation ?? {}), completedAt: new Date().toISOString() };
+      if (r.status === 'completed' && input.status !== 'completed' && !completedAtGiven && implementation?.completedAt) {
+        implementation = { ...implementation, completedAt: null };
+      }
+      r.status = input.status;
+    }
+    // JSON columns are compared by value; a new object makes the change visible to the unit of work.
+    if (implementation !== r.implementation) r.implementation = implementation ? { ...implementation } : implementation;
+  }
+
+  private async validateOne(tx: EntityManager, ctx: DomainContext, r: Requirement, staged: DomainEvent[]): Promise<ValidationResult> {
+    const result = validateRequirement({ ...r, framework: r.framework as FrameworkId });
+    r.validation = {
+      status: result.valid ? 'passed' : 'failed',
+      lastValidated: new Date().toISOString(),
+      score: result.score,
+      issues: result.issues,
+    };
+    staged.push(
+      await this.deps.events.stage(tx, 'validation.completed', {
+        requirementId: r.id,
+        framework: r.framework,
+        valid: result.valid,
+        score: result.score,
+        status: r.validation.status,
+        issueCount: result.issues.length,
+      }),
+    );
+    staged.push(await this.deps.activity.record(tx, ctx, 'requirement.validated', `Validated requirement "${r.title}": ${r.validation.status} (score ${result.score})`, r.id));
+    return result;
+  }
+}
+
+/** Drops undefined members so JSON columns hold only what was given. */
+function compact<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import { CreateApiKeyInput } from '../../domain/auth/auth.service';
+import { CreateFindingInput, ListFindingsQuery, UpdateFindingInput } from '../../domain/compliance/findings/finding.service';
+import {
+  BatchCreateInput,
+  BatchStatusInput,
+  CreateRequirementInput,
+  ListRequirementsQuery,
+  UpdateRequirementInput,
+} from '../../domain/compliance/requirements/requirement.service';
+import { SUPPORTED_FRAMEWORKS } from '../../domain/compliance/catalogue';
+import { defineRoutes, type RouteSpec } from '../route';
+
+const V1 = '/v1';
+const err = (description: string) => ({ description });
+const notFound = { 404: err('Not found') };
+const invalidFramework = { 400: err('VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks') };
+
+/** Every compliance path shares its envelope and its per-plan limiter. */
+const route = (r: Omit<RouteSpec, 'envelope' | 'limiter'>): RouteSpec => ({ envelope: 'integration', limiter: 'plan', ...r });
+
+/** The detailed compliance listing (`/v1/...`) and API key management; dashboard paths live elsewhere. */
+export const complianceRoutes = defineRoutes([
+  // --- API keys ---
+  route({
+    method: 'post',
+    path: `${V1}/auth/api-keys`,
+    operationId: 'createApiKey',
+    summary: 'Issue an API key (the secret is shown once, in `key`); a key can only grant permissions its issuer holds',
+    tag: 'auth',
+    permission: 'manage:api-keys',
+    request: { body: CreateApiKeyInput },
+    status: 201,
+    handle: ({ ctx, services, body }) => services.auth.issueKey(ctx, body),
+  }),
+  route({
+    method: 'delete',
+    path: `${V1}/auth/api-keys/{id}`,
+    operationId: 'revokeApiKey',
+    summary: 'Revoke an API key (the admin, or the key that issued it)',
+    tag: 'auth',
+    permission: 'manage:api-keys',
+    responses: notFound,
+    handle: async ({ ctx, services, params }) => ({ id: params.id, ...(await services.auth.revokeKey(ctx, params.id)) }),
+  }),
+
+  // --- requirements (batch paths before `{id}` so they are not taken for an id) ---
+  route({
+    method: 'post',
+    path: `${V1}/requirements/batch`,
+    operationId: 'batchCreateRequirements',
+    summary: 'Create up to 100 requirements; invalid items are reported in `errors` by index and field without failing the rest',
+    tag: 'requirements',
+    permission: 'write:requirements',
+    request: { body: BatchCreateInput },
+    handle: ({ ctx, services, body }) => services.requirements.batchCreate(ctx, body),
+  }),
+  route({
+    method: 'patch',
+    path: `${V1}/requirements/batch`,
+    operationId: 'batchUpdateRequirementStatus',
+    summary: 'Set the status of up to 100 requirements; unknown ids and invalid statuses are reported per item',
+    tag: 'requirements',
+    permission: 'write:requirements',
+    request: { body: BatchStatusInput },
+    handle: ({ ctx, services, body }) => services.requirements.batchUpdateStatus(ctx, body),
+  }),
+  route({
+    method: 'get',
+    path: `${V1}/requirements`,
+    operationId: 'listRequirements',
+    summary: 'List requirements, newest first (limit default 50, at most 200)',
+    tag: 'requirements',
+    permission: 'read:requirements',
+    request: { query: ListRequirementsQuery },
+    responses: invalidFramework,
+    handle: ({ ctx, services, query }) => services.requirements.list(ctx, query),
+  }),
+  route({
+    method: 'post',
+    path: `${V1}/requirements`,
+    operationId: 'createRequirement',
+    summary: 'Create a requirement (status pending)',
+    tag: 'requirements',
+    permission: 'write:requirements',
+    request: { body: CreateRequirementInput },
+    status: 201,
+    responses: invalidFramework,
+    handle: ({ ctx, services, body }) => services.requirements.create(ctx, body),
+  }),
+  route({
+    method: 'get',
+    path: `${V1}/requirements/{id}`,
+    operationId: 'getRequirement',
+    summary: 'One requirement, all fields',
+    tag: 'requirements',
+    permission: 'read:requirements',
+    responses: notFound,
+    handle: ({ ctx, services, params }) => services.requirements.get(ctx, params.id),
+  }),
+  route({
+    method: 'put',
+    path: `${V1}/requirements/{id}`,
+    operationId: 'updateRequirement',
+    summary: 'Partial update (e.g. status, implementation); returns the updated requirement',
+    tag: 'requirements',
+    permission: 'write:requirements',
+    request: { body: UpdateRequirementInput },
+    responses: { ...notFound, ...invalidFramework },
+    handle: ({ ctx, services, params, body }) => services.requirements.update(ctx, params.id, body),
+  }),
+  route({
+    method: 'post',
+    path: `${V1}/requirements/{id}/validate`,
+    operationId: 'validateRequirement',
+    summary: 'Validate a requirement and record the outcome on it',
+    tag: 'requirements',
+    permission: 'write:requirements',
+    responses: notFound,
+    handle: ({ ctx, services, params }) => services.requirements.validate(ctx, params.id),
+  }),
+
+  // --- compliance status and frameworks ---
+  route({
+    method: 'get',
+    path: `${V1}/compliance/status`,
+    operationId: 'getComplianceStatus',
+    summary: 'Compliance score and status per framework (one framework when `framework` is given)',
+    tag: 'compliance',
+    permission: 'read:compliance',
+    request: { query: z.object({ framework: z.enum(SUPPORTED_FRAMEWORKS as [string, ...string[]]).optional() }) },
+    responses: invalidFramework,
+    handle: ({ ctx, services, query }) => services.complianceStatus.getStatus(ctx, query.framework as string | undefined),
+  }),
+  route({
+    method: 'get',
+    path: `${V1}/frameworks`,
+    operationId: 'listFrameworks',
+    summary: 'Supported compliance frameworks',
+    tag: 'frameworks',
+    permission: 'read:compliance',
+    handle: ({ ctx, services }) => services.frameworks.list(ctx),
+  }),
+  route({
+    method: 'get',
+    path: `${V1}/frameworks/{id}`,
+    operationId: 'getFramework',
+    summary: 'One framework with its clauses (`requirements`) and validation rules',
+    tag: 'frameworks',
+    permission: 'read:compliance',
+    responses: invalidFramework,
+    handle: ({ ctx, services, params }) => services.frameworks.get(ctx, params.id),
+  }),
+
+  // --- audit findings ---
+  route({
+    method: 'get',
+    path: `${V1}/audits/findings`,
+    operationId: 'listFindings',
+    summary: 'Audit findings, newest first, filtered by framework, severity, status',
+    tag: 'audits',
+    permission: 'read:audits',
+    request: { query: ListFindingsQuery },
+    responses: invalidFramework,
+    handle: ({ ctx, services, query }) => services.findings.list(ctx, query),
+  }),
+  route({
+    method: 'post',
+    path: `${V1}/audits/findings`,
+    operationId: 'createFinding',
+    summary: 'Record an audit finding (status open)',
+    tag: 'audits',
+    permission: 'write:audits',
+    request: { body: CreateFindingInput },
+    status: 201,
+    responses: invalidFramework,
+    handle: ({ ctx, services, body }) => services.findings.create(ctx, body),
+  }),
+  route({
+    method: 'patch',
+    path: `${V1}/audits/findings/{id}`,
+    operationId: 'updateFinding',
+    summary: 'Update a finding: status, resolution (required to resolve), resolvedAt, evidence (appended)',
+    tag: 'audits',
+    permission: 'write:audits',
+    request: { body: UpdateFindingInput },
+    responses: notFound,
+    handle: ({ ctx, services, params, body }) => services.findings.update(ctx, params.id, body),
+  }),
+]);

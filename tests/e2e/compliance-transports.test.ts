@@ -1,0 +1,195 @@
+import { startGateway, issueKey, type TestGateway } from '../helpers/gateway';
+
+/** GraphQL and tRPC over the same compliance domain operations as REST. */
+let gw: TestGateway;
+beforeAll(async () => {
+  gw = await startGateway();
+});
+afterAll(async () => {
+  await gw?.close();
+});
+
+async function gql(query: string, variables: Record<string, unknown> = {}, auth?: string | null) {
+  const res = await gw.request('/graphql', { method: 'POST', json: { query, variables }, auth });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+const trpcQuery = async (path: string, input?: unknown, auth?: string | null) => {
+  const qs = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
+  const res = await gw.request(`/trpc/${path}${qs}`, { auth });
+  return { status: res.status, body: (await res.json()) as any };
+};
+const trpcMutation = async (path: string, input: unknown, auth?: string | null) => {
+  const res = await gw.request(`/trpc/${path}`, { method: 'POST', json: input, auth });
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+const REQUIREMENT_FIELDS = `id title framework status priority acceptanceCriteria createdAt
+  technicalContext { scope relatedComponents } implementation { testFile completedAt } validation { status score }
+  frameworkInfo { id name requirementCount supported }`;
+
+describe('GraphQL', () => {
+  const ids: string[] = [];
+
+  test('createRequirement, then requirements with nested findings (batched through the DataLoader)', async () => {
+    for (const title of ['GraphQL one', 'GraphQL two', 'GraphQL three']) {
+      const { body } = await gql(
+        `mutation($input: CreateRequirementInput!) { createRequirement(input: $input) { ${REQUIREMENT_FIELDS} } }`,
+        { input: { title, framework: 'gdpr', priority: 'high', acceptanceCriteria: ['Data export completes within 30 days'], technicalContext: { scope: 'export' } } },
+      );
+      expect(body.errors).toBeUndefined();
+      expect(body.data.createRequirement).toMatchObject({ title, status: 'pending', technicalContext: { scope: 'export', relatedComponents: null } });
+      ids.push(body.data.createRequirement.id);
+    }
+    for (const [i, title] of [
+      [0, 'Finding A1'],
+      [0, 'Finding A2'],
+      [2, 'Finding C1'],
+    ] as const) {
+      const { body } = await gql(`mutation($input: CreateFindingInput!) { createFinding(input: $input) { id status requirementId } }`, {
+        input: { title, framework: 'gdpr', severity: 'medium', requirementId: ids[i] },
+      });
+      expect(body.errors).toBeUndefined();
+      expect(body.data.createFinding).toMatchObject({ status: 'open', requirementId: ids[i] });
+    }
+
+    const { body } = await gql(
+      `query($filter: RequirementFilter) { requirements(filter: $filter, limit: 10) {
+         data { id title frameworkInfo { id name } findings { title severity status } }
+         pagination { total limit offset hasMore } } }`,
+      { filter: { framework: 'gdpr' } },
+    );
+    expect(body.errors).toBeUndefined();
+    const page = body.data.requirements;
+    expect(page.pagination).toEqual({ total: 3, limit: 10, offset: 0, hasMore: false });
+    expect(page.data.map((r: any) => r.id)).toEqual([...ids].reverse());
+    const byId = Object.fromEntries(page.data.map((r: any) => [r.id, r]));
+    expect(byId[ids[0]].findings.map((f: any) => f.title).sort()).toEqual(['Finding A1', 'Finding A2']);
+    expect(byId[ids[1]].findings).toEqual([]);
+    expect(byId[ids[2]].findings.map((f: any) => f.title)).toEqual(['Finding C1']);
+    expect(byId[ids[0]].frameworkInfo).toMatchObject({ id: 'gdpr', name: expect.any(String) });
+  });
+
+  test('nested findings cost one findings query for a whole page', async () => {
+    const { SqlEntityManager } = require('@mikro-orm/postgresql');
+    const { AuditFinding } = require('../../domain/compliance/findings/audit-finding.entity');
+    const spy = jest.spyOn(SqlEntityManager.prototype, 'find');
+    try {
+      const { body } = await gql(`{ requirements(filter: {framework: "gdpr"}) { data { id findings { id } } } }`);
+      expect(body.errors).toBeUndefined();
+      expect(body.data.requirements.data).toHaveLength(3);
+      const findingQueries = spy.mock.calls.filter((c) => c[0] === AuditFinding);
+      expect(findingQueries).toHaveLength(1);
+      expect((findingQueries[0][1] as any).requirementId.$in.sort()).toEqual([...ids].sort());
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  test('update, validate, status, frameworks, batch and delete', async () => {
+    const upd = await gql(`mutation($id: String!) { updateRequirement(id: $id, input: {status: "completed"}) { status implementation { completedAt } } }`, { id: ids[1] });
+    expect(upd.body.data.updateRequirement.status).toBe('completed');
+    expect(upd.body.data.updateRequirement.implementation.completedAt).toEqual(expect.any(String));
+
+    const val = await gql(`mutation($id: String!) { validateRequirement(id: $id) { valid score issues { ruleId severity field message } suggestions complianceMapping } }`, { id: ids[1] });
+    expect(val.body.errors).toBeUndefined();
+    expect(typeof val.body.data.validateRequirement.score).toBe('number');
+    const stored = await gql(`query($id: String!) { requirement(id: $id) { validation { status score } } }`, { id: ids[1] });
+    expect(stored.body.data.requirement.validation.score).toBe(val.body.data.validateRequirement.score);
+
+    const status = await gql(`{ complianceStatus(framework: "gdpr") { overallScore frameworks { framework score status requirements { total completed } lastAssessment } } }`);
+    expect(status.body.data.complianceStatus.frameworks).toEqual([
+      expect.objectContaining({ framework: 'gdpr', requirements: { total: 3, completed: 1 }, score: 33.3, status: 'non-compliant' }),
+    ]);
+
+    const fw = await gql(`{ frameworks { id requirementCount requirements { section } validationRules { id } } framework(id: "soc2") { name version } }`);
+    expect(fw.body.data.frameworks).toHaveLength(4);
+    expect(fw.body.data.frameworks[0].requirements).toHaveLength(fw.body.data.frameworks[0].requirementCount);
+    expect(fw.body.data.framework.name).toEqual(expect.any(String));
+
+    const batch = await gql(`mutation { batchCreateRequirements(requirements: [{title: "B1", framework: "soc2"}, {title: "B2", framework: "nope"}]) { created { id title status } errors { index field message } } }`);
+    expect(batch.body.data.batchCreateRequirements.created).toEqual([{ id: expect.any(String), title: 'B1', status: 'created' }]);
+    expect(batch.body.data.batchCreateRequirements.errors).toEqual([{ index: 1, field: 'framework', message: expect.any(String) }]);
+
+    const bs = await gql(`mutation($u: [StatusUpdateInput!]!) { batchUpdateRequirementStatus(updates: $u) { updated { id status } errors { index id message } } }`, {
+      u: [{ id: ids[2], status: 'in-progress' }, { id: 'req_missing', status: 'completed' }],
+    });
+    expect(bs.body.data.batchUpdateRequirementStatus.updated).toEqual([{ id: ids[2], status: 'in-progress' }]);
+    expect(bs.body.data.batchUpdateRequirementStatus.errors[0]).toMatchObject({ index: 1, id: 'req_missing' });
+
+    const findings = await gql(`{ findings(filter: {framework: "gdpr"}, limit: 2) { data { id } pagination { total hasMore } } }`);
+    expect(findings.body.data.findings.pagination).toEqual({ total: 3, hasMore: true });
+    const fid = findings.body.data.findings.data[0].id;
+    const resolved = await gql(`mutation($id: String!) { updateFinding(id: $id, input: {status: "resolved", resolution: "Fixed"}) { status resolvedAt resolution } }`, { id: fid });
+    expect(resolved.body.data.updateFinding).toMatchObject({ status: 'resolved', resolution: 'Fixed', resolvedAt: expect.any(String) });
+
+    const del = await gql(`mutation($id: String!) { deleteRequirement(id: $id) { id deleted deletedAt } }`, { id: ids[0] });
+    expect(del.body.data.deleteRequirement).toMatchObject({ id: ids[0], deleted: true });
+    const gone = await gql(`query($id: String!) { requirement(id: $id) { id } }`, { id: ids[0] });
+    expect(gone.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  test('domain errors carry their code in extensions', async () => {
+    const bad = await gql(`{ requirements(filter: {framework: "hipaa"}) { data { id } } }`);
+    expect(bad.body.errors[0].extensions.code).toBe('INVALID_FRAMEWORK');
+    expect(bad.body.errors[0].extensions.details.supportedFrameworks).toEqual(['iso13485', 'fda21cfr11', 'gdpr', 'soc2']);
+    const tooMany = await gql(`{ requirements(limit: 500) { data { id } } }`);
+    expect(tooMany.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+    expect(tooMany.body.errors[0].extensions.fields[0].field).toBe('limit');
+    const anon = await gql(`{ frameworks { id } }`, {}, null);
+    expect(anon.body.errors[0].extensions.code).toBe('AUTHENTICATION_ERROR');
+  });
+
+  test('nested findings need read:audits; the rest of the answer still arrives', async () => {
+    const key = await issueKey(gw, ['read:requirements']);
+    const { body } = await gql(`{ requirements(limit: 1) { data { id findings { id } } } }`, {}, key);
+    expect(body.data.requirements.data[0]).toEqual({ id: expect.any(String), findings: null });
+    expect(body.errors[0].extensions.code).toBe('AUTHORIZATION_ERROR');
+    expect(body.errors[0].path).toEqual(['requirements', 'data', 0, 'findings']);
+    const plain = await gql(`{ requirements(limit: 1) { data { id } } }`, {}, key);
+    expect(plain.body.errors).toBeUndefined();
+  });
+
+  test('createApiKey issues a working key', async () => {
+    const { body } = await gql(`mutation { createApiKey(input: {name: "gql", permissions: ["read:compliance"], expiresIn: "1h"}) { id key name permissions expiresAt } }`);
+    expect(body.errors).toBeUndefined();
+    const issued = body.data.createApiKey;
+    expect(issued).toMatchObject({ name: 'gql', permissions: ['read:compliance'] });
+    expect(Date.parse(issued.expiresAt)).toBeGreaterThan(Date.now());
+    const ok = await gql(`{ frameworks { id } }`, {}, issued.key);
+    expect(ok.body.data.frameworks).toHaveLength(4);
+    const denied = await gql(`{ requirements { data { id } } }`, {}, issued.key);
+    expect(denied.body.errors[0].extensions.code).toBe('AUTHORIZATION_ERROR');
+  });
+});
+
+describe('tRPC', () => {
+  test('queries and mutations answer the same data', async () => {
+    const created = await trpcMutation('compliance.createRequirement', { title: 'tRPC requirement', framework: 'iso13485', priority: 'critical' });
+    expect(created.status).toBe(200);
+    const id = created.body.result.data.id;
+    const got = await trpcQuery('compliance.requirement', { id });
+    expect(got.body.result.data).toMatchObject({ id, title: 'tRPC requirement', status: 'pending' });
+    const list = await trpcQuery('compliance.requirements', { framework: 'iso13485', limit: 5 });
+    expect(list.body.result.data.data[0].id).toBe(id);
+    expect(list.body.result.data.pagination).toMatchObject({ limit: 5, offset: 0 });
+    const status = await trpcQuery('compliance.complianceStatus', { framework: 'iso13485' });
+    expect(status.body.result.data.frameworks.iso13485.requirements.total).toBe(1);
+    const fws = await trpcQuery('compliance.frameworks');
+    expect(fws.body.result.data.data).toHaveLength(4);
+    const key = await trpcMutation('auth.createApiKey', { name: 'trpc', permissions: ['read:requirements'] });
+    expect(key.body.result.data.key).toMatch(/^sk_/);
+  });
+
+  test('errors carry the tRPC code and the domain code', async () => {
+    const missing = await trpcQuery('compliance.requirement', { id: 'req_missing' });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.data).toMatchObject({ code: 'NOT_FOUND', domainCode: 'NOT_FOUND', httpStatus: 404 });
+    const invalid = await trpcMutation('compliance.createRequirement', { title: 'x', framework: 'hipaa' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error.data).toMatchObject({ code: 'BAD_REQUEST', domainCode: 'INVALID_FRAMEWORK' });
+    const anon = await trpcQuery('compliance.frameworks', undefined, null);
+    expect(anon.status).toBe(401);
+    expect(anon.body.error.data.domainCode).toBe('AUTHENTICATION_ERROR');
+  });
+});
