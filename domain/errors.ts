@@ -114,7 +114,20 @@ export function toDomainError(err: unknown): DomainError {
       cause: err,
     });
   }
+  if (isUnstorableInput(err)) {
+    return new DomainError('VALIDATION_ERROR', 'A value in the request cannot be stored (invalid characters or too long)', { cause: err });
+  }
   return new DomainError('INTERNAL_ERROR', undefined, { cause: err });
+}
+
+/** PostgreSQL data exceptions that only a client's value causes: invalid byte sequence / NUL, untranslatable character, value too long. */
+const UNSTORABLE_INPUT_CODES = new Set(['22021', '22P05', '22001']);
+
+function isUnstorableInput(err: unknown): boolean {
+  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
+    if (typeof e.code === 'string' && UNSTORABLE_INPUT_CODES.has(e.code)) return true;
+  }
+  return false;
 }
 
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001', '08003']);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -6,6 +7,18 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const optionalUrl = z.string().url().optional();
+
+function isTrustProxy(v: string): boolean {
+  if (/^\d+$/.test(v)) return true;
+  return v.split(',').every((part) => {
+    const [addr, bits, extra] = part.trim().split('/');
+    if (extra !== undefined) return false;
+    if (bits === undefined && ['loopback', 'linklocal', 'uniquelocal'].includes(addr)) return true;
+    const family = isIP(addr);
+    if (!family) return false;
+    return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  });
+}
 
 /** Every environment variable the gateway reads, in one place (see shared/design.md). */
 const EnvSchema = z.object({
@@ -38,6 +51,15 @@ const EnvSchema = z.object({
   AUDIO_HOT_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
   /** Where audio bytes live: the filesystem under DATA_DIR, or the shared database (several instances). */
   BLOB_STORE: z.enum(['fs', 'database']).optional(),
+  /**
+   * Behind a load balancer: which proxies' X-Forwarded-For to believe, so per-IP limits see the
+   * client and not the balancer. Express's `trust proxy`: a hop count, or addresses/subnets/
+   * `loopback`/`uniquelocal`, comma-separated. Unset: the socket's address is the client.
+   */
+  TRUST_PROXY: z
+    .string()
+    .refine(isTrustProxy, 'must be a hop count or comma-separated addresses, subnets or loopback/linklocal/uniquelocal')
+    .optional(),
 });
 
 export type GatewayConfig = ReturnType<typeof parseConfig>;
@@ -88,5 +110,6 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     corsOrigins: c.CORS_ORIGINS ? c.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     hotCacheBytes: c.AUDIO_HOT_CACHE_BYTES,
     blobStore: c.BLOB_STORE ?? (c.DATABASE_URL && c.REDIS_URL ? 'database' : 'fs'),
+    trustProxy: c.TRUST_PROXY === undefined ? false : /^\d+$/.test(c.TRUST_PROXY) ? Number(c.TRUST_PROXY) : c.TRUST_PROXY,
   } as const;
 }

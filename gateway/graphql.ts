@@ -3,8 +3,9 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, GraphQLError, GraphQLObjectType, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
+import { rejectNulCharacters } from '../domain/validation';
 import { DomainError, toDomainError } from '../domain/errors';
 import { RESOLVERS } from '../resolvers';
 import type { GqlContext } from '../resolvers/context';
@@ -20,7 +21,28 @@ export async function buildGraphqlSchema(bus: EventBus): Promise<GraphQLSchema> 
     publish: (routingKey: string, payload: unknown) => void bus.publish(routingKey, payload as any),
     subscribe: (routingKey: string) => subscribeIterator(bus, routingKey),
   };
-  return buildSchema({ resolvers: RESOLVERS, validate: false, emitSchemaFile: false, pubSub });
+  const schema = await buildSchema({ resolvers: RESOLVERS, validate: false, emitSchemaFile: false, pubSub });
+  rejectNulInArguments(schema);
+  return schema;
+}
+
+/**
+ * PostgreSQL text has no U+0000: refuse it in any argument up front (ids skip the domain's parseInput).
+ * Only fields that declare arguments are wrapped. (A type-graphql global middleware did the same
+ * but put an async middleware chain on every field of every row: ~2× the CPU of a 50-row query.)
+ */
+function rejectNulInArguments(schema: GraphQLSchema) {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!(type instanceof GraphQLObjectType) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (!field.args.length) continue;
+      const resolve = field.resolve ?? defaultFieldResolver;
+      field.resolve = (root, args, context, info) => {
+        rejectNulCharacters(args);
+        return resolve(root, args, context, info);
+      };
+    }
+  }
 }
 
 /** Limits on what one GraphQL document may ask for; each answers an error naming the limit. */
@@ -61,7 +83,9 @@ export async function createApollo(opts: { schema: GraphQLSchema; httpServer: Se
     maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
     maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
     costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
-    maxTokens: { n: GRAPHQL_LIMITS.maxTokens },
+    // armor's token check runs in parsingDidStart, outside Apollo's parse try/catch, so a syntax error
+    // there became a 500; graphql-js's own parse limit (parseOptions below) answers a 400 instead.
+    maxTokens: { enabled: false },
     maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
     blockFieldSuggestion: { enabled: opts.production },
   });
@@ -79,6 +103,7 @@ export async function createApollo(opts: { schema: GraphQLSchema; httpServer: Se
     allowBatchedHttpRequests: false,
     formatError: formatGraphqlError(opts.log),
     validationRules: protection.validationRules,
+    parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     plugins,
     csrfPrevention: true,
   });

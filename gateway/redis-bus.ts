@@ -45,7 +45,12 @@ export class RedisEventBus implements EventBus {
     if (!set) {
       set = new Set();
       this.handlers.set(channel, set);
-      void this.sub.subscribe(channel).catch((err) => this.log.error({ err }, 'redis subscribe failed'));
+      // Only once connected and ready: a SUBSCRIBE sent while ioredis still runs its ready check
+      // turns the connection into subscriber mode under that check, which then fails and leaves
+      // the channel unsubscribed. After a reconnect ioredis re-subscribes by itself.
+      const join = () => void this.sub.subscribe(channel).catch((err) => this.log.error({ err }, 'redis subscribe failed'));
+      if (this.sub.status === 'ready') join();
+      else this.sub.once('ready', join);
     }
     set.add(handler);
     return () => {

@@ -1,5 +1,7 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { TtsResolver } from './tts.resolver';
+import { LiveResolver } from './live.resolver';
+import { ComplianceResolver } from './compliance.resolver';
 
 /** Every resolver class of the schema. */
-export const RESOLVERS: NonEmptyArray<Function> = [TtsResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [TtsResolver, LiveResolver, ComplianceResolver];

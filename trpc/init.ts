@@ -1,5 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { DomainError, toDomainError } from '../domain/errors';
+import { rejectNulCharacters } from '../domain/validation';
 import type { DomainContext } from '../domain/context';
 import type { Services } from '../domain/services';
 
@@ -43,4 +44,10 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
 });
 
 export const router = t.router;
-export const procedure = t.procedure.use(mapDomainErrors);
+/** PostgreSQL text has no U+0000: refuse it in any input up front (ids skip the domain's parseInput). */
+const rejectNulInput = t.middleware(async ({ getRawInput, next }) => {
+  rejectNulCharacters(await getRawInput());
+  return next();
+});
+
+export const procedure = t.procedure.use(mapDomainErrors).use(rejectNulInput);

@@ -1,9 +1,14 @@
 import { router } from './init';
 import { ttsRouter } from './routers/tts.router';
+import { liveRouter } from './routers/live.router';
+import { authRouter, complianceRouter } from './routers/compliance.router';
 
 /** The tRPC API: one thin router per feature over the domain services. */
 export const appRouter = router({
   tts: ttsRouter,
+  live: liveRouter,
+  compliance: complianceRouter,
+  auth: authRouter,
 });
 
 export type AppRouter = typeof appRouter;

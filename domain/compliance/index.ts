@@ -1,11 +1,38 @@
 import type { DomainDeps } from '../services';
 import type { HealthService } from '../health';
+import { ActivityService } from './activity/activity.service';
+import { ComplianceEventPublisher } from './events';
+import { FindingService } from './findings/finding.service';
+import { FrameworksService } from './frameworks.service';
+import { RequirementService } from './requirements/requirement.service';
+import { ComplianceStatusService } from './status/compliance-status.service';
+import { createLiveComplianceServices } from './live';
 
-/** Placeholder until the compliance services land; the composition root already expects them. */
-export function createComplianceServices(_deps: DomainDeps, _shared: { health: HealthService }) {
+/**
+ * The compliance platform's services. The returned object stays flat: each service is one member,
+ * so new services are added with one line here and one in `svc`.
+ */
+export function createComplianceServices(deps: DomainDeps, shared: { health: HealthService }) {
+  /** Stages events in the changing transaction (webhook outbox via `events.setOutbox`) and publishes after commit. */
+  const events = new ComplianceEventPublisher(deps.bus);
+  const activity = new ActivityService(events);
+  const complianceStatus = new ComplianceStatusService(deps.rootEm, events);
+  const frameworks = new FrameworksService();
+  const requirements = new RequirementService({ events, activity, status: complianceStatus });
+  const findings = new FindingService({ events, activity });
+
+  const live = createLiveComplianceServices(deps, { health: shared.health, events, complianceStatus });
+
+  const svc = { events, activity, complianceStatus, frameworks, requirements, findings, ...live.services };
   return {
-    async start() {},
-    async stop() {},
+    ...svc,
+    async start() {
+      await complianceStatus.ensureBaseline();
+      live.start();
+    },
+    async stop() {
+      await live.stop();
+    },
   };
 }
 

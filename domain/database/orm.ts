@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from '../../migrations';
+import { answerSqlCountOverIpc, countingLoggerFactory, sqlCountingEnabled } from './query-counter';
 
 export interface DatabaseOptions {
   /** PostgreSQL URL; when absent an embedded PGlite database under `dataDir` is served over a loopback socket. */
@@ -36,10 +37,13 @@ export function ormOptions(clientUrl: string, poolSize = 10): Options {
     debug: false,
     discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
     ensureIndexes: false,
+    // Bench only: count SQL statements per request (see query-counter.ts).
+    ...(sqlCountingEnabled() ? { loggerFactory: countingLoggerFactory } : {}),
   };
 }
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if (sqlCountingEnabled()) answerSqlCountOverIpc();
   let clientUrl = opts.databaseUrl;
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!clientUrl) {

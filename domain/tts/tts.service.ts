@@ -13,7 +13,7 @@ import { Pricing } from './pricing';
 import type { SpeechProvider } from './providers/provider';
 import { GenerationRequestSchema, resolveRequest, TtsOptionsSchema, type ResolvedRequest } from './request';
 import { AccessRecorder, ProviderStatsRecorder } from './stats';
-import { chunkText, computeHashes, normalizeContent, HASH_MODES, type HashMode } from './text';
+import { chunkText, computeHash, computeHashes, normalizeContent, HASH_MODES, type HashMode } from './text';
 import { mapLimit } from '../util/concurrency';
 
 export const AUDIO_URL_PREFIX = '/api/v1/audio/';
@@ -50,6 +50,11 @@ export interface AudioView {
   blobKey: string;
   fileSize: number;
   expiresAt: number | null;
+  /** The rest of a generation response, so a repeated generate is answered without the database. */
+  voice: string;
+  duration: number;
+  cost: number;
+  generatedAt: string;
 }
 
 interface HotItem {
@@ -114,11 +119,16 @@ export class TtsService {
   async generate(ctx: DomainContext, raw: unknown): Promise<GenerationResponse> {
     this.access.require(ctx, 'tts:generate');
     const req = resolveRequest(raw, this.defaultProvider);
-    const hashes = computeHashes(req.text, req.options);
+    // A cache hit is decided by the direct hash alone; the hot tier (kept coherent by invalidate()
+    // and expiry, as for audio reads) answers it without a query.
     if (req.cache) {
-      const hit = await this.findLive(ctx.em, hashes.direct);
+      const direct = computeHash('direct', req.text, req.options);
+      const hot = this.liveHot(direct);
+      if (hot) return this.responseOf(hot.view, true);
+      const hit = await this.findLive(ctx.em, direct);
       if (hit) return this.toResponse(hit, true);
     }
+    const hashes = computeHashes(req.text, req.options);
     const entry = await this.singleFlight(hashes.direct, req.cache, () => this.produce(req, hashes, CHUNK_CONCURRENCY));
     return this.toResponse(entry, false);
   }
@@ -287,19 +297,17 @@ export class TtsService {
   }
 
   private toResponse(entry: AudioEntry, cached: boolean): GenerationResponse {
+    return this.responseOf(this.viewOf(entry), cached);
+  }
+
+  private responseOf(v: AudioView, cached: boolean): GenerationResponse {
     return {
-      hash: entry.hash,
-      audioUrl: AUDIO_URL_PREFIX + entry.hash,
+      hash: v.hash,
+      audioUrl: AUDIO_URL_PREFIX + v.hash,
       cached,
-      duration: entry.duration,
-      cost: entry.costAmount,
-      metadata: {
-        provider: entry.provider,
-        voice: entry.voice,
-        generatedAt: entry.generatedAt.toISOString(),
-        fileSize: entry.fileSize,
-        format: entry.format,
-      },
+      duration: v.duration,
+      cost: v.cost,
+      metadata: { provider: v.provider, voice: v.voice, generatedAt: v.generatedAt, fileSize: v.fileSize, format: v.format },
     };
   }
 
@@ -313,7 +321,20 @@ export class TtsService {
       blobKey: e.blobKey,
       fileSize: e.fileSize,
       expiresAt: e.expiresAt ? e.expiresAt.getTime() : null,
+      voice: e.voice,
+      duration: e.duration,
+      cost: e.costAmount,
+      generatedAt: e.generatedAt.toISOString(),
     };
+  }
+
+  /** The hot-tier item of `hash` unless it has expired (an expired one is dropped). */
+  private liveHot(hash: string): HotItem | undefined {
+    const hot = this.hot.get(hash);
+    if (!hot) return undefined;
+    if (hot.view.expiresAt === null || hot.view.expiresAt > Date.now()) return hot;
+    this.hot.delete(hash);
+    return undefined;
   }
 
   private async findLive(em: EntityManager, hash: string, by: HashMode = 'direct'): Promise<AudioEntry | null> {
@@ -342,12 +363,11 @@ export class TtsService {
   async getAudio(ctx: DomainContext, hash: string, opts: { countAccess?: boolean } = {}): Promise<AudioFile> {
     this.access.require(ctx, 'tts:read');
     this.checkHashParam(hash);
-    const hot = this.hot.get(hash);
-    if (hot && (hot.view.expiresAt === null || hot.view.expiresAt > Date.now())) {
+    const hot = this.liveHot(hash);
+    if (hot) {
       if (opts.countAccess !== false) this.accesses.record(hash);
       return { data: hot.data, view: hot.view, tier: 'memory' };
     }
-    if (hot) this.hot.delete(hash);
     const entry = await this.findLive(ctx.em, hash);
     if (!entry) throw this.audioNotFound(hash);
     let data: Buffer | null;

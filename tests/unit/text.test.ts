@@ -126,7 +126,7 @@ describe('form invariants (property)', () => {
         expect(once).toBe(once.trim());
         expect(once).not.toMatch(/\s{2}|[A-Z]|[“”‘’«»—–…]/);
       }),
-      { numRuns: 30000, seed: 101 },
+      { numRuns: 30000, seed: 666 },
     );
   });
 
@@ -149,7 +149,7 @@ describe('form invariants (property)', () => {
         expect(toSpokenForm(once)).toBe(once);
         expect(once).not.toMatch(/\d|["()[\]{}]|\s{2}/);
       }),
-      { numRuns: 30000, seed: 101 },
+      { numRuns: 30000, seed: 666 },
     );
   });
 

@@ -132,7 +132,7 @@ const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F\u2033\u2036\u00AB\u00BB\u301D\u
 const HYPHENS = /[\u2010\u2011\u2012\u2013\u2212\uFE63\uFF0D]/g;
 // Em dashes and runs of hyphens are parenthetical dashes whether or not the
 // author spaced them; a single hyphen is only a dash when spaced ("a - b").
-const EM_DASH = /[ \t]?[\u2014\u2015\u2E3A\u2E3B][ \t]?/g;
+const EM_DASH = / ?[\u2014\u2015\u2E3A\u2E3B] ?/g;
 const DOUBLE_HYPHEN = / ?-{2,} ?/g;
 
 /**
@@ -146,11 +146,13 @@ function mapCharacters(text: string): string {
     text
       .normalize('NFKC')
       .replace(INVISIBLE, '')
+      // Runs of horizontal whitespace carry no meaning; collapsing them early also keeps
+      // the patterns below (and the markdown line patterns) linear.
+      .replace(/[^\S\r\n\u2028\u2029]+/g, ' ')
       // French spacing inside guillemets is typographic, not content.
-      .replace(/«[ \t]+/g, '«')
-      .replace(/[ \t]+»/g, '»')
+      .replace(/« /g, '«')
+      .replace(/ »/g, '»')
       .replace(SINGLE_QUOTES, "'")
-      .replace(TWO_APOSTROPHES, '"')
       .replace(DOUBLE_QUOTES, '"')
       .replace(HYPHENS, '-')
       .replace(EM_DASH, ' - ')
@@ -167,6 +169,8 @@ export function canonicalizeTypography(text: string): string {
     mapCharacters(text)
       // Collapse first: every later pattern then sees single spaces (and stays linear).
       .replace(/\s+/g, ' ')
+      // Not in mapCharacters: markup uses '' (empty attribute values).
+      .replace(TWO_APOSTROPHES, '"')
       .replace(DOUBLE_HYPHEN, ' - ')
       .replace(/ {2,}/g, ' ')
       .trim()

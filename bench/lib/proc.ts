@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+
+/** A child process the bench started, with the address it listens on. */
+export interface Child {
+  name: string;
+  proc: ChildProcess;
+  url: string;
+  pid: number;
+  /** Milliseconds from spawn until the listening line appeared. */
+  listenMs: number;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Resident set size of a process in MB, from /proc/<pid>/status (Linux). */
+export function rssMb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Starts `node <script>` and waits for a line matching `readyLine` (its first group is the URL).
+ * stdout/stderr are kept (the last 8 KB) so a failed start explains itself.
+ */
+export function startChild(name: string, script: string, env: NodeJS.ProcessEnv, readyLine: RegExp, timeoutMs = 60_000, nodeArgs: string[] = []): Promise<Child> {
+  const started = performance.now();
+  const proc = spawn(process.execPath, [...nodeArgs, script], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  running.add(proc);
+  proc.once('exit', () => running.delete(proc));
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8192);
+  };
+  proc.stderr!.on('data', keep);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`${name} did not start within ${timeoutMs} ms`)), timeoutMs);
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      proc.kill('SIGKILL');
+      reject(new Error(`${err.message}\n--- ${name} output ---\n${output}`));
+    };
+    proc.once('exit', (code) => fail(new Error(`${name} exited with code ${code} before it was ready`)));
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      keep(chunk);
+      const m = readyLine.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        proc.removeAllListeners('exit');
+        proc.once('exit', () => running.delete(proc));
+        resolve({ name, proc, url: m[1], pid: proc.pid!, listenMs: performance.now() - started });
+      }
+    });
+  });
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
+export function stopChild(child: Child | undefined, graceMs = 30_000): Promise<void> {
+  if (!child || child.proc.exitCode !== null || child.proc.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.proc.kill('SIGKILL'), graceMs);
+    child.proc.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.proc.kill('SIGTERM');
+  });
+}
+
+/** Last resort on an abnormal exit of the bench itself. */
+export function killAllChildren() {
+  for (const p of running) p.kill('SIGKILL');
+}
+
+/** Asks a child started with BENCH_COUNT_SQL=1 how many SQL statements it has sent so far. */
+export function sqlCount(child: Child): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no sql-count answer (is BENCH_COUNT_SQL=1 set?)')), 5000);
+    const onMessage = (m: any) => {
+      if (m?.type !== 'sql-count') return;
+      clearTimeout(timer);
+      child.proc.off('message', onMessage);
+      resolve(m.count);
+    };
+    child.proc.on('message', onMessage);
+    child.proc.send({ type: 'sql-count' });
+  });
+}

@@ -1,0 +1,275 @@
+/**
+ * `npm run bench`: starts the gateway in production mode (embedded PGlite in a temp DATA_DIR) and,
+ * in the same run, the bare-`node:http` baselines, drives each with autocannon under the same
+ * settings, prints the figures and checks the performance budgets. Exit code 1 when a budget fails.
+ *
+ * Environment: BENCH_SECONDS (10) per throughput run, BENCH_CONNECTIONS (50),
+ * BENCH_WARMUP_SECONDS (2), BENCH_MIXED_REQUESTS (100000), BENCH_SUBSCRIBERS (1000),
+ * BENCH_ONLY (comma list of case ids: audio,generate,graphql,progressive,subscribers,mixed,startup).
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BENCH_SECONDS, CONNECTIONS, load, type LoadResult } from './lib/load';
+import { killAllChildren, rssMb, sqlCount, startChild, stopChild, type Child } from './lib/proc';
+import { Report } from './lib/report';
+import { runProgressiveCase } from './cases/progressive';
+import { runSubscribersCase } from './cases/subscribers';
+import { GRAPHQL_QUERY, seedCompliance } from './cases/compliance-seed';
+
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const MIXED_REQUESTS = Number(process.env.BENCH_MIXED_REQUESTS ?? 100_000);
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
+const wants = (id: string) => !ONLY || ONLY.has(id);
+
+const DIST = path.resolve(__dirname, '..');
+const GATEWAY_MAIN = path.join(DIST, 'gateway', 'main.js');
+const BARE_HTTP = path.join(__dirname, 'baseline', 'bare-http.js');
+const GRAPHQL_PLAIN = path.join(__dirname, 'baseline', 'graphql-plain.js');
+
+const ADMIN_KEY = `bench-admin-${randomBytes(12).toString('hex')}`;
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-'));
+const dataDir = path.join(root, 'data');
+
+/** The environment the bench controls; anything pointing at real infrastructure is dropped. */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _d, REDIS_URL: _r, API_KEY: _k, PORT: _p, HOST: _h, BLOB_STORE: _b, ...rest } = process.env;
+  return { ...rest, ...extra };
+}
+
+const gatewayEnv = () =>
+  childEnv({
+    NODE_ENV: 'production',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ADMIN_API_KEY: ADMIN_KEY,
+    API_RATE_LIMIT: '1000000000',
+    LOG_LEVEL: 'warn',
+    MOCK_LATENCY_MS: '200',
+    BENCH_COUNT_SQL: '1',
+  });
+
+const GATEWAY_READY = /Gateway ready at (http:\/\/\S+?) /;
+const LISTENING = /LISTENING (http:\/\/\S+)/;
+
+/** Spawns the gateway and measures spawn → first 200 from /api/v1/health/ready. */
+async function startGateway(): Promise<{ gw: Child; startupMs: number }> {
+  const t0 = performance.now();
+  // BENCH_CPU_PROF=<dir>: the gateway writes a V8 CPU profile there when it stops (profile first, then fix).
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)] : [];
+  const gw = await startChild('gateway', GATEWAY_MAIN, gatewayEnv(), GATEWAY_READY, 120_000, prof);
+  for (;;) {
+    const res = await fetch(`${gw.url}/api/v1/health/ready`).catch(() => null);
+    if (res?.status === 200) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return { gw, startupMs: performance.now() - t0 };
+}
+
+async function startBare(file: string, contentType: string): Promise<Child> {
+  return startChild('bare-http', BARE_HTTP, childEnv({ BASELINE_FILE: file, BASELINE_CONTENT_TYPE: contentType }), LISTENING);
+}
+
+/** Warm-up (not recorded), then the measured run; RSS is read right after. */
+async function measure(report: Report, caseName: string, server: Child, spec: Parameters<typeof load>[0]): Promise<LoadResult> {
+  if (WARMUP_SECONDS > 0) await load({ ...spec, durationSeconds: WARMUP_SECONDS });
+  const r = await load(spec);
+  report.throughput(caseName, server.name, r, rssMb(server.pid));
+  return r;
+}
+
+async function json(url: string, init: RequestInit & { json?: unknown } = {}): Promise<any> {
+  const res = await fetch(url, {
+    ...init,
+    method: init.method ?? (init.json !== undefined ? 'POST' : 'GET'),
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_KEY}`, ...(init.headers as any) },
+    body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init.method ?? 'POST'} ${url} → ${res.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+/** Generates mock mp3 audio of about `targetBytes`, resizing the text until it is within 10 %. */
+async function generateAudioOfSize(gwUrl: string, targetBytes: number) {
+  let words = 20;
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const text = Array.from({ length: words }, (_, i) => `word${i % 97}`).join(' ') + `. Bench ${attempt}.`;
+    const body = { text, options: { provider: 'mock', format: 'mp3' } };
+    const r = await json(`${gwUrl}/api/v1/generate`, { json: body, headers: { authorization: '' } });
+    const size = r.metadata.fileSize as number;
+    if (Math.abs(size - targetBytes) / targetBytes <= 0.1) return { body, response: r };
+    words = Math.max(1, Math.round((words * targetBytes) / size));
+  }
+  throw new Error(`could not size the audio to ${targetBytes} bytes`);
+}
+
+async function main() {
+  const report = new Report({ seconds: BENCH_SECONDS, connections: CONNECTIONS, warmup: WARMUP_SECONDS });
+  let gw: Child | undefined;
+  let baseline: Child | undefined;
+  const cleanup = async () => {
+    await stopChild(baseline);
+    await stopChild(gw);
+    fs.rmSync(root, { recursive: true, force: true });
+  };
+  process.once('SIGINT', () => {
+    killAllChildren();
+    fs.rmSync(root, { recursive: true, force: true });
+    process.exit(130);
+  });
+
+  try {
+    // --- start-up on an empty data directory (creates the database, runs migrations) ---
+    const first = await startGateway();
+    gw = first.gw;
+    report.note(`gateway cold start (empty DATA_DIR: initdb + migrations) to /api/v1/health/ready: ${first.startupMs.toFixed(0)} ms`);
+    const gwUrl = gw.url;
+
+    // --- GET /api/v1/audio/{hash} from the hot tier vs bare node:http sending the same bytes ---
+    const audio = await generateAudioOfSize(gwUrl, 50 * 1024);
+    const audioUrl = `${gwUrl}${audio.response.audioUrl}`;
+    const audioRes = await fetch(audioUrl);
+    const audioBytes = Buffer.from(await audioRes.arrayBuffer());
+    if (audioRes.headers.get('x-cached-tier') !== 'memory') throw new Error(`audio not served from the hot tier: ${audioRes.headers.get('x-cached-tier')}`);
+    const audioFile = path.join(root, 'audio.mp3');
+    fs.writeFileSync(audioFile, audioBytes);
+    if (wants('audio')) {
+      const g = await measure(report, `GET /api/v1/audio/{hash} (${(audioBytes.length / 1024).toFixed(1)} KB mp3, hot tier)`, gw, { url: audioUrl });
+      baseline = await startBare(audioFile, 'audio/mpeg');
+      const b = await measure(report, 'GET audio: baseline', baseline, { url: `${baseline.url}/audio` });
+      await stopChild(baseline);
+      report.budget('audio GET req/s vs bare node:http', g.rps / b.rps, '>=', 0.6, 'ratio', [g, b]);
+    }
+
+    // --- repeated POST /api/v1/generate answered from the cache ---
+    if (wants('generate')) {
+      const body = JSON.stringify(audio.body);
+      const hitRes = await fetch(`${gwUrl}/api/v1/generate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const hitText = await hitRes.text();
+      if (JSON.parse(hitText).cached !== true) throw new Error('repeat generate was not a cache hit');
+      const hitFile = path.join(root, 'generate.json');
+      fs.writeFileSync(hitFile, hitText);
+      const post = { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body };
+      const g = await measure(report, `POST /api/v1/generate (cache hit, ${hitText.length} B JSON)`, gw, { url: `${gwUrl}/api/v1/generate`, ...post });
+      baseline = await startBare(hitFile, 'application/json; charset=utf-8');
+      const b = await measure(report, 'POST generate: baseline', baseline, { url: `${baseline.url}/api/v1/generate`, ...post });
+      await stopChild(baseline);
+      report.budget('generate (cache hit) req/s vs bare node:http', g.rps / b.rps, '>=', 0.4, 'ratio', [g, b]);
+    }
+
+    // --- GraphQL requirements(limit: 50) with nested framework and findings ---
+    let graphqlGateway: LoadResult | undefined;
+    const graphqlBody = (limit: number) => JSON.stringify({ query: GRAPHQL_QUERY, variables: { limit } });
+    const graphqlPost = {
+      method: 'POST' as const,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_KEY}` },
+      body: graphqlBody(50),
+    };
+    let complianceSeeded = false;
+    if (wants('graphql') || wants('mixed')) {
+      try {
+        await seedCompliance(gwUrl, ADMIN_KEY, 500);
+        complianceSeeded = true;
+      } catch (err) {
+        report.note(`compliance seed failed, GraphQL case skipped: ${(err as Error).message.slice(0, 300)}`);
+      }
+    }
+    if (wants('graphql') && complianceSeeded) {
+      const probe = await json(`${gwUrl}/graphql`, { json: { query: GRAPHQL_QUERY, variables: { limit: 50 } } });
+      if (probe.errors || probe.data?.requirements?.data?.length !== 50) throw new Error(`GraphQL probe failed: ${JSON.stringify(probe).slice(0, 500)}`);
+
+      // SQL statements per request, counted on an otherwise idle server: the least over a few
+      // sequential requests (background jobs may add a statement now and then).
+      const perRequest: Record<number, number> = {};
+      // The schema caps `limit` at 200 (spec: default 50, at most 200), so 200 stands in for 500.
+      for (const limit of [5, 50, 200]) {
+        let least = Infinity;
+        for (let i = 0; i < 5; i++) {
+          const before = await sqlCount(gw);
+          const r = await json(`${gwUrl}/graphql`, { json: { query: GRAPHQL_QUERY, variables: { limit } } });
+          if (r.errors) throw new Error(JSON.stringify(r.errors));
+          least = Math.min(least, (await sqlCount(gw)) - before);
+        }
+        perRequest[limit] = least;
+      }
+      const counts = Object.values(perRequest);
+      const constant = counts.every((c) => c === counts[0]);
+      report.budget(
+        `SQL statements per GraphQL request (5/50/200 rows: ${counts.join('/')})`,
+        constant ? Math.max(...counts) : Infinity,
+        '<=',
+        4,
+        'count',
+      );
+      // Throughput after the counts: a loaded server still works off its backlog for a while.
+      graphqlGateway = await measure(report, 'GraphQL requirements(limit: 50) + framework + findings', gw, { url: `${gwUrl}/graphql`, ...graphqlPost });
+    }
+
+    // --- progressive generation of 20,000 characters ---
+    if (wants('progressive')) await runProgressiveCase(report, gwUrl);
+
+    // --- 1,000 idle subscribers, 100 events ---
+    if (wants('subscribers')) await runSubscribersCase(report, gw, ADMIN_KEY, Number(process.env.BENCH_SUBSCRIBERS ?? 1000));
+
+    // --- 100,000 mixed requests: RSS growth ---
+    if (wants('mixed')) {
+      const requests: any[] = [
+        { method: 'GET', path: new URL(audioUrl).pathname },
+        { method: 'POST', path: '/api/v1/generate', headers: { 'content-type': 'application/json' }, body: JSON.stringify(audio.body) },
+        { method: 'GET', path: '/api/v1/health/ready' },
+        { method: 'GET', path: '/api/v1/voices' },
+      ];
+      if (complianceSeeded) {
+        requests.push({ method: 'POST', path: '/graphql', headers: graphqlPost.headers, body: graphqlBody(20) });
+        requests.push({ method: 'GET', path: '/v1/requirements?limit=20', headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+      }
+      await load({ url: gwUrl, requests, durationSeconds: WARMUP_SECONDS });
+      const rssStart = rssMb(gw.pid);
+      let peak = rssStart;
+      const sampler = setInterval(() => (peak = Math.max(peak, rssMb(gw!.pid))), 250);
+      const r = await load({ url: gwUrl, requests, amount: MIXED_REQUESTS });
+      clearInterval(sampler);
+      await new Promise((res) => setTimeout(res, 2000)); // let in-flight work settle
+      const rssEnd = rssMb(gw.pid);
+      report.throughput(`mixed (${requests.length} kinds, ${r.requests} requests)`, gw.name, r, rssEnd);
+      report.note(`mixed: RSS ${rssStart.toFixed(1)} MB after warm-up → ${rssEnd.toFixed(1)} MB at the end (peak ${peak.toFixed(1)} MB); errors ${r.errors}, non-2xx ${r.non2xx}`);
+      report.budget(`RSS growth over ${r.requests} mixed requests`, (rssEnd - rssStart) / rssStart, '<=', 0.1, 'percent');
+    }
+
+    await stopChild(gw);
+    gw = undefined;
+
+    // --- the GraphQL baseline opens the same database after the gateway has let go of it ---
+    if (graphqlGateway) {
+      baseline = await startChild('graphql-js + node:http', GRAPHQL_PLAIN, gatewayEnv(), LISTENING, 120_000);
+      const probe = await json(`${baseline.url}/graphql`, { json: { query: GRAPHQL_QUERY, variables: { limit: 50 } } });
+      if (probe.errors || probe.data?.requirements?.data?.length !== 50) throw new Error(`baseline GraphQL probe failed: ${JSON.stringify(probe).slice(0, 500)}`);
+      const b = await measure(report, 'GraphQL: baseline (graphql-js execute)', baseline, { url: `${baseline.url}/graphql`, ...graphqlPost });
+      await stopChild(baseline);
+      baseline = undefined;
+      report.budget('GraphQL req/s vs graphql-js behind bare node:http', graphqlGateway.rps / b.rps, '>=', 1.0, 'ratio', [graphqlGateway, b]);
+    }
+
+    // --- start-up on an existing embedded database (the ordinary restart) ---
+    if (wants('startup')) {
+      const again = await startGateway();
+      gw = again.gw;
+      report.budget('start-up to /api/v1/health/ready (existing embedded database)', again.startupMs, '<=', 3000, 'ms');
+      report.note(`start-up figures: cold ${first.startupMs.toFixed(0)} ms, restart ${again.startupMs.toFixed(0)} ms`);
+    }
+  } finally {
+    await cleanup();
+  }
+  report.print();
+  process.exitCode = report.failed ? 1 : 0;
+}
+
+main().catch((err) => {
+  console.error(err);
+  killAllChildren();
+  fs.rmSync(root, { recursive: true, force: true });
+  process.exit(2);
+});

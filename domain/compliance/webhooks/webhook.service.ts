@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import { requirePermission } from '../../auth/auth.service';
+import type { DomainContext } from '../../context';
+import { notFound } from '../../errors';
+import type { DomainEvent } from '../../events/bus';
+import { newId } from '../../ids';
+import { parseInput } from '../../validation';
+import { COMPLIANCE_EVENT_TYPES, type OutboxWriter } from '../events';
+import { assertWebhookUrl, type UrlPolicy } from './ssrf';
+import { Webhook, WebhookDelivery } from './webhook.entity';
+
+/** `*` subscribes to every event type, including ones added later. */
+export const WEBHOOK_EVENT_NAMES = [...COMPLIANCE_EVENT_TYPES, '*'] as const;
+
+export const CreateWebhookInput = z
+  .object({
+    url: z.string().trim().min(1).max(2048),
+    events: z
+      .array(z.enum(WEBHOOK_EVENT_NAMES as unknown as [string, ...string[]], { error: `each event must be one of: ${WEBHOOK_EVENT_NAMES.join(', ')}` }))
+      .min(1)
+      .max(WEBHOOK_EVENT_NAMES.length),
+    secret: z.string().min(16, 'must be at least 16 characters').max(200).optional(),
+  })
+  .strict();
+export type CreateWebhookInput = z.input<typeof CreateWebhookInput>;
+
+export interface WebhookView {
+  id: string;
+  url: string;
+  events: string[];
+  createdAt: string;
+}
+
+export interface DeliveryView {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  type: string;
+  status: string;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+}
+
+const webhookView = (w: Webhook): WebhookView => ({ id: w.id, url: w.url, events: [...w.events], createdAt: w.createdAt.toISOString() });
+
+const deliveryView = (d: WebhookDelivery): DeliveryView => ({
+  id: d.id,
+  webhookId: d.webhookId,
+  eventId: d.eventId,
+  type: d.type,
+  status: d.status,
+  attempts: d.attempts,
+  lastStatusCode: d.lastStatusCode ?? null,
+  lastError: d.lastError ?? null,
+  nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt.toISOString() : null,
+  deliveredAt: d.deliveredAt?.toISOString() ?? null,
+  createdAt: d.createdAt.toISOString(),
+});
+
+/**
+ * Webhook registrations and the outbox. Keys with `manage:webhooks` see the webhooks they
+ * registered; the admin key sees all. The secret is returned once, at registration.
+ */
+export class WebhookService implements OutboxWriter {
+  /** Called after an outbox write commits may be worth a look; the worker also polls. */
+  onEnqueued?: () => void;
+
+  constructor(private readonly policy: UrlPolicy) {}
+
+  async create(ctx: DomainContext, raw: unknown): Promise<WebhookView & { secret: string }> {
+    const principal = requirePermission(ctx, 'manage:webhooks');
+    const input = parseInput(CreateWebhookInput, raw);
+    const url = await assertWebhookUrl(input.url, this.policy);
+    const secret = input.secret ?? `whsec_${randomBytes(32).toString('base64url')}`;
+    const row = ctx.em.create(Webhook, {
+      id: newId('whk'),
+      url: url.toString(),
+      events: [...new Set(input.events)],
+      secret,
+      ownerKeyId: principal.keyId,
+      active: true,
+      createdAt: new Date(),
+    });
+    await ctx.em.flush();
+    return { ...webhookView(row), secret };
+  }
+
+  async list(ctx: DomainContext): Promise<{ data: WebhookView[] }> {
+    const principal = requirePermission(ctx, 'manage:webhooks');
+    const rows = await ctx.em.find(Webhook, { active: true, ...(principal.isAdmin ? {} : { ownerKeyId: principal.keyId }) }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return { data: rows.map(webhookView) };
+  }
+
+  /** Deactivates the webhook and cancels what it still had to send. */
+  async remove(ctx: DomainContext, id: string): Promise<{ deleted: true; id: string }> {
+    const row = await this.owned(ctx, id);
+    await ctx.em.transactional(async (tx) => {
+      await tx.nativeUpdate(Webhook, { id: row.id }, { active: false });
+      await tx.nativeUpdate(WebhookDelivery, { webhookId: row.id, status: 'pending' }, { status: 'failed', lastError: 'webhook deleted' });
+    });
+    return { deleted: true, id: row.id };
+  }
+
+  async deliveries(ctx: DomainContext, id: string, raw: { limit?: unknown; status?: unknown } = {}): Promise<{ data: DeliveryView[] }> {
+    const row = await this.owned(ctx, id);
+    const q = parseInput(
+      z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), status: z.enum(['pending', 'delivered', 'failed']).optional() }),
+      { limit: raw.limit ?? undefined, status: raw.status ?? undefined },
+    );
+    const rows = await ctx.em.find(WebhookDelivery, { webhookId: row.id, ...(q.status ? { status: q.status } : {}) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: q.limit });
+    return { data: rows.map(deliveryView) };
+  }
+
+  /** OutboxWriter: one pending delivery per active webhook that wants this event; committed by the caller. */
+  async enqueue(em: EntityManager, event: DomainEvent): Promise<void> {
+    const hooks = await em.find(Webhook, { active: true });
+    let added = 0;
+    for (const hook of hooks) {
+      if (!hook.events.includes('*') && !hook.events.includes(event.type)) continue;
+      em.create(WebhookDelivery, {
+        id: newId('dlv'),
+        webhookId: hook.id,
+        eventId: event.id,
+        type: event.type,
+        payload: { id: event.id, type: event.type, data: event.data, createdAt: event.createdAt },
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: new Date(),
+        createdAt: new Date(),
+      });
+      added++;
+    }
+    // The rows are only visible once the caller commits; nudge the worker shortly after.
+    if (added) setTimeout(() => this.onEnqueued?.(), 50).unref();
+  }
+
+  private async owned(ctx: DomainContext, id: string): Promise<Webhook> {
+    const principal = requirePermission(ctx, 'manage:webhooks');
+    const row = typeof id === 'string' && id.length <= 40 ? await ctx.em.findOne(Webhook, { id, active: true }) : null;
+    if (!row || (!principal.isAdmin && row.ownerKeyId !== principal.keyId)) throw notFound('Webhook', String(id).slice(0, 60));
+    return row;
+  }
+}

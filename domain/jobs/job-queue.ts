@@ -1,0 +1,210 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { newId } from '../ids';
+import { Job } from './job.entity';
+
+/** What a handler learns about the job it runs. */
+export interface RunningJob {
+  id: string;
+  type: string;
+  payload: Record<string, unknown>;
+  /** 1 on the first run. */
+  attempt: number;
+  maxAttempts: number;
+}
+
+export type JobHandler = (job: RunningJob) => Promise<void>;
+
+export interface JobQueueOptions {
+  /** Identifies this process in leases (`locked_by`). */
+  instanceId: string;
+  pollIntervalMs?: number;
+  /** A claimed job belongs to its worker for this long; renewed while the handler runs. */
+  leaseMs?: number;
+  /** How many jobs this process runs at once. */
+  concurrency?: number;
+  /** First retry delay; doubles per attempt up to maxRetryDelayMs. */
+  retryBaseMs?: number;
+  maxRetryDelayMs?: number;
+  onError?: (err: unknown, job: RunningJob | null) => void;
+}
+
+interface JobRow {
+  id: string;
+  type: string;
+  payload: Record<string, unknown> | string;
+  attempts: number;
+  max_attempts: number;
+}
+
+/**
+ * A durable job queue in the `jobs` table. Jobs are enqueued inside the caller's transaction (so a
+ * job exists only if the change that asked for it committed), claimed with
+ * `FOR UPDATE SKIP LOCKED` under a lease, and finished only by the worker still holding the lease:
+ * a worker that dies leaves its job to be taken up again once the lease runs out, and a job is
+ * never marked done twice.
+ */
+export class JobQueue {
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly opts: Required<Omit<JobQueueOptions, 'onError'>> & Pick<JobQueueOptions, 'onError'>;
+  private running = false;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly inFlight = new Set<Promise<void>>();
+  private polling = false;
+  private pollAgain = false;
+
+  constructor(
+    private readonly rootEm: EntityManager,
+    options: JobQueueOptions,
+  ) {
+    this.opts = {
+      pollIntervalMs: 300,
+      leaseMs: 30_000,
+      concurrency: 2,
+      retryBaseMs: 1000,
+      maxRetryDelayMs: 5 * 60_000,
+      ...options,
+    };
+  }
+
+  register(type: string, handler: JobHandler) {
+    this.handlers.set(type, handler);
+  }
+
+  /**
+   * Adds a job inside the caller's unit of work: it is written when the caller flushes/commits.
+   * Call kick() after the commit to start it without waiting for the next poll.
+   */
+  enqueue(em: EntityManager, type: string, payload: Record<string, unknown>, opts: { runAt?: Date; maxAttempts?: number } = {}): Job {
+    const job = em.create(Job, {
+      id: newId('job'),
+      type,
+      payload,
+      status: 'queued',
+      attempts: 0,
+      maxAttempts: opts.maxAttempts ?? 8,
+      runAt: opts.runAt ?? new Date(),
+      createdAt: new Date(),
+    });
+    em.persist(job);
+    return job;
+  }
+
+  /** Looks for work now (after an in-process enqueue has committed). */
+  kick() {
+    if (this.running) void this.poll();
+  }
+
+  start() {
+    if (this.running) return;
+    this.running = true;
+    this.schedule();
+  }
+
+  async stop() {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private schedule() {
+    if (!this.running) return;
+    this.timer = setTimeout(() => void this.poll(), this.opts.pollIntervalMs);
+    this.timer.unref();
+  }
+
+  /** Claims and starts jobs until the concurrency is used up or nothing is due. */
+  private async poll(): Promise<void> {
+    if (this.polling) {
+      this.pollAgain = true;
+      return;
+    }
+    this.polling = true;
+    if (this.timer) clearTimeout(this.timer);
+    try {
+      do {
+        this.pollAgain = false;
+        while (this.running && this.inFlight.size < this.opts.concurrency) {
+          const job = await this.claim();
+          if (!job) break;
+          const run = this.run(job).finally(() => {
+            this.inFlight.delete(run);
+            this.kick(); // a slot freed: more work may be waiting
+          });
+          this.inFlight.add(run);
+        }
+      } while (this.pollAgain && this.running);
+    } catch (err) {
+      this.opts.onError?.(err, null);
+    } finally {
+      this.polling = false;
+      this.schedule();
+    }
+  }
+
+  /** One due job (queued and due, or running with an expired lease), now leased to this instance. */
+  async claim(): Promise<RunningJob | null> {
+    const types = [...this.handlers.keys()];
+    if (!types.length) return null;
+    const placeholders = types.map(() => '?').join(', ');
+    const rows = await this.rootEm.getConnection().execute<JobRow[]>(
+      `update jobs set status = 'running', locked_by = ?, locked_until = now() + (? * interval '1 millisecond'), attempts = attempts + 1
+        where id = (
+          select id from jobs
+           where type in (${placeholders})
+             and ((status = 'queued' and run_at <= now()) or (status = 'running' and locked_until < now()))
+           order by run_at
+           for update skip locked
+           limit 1)
+        returning id, type, payload, attempts, max_attempts`,
+      [this.opts.instanceId, this.opts.leaseMs, ...types],
+      'all',
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      id: row.id,
+      type: row.type,
+      payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
+      attempt: row.attempts,
+      maxAttempts: row.max_attempts,
+    };
+  }
+
+  private async run(job: RunningJob) {
+    const conn = this.rootEm.getConnection();
+    const renew = setInterval(() => {
+      void conn
+        .execute(`update jobs set locked_until = now() + (? * interval '1 millisecond') where id = ? and locked_by = ? and status = 'running'`, [this.opts.leaseMs, job.id, this.opts.instanceId], 'run')
+        .catch(() => undefined);
+    }, Math.max(50, Math.floor(this.opts.leaseMs / 3)));
+    renew.unref();
+    try {
+      const handler = this.handlers.get(job.type);
+      if (!handler) throw new Error(`no handler for job type ${job.type}`);
+      await handler(job);
+      clearInterval(renew);
+      await conn.execute(
+        `update jobs set status = 'done', finished_at = now(), locked_by = null, locked_until = null, last_error = null
+          where id = ? and locked_by = ? and status = 'running'`,
+        [job.id, this.opts.instanceId],
+        'run',
+      );
+    } catch (err) {
+      clearInterval(renew);
+      this.opts.onError?.(err, job);
+      const message = err instanceof Error ? err.message : String(err);
+      const finalFailure = job.attempt >= job.maxAttempts;
+      const delay = Math.min(this.opts.maxRetryDelayMs, this.opts.retryBaseMs * 2 ** (job.attempt - 1));
+      await conn
+        .execute(
+          finalFailure
+            ? `update jobs set status = 'failed', finished_at = now(), locked_by = null, locked_until = null, last_error = ? where id = ? and locked_by = ? and status = 'running'`
+            : `update jobs set status = 'queued', run_at = now() + (${Number(delay)} * interval '1 millisecond'), locked_by = null, locked_until = null, last_error = ? where id = ? and locked_by = ? and status = 'running'`,
+          [message.slice(0, 2000), job.id, this.opts.instanceId],
+          'run',
+        )
+        .catch((e) => this.opts.onError?.(e, job));
+    }
+  }
+}

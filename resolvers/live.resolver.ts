@@ -1,0 +1,103 @@
+import { Arg, Ctx, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { subscribeComplianceEvents, type LiveComplianceEvent } from '../domain/compliance/live';
+import {
+  ComplianceEvent,
+  ComplianceReportInput,
+  CreatedWebhook,
+  CreateWebhookInput,
+  DashboardHistory,
+  DashboardMetrics,
+  DashboardReportInput,
+  DashboardStatus,
+  ReportStatus,
+  WebhookDeliveryInfo,
+  WebhookInfo,
+} from '../schema/live.types';
+import type { GqlContext } from './context';
+
+/** GraphQL input objects arrive as class instances with undefined members; the domain wants plain JSON. */
+const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v ?? {}));
+
+/** Reports, dashboard, webhooks and live compliance events: the same domain operations as REST. */
+@Resolver()
+export class LiveResolver {
+  @Mutation(() => ReportStatus, { description: 'POST /v1/compliance/reports' })
+  requestComplianceReport(@Arg('input', () => ComplianceReportInput) input: ComplianceReportInput, @Ctx() { services, domain }: GqlContext) {
+    return services.reports.requestCompliance(domain, plain(input));
+  }
+
+  @Query(() => ReportStatus, { description: 'GET /v1/compliance/reports/{reportId}' })
+  complianceReport(@Arg('reportId', () => String) reportId: string, @Ctx() { services, domain }: GqlContext) {
+    return services.reports.getCompliance(domain, reportId);
+  }
+
+  @Mutation(() => ReportStatus, { description: 'POST /v1/dashboard/reports' })
+  requestDashboardReport(@Arg('input', () => DashboardReportInput) input: DashboardReportInput, @Ctx() { services, domain }: GqlContext) {
+    return services.reports.requestDashboard(domain, plain(input));
+  }
+
+  @Query(() => ReportStatus, { description: 'GET /v1/dashboard/reports/{reportId}' })
+  dashboardReport(@Arg('reportId', () => String) reportId: string, @Ctx() { services, domain }: GqlContext) {
+    return services.reports.getDashboard(domain, reportId);
+  }
+
+  @Query(() => [ReportStatus], { description: 'GET /api/dashboard/reports' })
+  async dashboardReports(@Arg('limit', () => Int, { nullable: true }) limit: number | undefined, @Ctx() { services, domain }: GqlContext) {
+    return (await services.reports.listDashboard(domain, { limit })).data;
+  }
+
+  @Query(() => DashboardMetrics, { description: 'GET /v1/dashboard/metrics' })
+  dashboardMetrics(@Ctx() { services, domain }: GqlContext) {
+    return services.dashboard.metrics(domain);
+  }
+
+  @Query(() => DashboardStatus, { description: 'GET /v1/dashboard/status' })
+  dashboardStatus(@Ctx() { services, domain }: GqlContext) {
+    return services.dashboard.status(domain);
+  }
+
+  @Query(() => DashboardHistory, { description: 'GET /v1/dashboard/history' })
+  dashboardHistory(
+    @Arg('period', () => String, { nullable: true }) period: string | undefined,
+    @Arg('metric', () => String, { nullable: true }) metric: string | undefined,
+    @Arg('framework', () => String, { nullable: true }) framework: string | undefined,
+    @Ctx() { services, domain }: GqlContext,
+  ) {
+    return services.dashboard.history(domain, { period: period ?? undefined, metric: metric ?? undefined, framework: framework ?? undefined });
+  }
+
+  @Mutation(() => CreatedWebhook, { description: 'POST /v1/webhooks' })
+  createWebhook(@Arg('input', () => CreateWebhookInput) input: CreateWebhookInput, @Ctx() { services, domain }: GqlContext) {
+    return services.webhooks.create(domain, plain(input));
+  }
+
+  @Query(() => [WebhookInfo], { description: 'GET /v1/webhooks' })
+  async webhooks(@Ctx() { services, domain }: GqlContext) {
+    return (await services.webhooks.list(domain)).data;
+  }
+
+  @Mutation(() => Boolean, { description: 'DELETE /v1/webhooks/{id}' })
+  async deleteWebhook(@Arg('id', () => String) id: string, @Ctx() { services, domain }: GqlContext) {
+    return (await services.webhooks.remove(domain, id)).deleted;
+  }
+
+  @Query(() => [WebhookDeliveryInfo], { description: 'GET /v1/webhooks/{id}/deliveries' })
+  async webhookDeliveries(
+    @Arg('id', () => String) id: string,
+    @Arg('limit', () => Int, { nullable: true }) limit: number | undefined,
+    @Ctx() { services, domain }: GqlContext,
+  ) {
+    return (await services.webhooks.deliveries(domain, id, { limit })).data;
+  }
+
+  @Subscription(() => ComplianceEvent, {
+    description: 'Live compliance events; `types` filters by dotted type or WebSocket type (none = all). Needs read:dashboard.',
+    subscribe: ({ args, context }) => {
+      const { services, domain } = context as GqlContext;
+      return subscribeComplianceEvents(domain, services.bus, args.types ?? null);
+    },
+  })
+  complianceEvents(@Arg('types', () => [String], { nullable: true }) _types: string[] | undefined, @Root() event: LiveComplianceEvent): ComplianceEvent {
+    return event;
+  }
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { ComplianceReportRequest } from '../../domain/compliance/reports/report.service';
+import type { ReportFile } from '../../domain/compliance/reports/report.service';
+import { defineRoutes, type RouteSpec } from '../route';
+import type { Response } from 'express';
+
+const err = (description: string) => ({ description });
+const route = (r: Omit<RouteSpec, 'envelope' | 'limiter'>): RouteSpec => ({ envelope: 'integration', limiter: 'plan', ...r });
+
+/** Sends a finished report as a download; private because reports hold compliance data. */
+export function sendReportFile(res: Response, file: ReportFile) {
+  res
+    .status(200)
+    .set({
+      'Content-Type': file.contentType,
+      'Content-Disposition': `attachment; filename="${file.filename}"`,
+      'Content-Length': String(file.content.length),
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+    })
+    .end(file.content);
+}
+
+/** Compliance reports (`/v1/compliance/reports`): requested, generated as a job, downloaded until they expire. */
+export const reportRoutes = defineRoutes([
+  route({
+    method: 'post',
+    path: '/v1/compliance/reports',
+    operationId: 'requestComplianceReport',
+    summary: 'Request a compliance report; it is generated in the background (poll its status, then download)',
+    tag: 'reports',
+    permission: 'write:compliance',
+    request: { body: ComplianceReportRequest },
+    status: 202,
+    responses: { 400: err('VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks') },
+    handle: ({ ctx, services, body }) => services.reports.requestCompliance(ctx, body),
+  }),
+  route({
+    method: 'get',
+    path: '/v1/compliance/reports/{reportId}',
+    operationId: 'getComplianceReport',
+    summary: 'Status of a compliance report: generating or completed (with downloadUrl, generatedAt, expiresAt)',
+    tag: 'reports',
+    permission: 'read:compliance',
+    responses: { 404: err('No such report') },
+    handle: ({ ctx, services, params }) => services.reports.getCompliance(ctx, params.reportId),
+  }),
+  route({
+    method: 'get',
+    path: '/v1/compliance/reports/{reportId}/download',
+    operationId: 'downloadComplianceReport',
+    summary: 'The report file (application/pdf, text/csv or application/json) as an attachment',
+    tag: 'reports',
+    permission: 'read:compliance',
+    raw: true,
+    responses: {
+      200: { description: 'The report file', contentType: 'application/octet-stream', schema: z.any() },
+      404: err('No such report'),
+      409: err('Still generating (Retry-After) or generation failed'),
+      410: err('The report expired (GONE)'),
+    },
+    handle: async ({ ctx, services, params, res }) => sendReportFile(res, await services.reports.downloadCompliance(ctx, params.reportId)),
+  }),
+]);

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { CreateWebhookInput } from '../../domain/compliance/webhooks/webhook.service';
+import { defineRoutes, type RouteSpec } from '../route';
+
+const err = (description: string) => ({ description });
+const route = (r: Omit<RouteSpec, 'envelope' | 'limiter' | 'tag' | 'permission'>): RouteSpec => ({ envelope: 'integration', limiter: 'plan', tag: 'webhooks', permission: 'manage:webhooks', ...r });
+
+/** Webhook registration (design.md): events are the dotted compliance event types, or `*`. */
+export const webhookRoutes = defineRoutes([
+  route({
+    method: 'post',
+    path: '/v1/webhooks',
+    operationId: 'createWebhook',
+    summary: 'Register a webhook; the signing secret (generated when not given) is returned only here',
+    request: { body: CreateWebhookInput },
+    status: 201,
+    responses: { 400: err('Invalid URL (scheme, private network) or event type') },
+    handle: ({ ctx, services, body }) => services.webhooks.create(ctx, body),
+  }),
+  route({
+    method: 'get',
+    path: '/v1/webhooks',
+    operationId: 'listWebhooks',
+    summary: 'Registered webhooks (without secrets)',
+    handle: ({ ctx, services }) => services.webhooks.list(ctx),
+  }),
+  route({
+    method: 'delete',
+    path: '/v1/webhooks/{id}',
+    operationId: 'deleteWebhook',
+    summary: 'Delete a webhook; its pending deliveries are cancelled',
+    status: 204,
+    raw: true,
+    responses: { 404: err('No such webhook') },
+    handle: async ({ ctx, services, params, res }) => {
+      await services.webhooks.remove(ctx, params.id);
+      res.status(204).end();
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/v1/webhooks/{id}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    summary: 'Recent deliveries of a webhook, newest first, with attempts and last outcome',
+    request: { query: z.object({ limit: z.coerce.number().int().min(1).max(200).optional(), status: z.enum(['pending', 'delivered', 'failed']).optional() }) },
+    responses: { 404: err('No such webhook') },
+    handle: ({ ctx, services, params, query }) => services.webhooks.deliveries(ctx, params.id, query),
+  }),
+]);

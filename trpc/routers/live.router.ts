@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { subscribeComplianceEvents } from '../../domain/compliance/live';
+import type { ComplianceReportRequest, DashboardReportRequest } from '../../domain/compliance/reports/report.service';
+import type { CreateWebhookInput } from '../../domain/compliance/webhooks/webhook.service';
+import { procedure, router } from '../init';
+
+/** Inputs are typed for clients but validated by the domain, so every transport reports the same codes. */
+const body = <T>() => z.custom<T>(() => true);
+type HistoryInput = { period?: string; metric?: string; framework?: string };
+
+/** Reports, dashboard, webhooks and live compliance events. */
+export const liveRouter = router({
+  requestComplianceReport: procedure.input(body<ComplianceReportRequest>()).mutation(({ ctx, input }) => ctx.services.reports.requestCompliance(ctx.domain, input)),
+  complianceReport: procedure.input(body<{ reportId: string }>()).query(({ ctx, input }) => ctx.services.reports.getCompliance(ctx.domain, input?.reportId)),
+  requestDashboardReport: procedure.input(body<DashboardReportRequest>()).mutation(({ ctx, input }) => ctx.services.reports.requestDashboard(ctx.domain, input)),
+  dashboardReport: procedure.input(body<{ reportId: string }>()).query(({ ctx, input }) => ctx.services.reports.getDashboard(ctx.domain, input?.reportId)),
+  dashboardReports: procedure.input(body<{ limit?: number } | undefined>()).query(({ ctx, input }) => ctx.services.reports.listDashboard(ctx.domain, input ?? {})),
+  dashboardMetrics: procedure.query(({ ctx }) => ctx.services.dashboard.metrics(ctx.domain)),
+  dashboardStatus: procedure.query(({ ctx }) => ctx.services.dashboard.status(ctx.domain)),
+  dashboardHistory: procedure.input(body<HistoryInput | undefined>()).query(({ ctx, input }) => ctx.services.dashboard.history(ctx.domain, input ?? {})),
+  createWebhook: procedure.input(body<CreateWebhookInput>()).mutation(({ ctx, input }) => ctx.services.webhooks.create(ctx.domain, input)),
+  webhooks: procedure.query(({ ctx }) => ctx.services.webhooks.list(ctx.domain)),
+  deleteWebhook: procedure.input(body<{ id: string }>()).mutation(({ ctx, input }) => ctx.services.webhooks.remove(ctx.domain, input?.id)),
+  webhookDeliveries: procedure
+    .input(body<{ id: string; limit?: number; status?: string }>())
+    .query(({ ctx, input }) => ctx.services.webhooks.deliveries(ctx.domain, input?.id, { limit: input?.limit, status: input?.status })),
+  complianceEvents: procedure.input(body<{ types?: string[] } | undefined>()).subscription(async function* ({ ctx, input, signal }) {
+    const events = subscribeComplianceEvents(ctx.domain, ctx.services.bus, input?.types ?? null);
+    const stop = () => void events.return?.();
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      for await (const e of events) yield e;
+    } finally {
+      signal?.removeEventListener('abort', stop);
+      stop();
+    }
+  }),
+});
