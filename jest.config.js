@@ -7,6 +7,6 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: { isolatedModules: true, module: 'commonjs', moduleResolution: 'node10' } }],
   },
   setupFiles: ['reflect-metadata'],
-  testTimeout: 60000,
+  testTimeout: 180000,
   maxWorkers: 2,
 };

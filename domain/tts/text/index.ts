@@ -1,22 +1,10 @@
-/** Pure text layer of the TTS cache: normalisation, spoken form, chunking, hashing. */
+/**
+ * Pure text layer of the TTS cache: content normalisation, spoken (semantic)
+ * form, sentence splitting/chunking for progressive generation, and cache keys.
+ */
 
-export { normalizeContent, stripMarkup, canonicalizeTypography } from './normalize';
-export { toSpokenForm, isEnglish } from './spoken';
-export { splitSentences, chunkText, collapseWhitespace } from './chunk';
-export type { ChunkOptions } from './chunk';
-export {
-  HASH_MODES,
-  canonicalOptions,
-  canonicalLanguage,
-  computeHash,
-  computeHashes,
-  textForms,
-} from './hash';
-export type { HashMode, AudioAffectingOptions, TextForms } from './hash';
-export {
-  integerToWords,
-  integerToOrdinalWords,
-  numeralToWords,
-  digitsToWords,
-  pluralizeNumberWords,
-} from './numbers';
+export * from './normalize';
+export * from './spoken';
+export * from './numbers';
+export * from './chunk';
+export * from './hash';

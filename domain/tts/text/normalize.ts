@@ -37,7 +37,8 @@ const COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 const CDATA = /<!\[CDATA\[([\s\S]*?)(?:\]\]>|$)/g;
 const DECLARATION = /<[!?][A-Za-z][^<>]*>/g; // <!DOCTYPE ...>, <?xml ...?>
 
-const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+// A Map, not an object literal: "&constructor;" must not find Object.prototype members.
+const NAMED_ENTITIES: ReadonlyMap<string, string> = new Map(Object.entries({
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00A0',
   ensp: '\u2002', emsp: '\u2003', thinsp: '\u2009', shy: '\u00AD', zwj: '\u200D', zwnj: '\u200C',
   ndash: '\u2013', mdash: '\u2014', minus: '\u2212', hellip: '\u2026',
@@ -45,13 +46,13 @@ const NAMED_ENTITIES: Readonly<Record<string, string>> = {
   laquo: '\u00AB', raquo: '\u00BB', lsaquo: '\u2039', rsaquo: '\u203A', prime: '\u2032', Prime: '\u2033',
   copy: '\u00A9', reg: '\u00AE', trade: '\u2122', deg: '\u00B0', times: '\u00D7', divide: '\u00F7',
   euro: '\u20AC', pound: '\u00A3', yen: '\u00A5', cent: '\u00A2', middot: '\u00B7', bull: '\u2022',
-};
+}));
 const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{1,31}));/g;
 
 function decodeEntities(text: string): string {
   // One pass, so "&amp;lt;" decodes to the literal text "&lt;" and no further.
   return text.replace(ENTITY, (entity, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
-    if (name !== undefined) return NAMED_ENTITIES[name] ?? entity;
+    if (name !== undefined) return NAMED_ENTITIES.get(name) ?? entity;
     const codePoint = dec !== undefined ? Number(dec) : parseInt(hex as string, 16);
     const valid = codePoint > 0 && codePoint <= 0x10ffff && !(codePoint >= 0xd800 && codePoint <= 0xdfff);
     return valid ? String.fromCodePoint(codePoint) : '\uFFFD';

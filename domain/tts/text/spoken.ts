@@ -429,7 +429,7 @@ const PLAIN_NUMBER = new RegExp(String.raw`(?<!\d)${SIGN}(${NUM})|(?<![\p{L}\p{N
 
 /** Everything still numeric: versions and IPs ("1.2.3"), then plain numbers. */
 function expandNumbers(text: string): string {
-  let s = replaceInContext(text, DOTTED_NUMBER, (ctx) =>
+  const s = replaceInContext(text, DOTTED_NUMBER, (ctx) =>
     inPlace(ctx.match.split('.').map(integerToWords).join(' dot '), ctx),
   );
   return replaceInContext(s, PLAIN_NUMBER, (ctx) => {
