@@ -68,6 +68,21 @@ async function startGateway(): Promise<{ gw: Child; startupMs: number }> {
   return { gw, startupMs: performance.now() - t0 };
 }
 
+/**
+ * Waits (at most 60 s) until the server answers a liveness probe within 20 ms three times in a
+ * row: after a load run it may still be working off queued requests, which would skew the next case.
+ */
+async function settle(server: Child) {
+  const until = Date.now() + 60_000;
+  let quick = 0;
+  while (quick < 3 && Date.now() < until) {
+    const t = performance.now();
+    await fetch(`${server.url}/api/v1/health/live`).then((r) => r.arrayBuffer()).catch(() => undefined);
+    quick = performance.now() - t < 20 ? quick + 1 : 0;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 async function startBare(file: string, contentType: string): Promise<Child> {
   return startChild('bare-http', BARE_HTTP, childEnv({ BASELINE_FILE: file, BASELINE_CONTENT_TYPE: contentType }), LISTENING);
 }
@@ -209,12 +224,15 @@ async function main() {
     }
 
     // --- progressive generation of 20,000 characters ---
+    await settle(gw);
     if (wants('progressive')) await runProgressiveCase(report, gwUrl);
 
     // --- 1,000 idle subscribers, 100 events ---
+    await settle(gw);
     if (wants('subscribers')) await runSubscribersCase(report, gw, ADMIN_KEY, Number(process.env.BENCH_SUBSCRIBERS ?? 1000));
 
     // --- 100,000 mixed requests: RSS growth ---
+    await settle(gw);
     if (wants('mixed')) {
       const requests: any[] = [
         { method: 'GET', path: new URL(audioUrl).pathname },

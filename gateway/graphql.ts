@@ -29,7 +29,7 @@ export async function buildGraphqlSchema(bus: EventBus): Promise<GraphQLSchema> 
 /**
  * PostgreSQL text has no U+0000: refuse it in any argument up front (ids skip the domain's parseInput).
  * Only fields that declare arguments are wrapped. (A type-graphql global middleware did the same
- * but put an async middleware chain on every field of every row: ~2× the CPU of a 50-row query.)
+ * but puts an async middleware chain on every field of every row; bench: +17 % req/s on 50 rows.)
  */
 function rejectNulInArguments(schema: GraphQLSchema) {
   for (const type of Object.values(schema.getTypeMap())) {
@@ -106,6 +106,8 @@ export async function createApollo(opts: { schema: GraphQLSchema; httpServer: Se
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     plugins,
     csrfPrevention: true,
+    // The gateway owns signal handling (gateway/main.ts) and stops Apollo as one step of its shutdown.
+    stopOnTerminationSignals: false,
   });
   await apollo.start();
   return apollo;

@@ -262,21 +262,33 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
   await onceAcrossInstances(() => services.start());
   log.info({ url, database: db.embedded ? 'embedded' : 'postgresql', events: config.redisUrl ? 'redis' : 'in-process' }, 'gateway listening');
 
+  /** Each shutdown step is logged at debug level, so a slow one can be found. */
+  const step = async (name: string, fn: () => unknown) => {
+    const t = Date.now();
+    try {
+      await fn();
+    } catch (err) {
+      log.warn({ err, step: name }, 'shutdown step failed');
+    }
+    log.debug({ step: name, ms: Date.now() - t }, 'shutdown step done');
+  };
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
       log.info('gateway stopping');
       for (const close of [...streams]) close('The server is shutting down; retry the request');
-      await live.close();
-      await Promise.resolve(gqlWsServer.dispose()).catch(() => undefined);
-      gqlWss.close();
-      await apollo.stop().catch(() => undefined); // drains HTTP: in-flight requests finish
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
-      await services.close();
-      await locks?.close();
-      await bus.close();
+      await step('live channels', () => live.close());
+      await step('graphql-ws', async () => {
+        await gqlWsServer.dispose();
+        gqlWss.close();
+      });
+      await step('http drain', () => apollo.stop()); // in-flight requests finish
+      await step('http close', () => new Promise<void>((resolve) => httpServer.close(() => resolve())));
+      await step('services', () => services.close());
+      await step('locks', () => locks?.close());
+      await step('event bus', () => bus.close());
       redis?.disconnect();
-      await db.close();
+      await step('database', () => db.close());
       log.info('gateway stopped');
     })());
 

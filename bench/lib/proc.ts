@@ -12,6 +12,7 @@ export interface Child {
 }
 
 const running = new Set<ChildProcess>();
+const stopping = new WeakSet<ChildProcess>();
 
 /** Resident set size of a process in MB, from /proc/<pid>/status (Linux). */
 export function rssMb(pid: number): number {
@@ -51,7 +52,11 @@ export function startChild(name: string, script: string, env: NodeJS.ProcessEnv,
       if (m) {
         clearTimeout(timer);
         proc.removeAllListeners('exit');
-        proc.once('exit', () => running.delete(proc));
+        proc.once('exit', (code, signal) => {
+          running.delete(proc);
+          // A server dying under load must say why, not just turn into connection errors.
+          if (!stopping.has(proc)) console.error(`[bench] ${name} exited unexpectedly (code ${code}, signal ${signal})\n--- ${name} output ---\n${output}`);
+        });
         resolve({ name, proc, url: m[1], pid: proc.pid!, listenMs: performance.now() - started });
       }
     });
@@ -67,6 +72,7 @@ export function stopChild(child: Child | undefined, graceMs = 30_000): Promise<v
       clearTimeout(kill);
       resolve();
     });
+    stopping.add(child.proc);
     child.proc.kill('SIGTERM');
   });
 }

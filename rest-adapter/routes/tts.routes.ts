@@ -80,7 +80,8 @@ async function streamProgressive({ ctx, services, body, req, res, streams }: Res
     ended = true;
     res.end();
   });
-  req.on('close', () => unregister());
+  // The response's close (not the request's, which fires once the body is read) means the client is gone.
+  res.on('close', () => unregister());
   try {
     await services.tts.generateProgressive(ctx, body, write);
   } catch (e) {

@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as yieldToEventLoop, setTimeout as sleep } from 'node:timers/promises';
 import { encode, synthesizeSpeechLike } from '../audio';
 import type { SpeechProvider, SynthesisRequest } from './provider';
 
@@ -14,6 +14,8 @@ export class MockProvider implements SpeechProvider {
 
   async synthesize(req: SynthesisRequest, signal?: AbortSignal): Promise<Buffer> {
     if (this.latencyMs > 0) await sleep(this.latencyMs, undefined, { signal });
+    // Synthesis is CPU work: let pending I/O (other requests, SSE writes) run between chunks.
+    else await yieldToEventLoop();
     const pcm = synthesizeSpeechLike({ text: req.text, voice: req.voice, speed: req.speed, pitch: req.pitch });
     const { data } = await encode(pcm, req.format, { quality: req.quality });
     return data;
