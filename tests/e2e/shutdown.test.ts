@@ -6,7 +6,7 @@ function sseEvents(res: Response) {
   const decoder = new TextDecoder();
   let buffer = '';
   const events: any[] = [];
-  let notify: (() => void) | null = null;
+  const waiter: { notify: (() => void) | null } = { notify: null };
   const done = (async () => {
     for (;;) {
       const { value, done: finished } = await reader.read();
@@ -17,12 +17,12 @@ function sseEvents(res: Response) {
         const line = buffer.slice(0, i).split('\n').find((l) => l.startsWith('data:'));
         buffer = buffer.slice(i + 2);
         if (line) events.push(JSON.parse(line.slice(5)));
-        notify?.();
+        waiter.notify?.();
       }
     }
   })();
   const waitFor = async (pred: (e: any) => boolean) => {
-    while (!events.some(pred)) await new Promise<void>((r) => (notify = r));
+    while (!events.some(pred)) await new Promise<void>((r) => (waiter.notify = r));
   };
   return { events, done, waitFor };
 }
