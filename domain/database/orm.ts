@@ -1,9 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { startEmbeddedPostgres } from './embedded';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from '../../migrations';
 import { answerSqlCountOverIpc, countingLoggerFactory, sqlCountingEnabled } from './query-counter';
@@ -47,6 +45,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let clientUrl = opts.databaseUrl;
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!clientUrl) {
+    // The embedded database runs in a process of its own; see embedded-postgres-server.cjs.
     const embedded = await startEmbeddedPostgres(path.join(opts.dataDir, 'pgdata'));
     clientUrl = embedded.url;
     stopEmbedded = embedded.stop;
@@ -65,28 +64,6 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     async close() {
       await orm.close(true);
       await stopEmbedded?.();
-    },
-  };
-}
-
-/**
- * PGlite is Postgres compiled to WASM, in this process. pglite-socket serves it over the wire
- * protocol on a loopback port so MikroORM's ordinary `pg` driver talks to it; the socket server
- * queues work per connection and keeps a transaction's statements together, so transactions
- * stay isolated from one another.
- */
-async function startEmbeddedPostgres(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  fs.mkdirSync(dir, { recursive: true });
-  const db = await PGlite.create({ dataDir: dir });
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 32 });
-  await server.start();
-  const conn = server.getServerConn(); // "127.0.0.1:PORT"
-  const port = conn.split(':').pop();
-  return {
-    url: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
-    async stop() {
-      await server.stop().catch(() => undefined);
-      await db.close().catch(() => undefined);
     },
   };
 }

@@ -1,0 +1,68 @@
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface EmbeddedPostgres {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** The repository root (where package.json is), from the sources or from the compiled `dist/`. */
+function packageRoot(): string {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('package.json not found above ' + __dirname);
+    dir = parent;
+  }
+  return dir;
+}
+
+/**
+ * Starts the embedded PGlite database in its own process (embedded-postgres-server.cjs) and
+ * resolves with a connection URL once it listens on a loopback port.
+ */
+export function startEmbeddedPostgres(dataDir: string, opts: { maxConnections?: number; startTimeoutMs?: number } = {}): Promise<EmbeddedPostgres> {
+  const script = path.join(packageRoot(), 'domain', 'database', 'embedded-postgres-server.cjs');
+  // No inherited flags (a profiler's, a test runner's): the database process is plain Node.
+  const child = fork(script, [dataDir, String(opts.maxConnections ?? 64)], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`The embedded database did not start within ${opts.startTimeoutMs ?? 120_000} ms`));
+    }, opts.startTimeoutMs ?? 120_000);
+    const onExit = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`The embedded database exited while starting (code ${code})`));
+    };
+    child.once('exit', onExit);
+    child.on('message', (m: any) => {
+      if (m?.type === 'error') {
+        clearTimeout(timer);
+        child.off('exit', onExit);
+        child.kill('SIGKILL');
+        reject(new Error(`The embedded database failed to start: ${m.message}`));
+      }
+      if (m?.type !== 'ready') return;
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      let stopped: Promise<void> | null = null;
+      resolve({
+        url: `postgresql://postgres:postgres@127.0.0.1:${m.port}/postgres?sslmode=disable`,
+        pid: child.pid!,
+        stop: () =>
+          (stopped ??= new Promise<void>((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+            child.once('exit', () => {
+              clearTimeout(force);
+              done();
+            });
+            if (child.connected) child.send('stop');
+            else child.kill('SIGTERM');
+          })),
+      });
+    });
+  });
+}
