@@ -16,12 +16,25 @@ export interface DomainContext {
   ip?: string;
 }
 
+/**
+ * The fork and the loaders are made on first use: requests answered from memory (cached audio,
+ * health, catalogue reads) never pay for them.
+ */
 export function createDomainContext(
   rootEm: EntityManager,
   init: { requestId: string; principal: Principal | null; ip?: string },
 ): DomainContext {
-  const em = rootEm.fork({ clear: true, useContext: false }) as EntityManager;
-  return { ...init, em, loaders: createLoaders(em) };
+  let em: EntityManager | undefined;
+  let loaders: Loaders | undefined;
+  return {
+    ...init,
+    get em() {
+      return (em ??= rootEm.fork({ clear: true, useContext: false }) as EntityManager);
+    },
+    get loaders() {
+      return (loaders ??= createLoaders(this.em));
+    },
+  };
 }
 
 /** Who did it, for activity records. */
