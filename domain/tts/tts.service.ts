@@ -100,6 +100,8 @@ export class TtsService {
   readonly stats: ProviderStatsRecorder;
   readonly accesses: AccessRecorder;
   private readonly access: TtsAccessPolicy;
+  /** Aborted on shutdown, so in-flight upstream calls end instead of outliving the database. */
+  private readonly shuttingDown = new AbortController();
   readonly defaultProvider: ProviderId;
 
   constructor(private readonly deps: TtsServiceDeps) {
@@ -111,6 +113,7 @@ export class TtsService {
   }
 
   async close() {
+    this.shuttingDown.abort(new Error('The server is shutting down'));
     await this.accesses.close();
   }
 
@@ -214,6 +217,7 @@ export class TtsService {
     const chunks = progressive?.chunks ?? (req.text.length <= spec.maxCharsPerCall ? [req.text] : chunkText(req.text, { maxChars: spec.maxCharsPerCall }));
     const estimate = this.deps.pricing.estimate(o.provider, o.quality, req.text);
     const call = { voice: o.voice, speed: o.speed, quality: o.quality, language: o.language, emotion: o.emotion, pitch: o.pitch };
+    const signal = progressive?.signal ? AbortSignal.any([progressive.signal, this.shuttingDown.signal]) : this.shuttingDown.signal;
     const startedAt = Date.now();
     let data: Buffer;
     let duration: number;
@@ -221,7 +225,7 @@ export class TtsService {
     let bitrate: number;
     try {
       if (chunks.length === 1 && !progressive) {
-        data = await provider.synthesize({ ...call, text: chunks[0], format: o.format });
+        data = await provider.synthesize({ ...call, text: chunks[0], format: o.format }, signal);
         const checked = probe(data, o.format);
         if (!checked.ok) throw this.badAudio(o.provider, checked.reason);
         duration = checked.durationSeconds;
@@ -231,7 +235,7 @@ export class TtsService {
         // Chunks come back as WAV (cheap to decode); the joined PCM is encoded once, so there is
         // one encoder delay and no seams, whatever the target format.
         const parts = await mapLimit(chunks, concurrency, async (text) => {
-          const wav = await provider.synthesize({ ...call, text, format: 'wav' }, progressive?.signal);
+          const wav = await provider.synthesize({ ...call, text, format: 'wav' }, signal);
           const checked = probe(wav, 'wav');
           if (!checked.ok) throw this.badAudio(o.provider, checked.reason);
           const pcm = await decode(wav, 'wav');

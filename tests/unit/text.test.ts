@@ -165,7 +165,9 @@ describe('form invariants (property)', () => {
       normalizeContent(input);
       chunkText(input, { maxChars: 200 });
     }
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // A guard against catastrophic backtracking (an earlier version took minutes), not a speed goal:
+    // those live in bench/. Linear code takes well under a second here even on a loaded machine.
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 });
 

@@ -95,6 +95,7 @@ export type ListRequirementsQuery = z.input<typeof ListRequirementsQuery>;
 export const BatchCreateInput = z.object({ requirements: z.array(z.unknown()).min(1).max(MAX_BATCH_SIZE) });
 export const BatchStatusInput = z.object({ updates: z.array(z.unknown()).min(1).max(MAX_BATCH_SIZE) });
 const BatchStatusItem = z.object({ id: z.string().min(1).max(100), status: z.enum(REQUIREMENT_STATUSES) });
+export const ValidateByIdInput = z.object({ requirementId: z.string().min(1, 'must be a non-empty string').max(100) });
 export const BatchValidateInput = z.object({ requirementIds: z.array(z.string().min(1).max(100)).min(1).max(MAX_BATCH_SIZE) });
 
 // ---------- views ----------
@@ -295,12 +296,10 @@ export class RequirementService {
   /** `POST /api/validate`: `{requirementId}` validates (and records) a stored requirement; anything else is validated inline. */
   async validateAny(ctx: DomainContext, raw: unknown): Promise<ValidationResult> {
     if (raw && typeof raw === 'object' && 'requirementId' in raw) {
-      const id = (raw as { requirementId: unknown }).requirementId;
-      if (typeof id !== 'string' || !id) {
-        requirePermission(ctx, 'write:requirements');
-        throw new DomainError('VALIDATION_ERROR', 'requirementId must be a non-empty string', { fields: [{ field: 'requirementId', message: 'must be a non-empty string' }] });
-      }
-      return this.validate(ctx, id);
+      requirePermission(ctx, 'write:requirements');
+      // Parsed like every other input, so a malformed id (wrong type, NUL, oversized) is a 400 before any query.
+      const { requirementId } = parseInput(ValidateByIdInput, raw);
+      return this.validate(ctx, requirementId);
     }
     return this.validateInline(ctx, raw);
   }

@@ -1,11 +1,16 @@
 import { assertValidSampleRate, type Pcm } from './pcm';
+import { NOISE_TABLE_MASK, noiseTable, raisedCosineRamp, voicedWaveform, type Formants, type VoicedWaveform } from './synth-tables';
 
 /**
  * Synthesiser behind the built-in `mock` provider.
  *
  * It does not speak; it produces a deterministic, speech-shaped signal (a buzzy glottal source
- * through vowel formant filters, one "syllable" per character) so that the rest of the pipeline
+ * coloured by vowel formants, one "syllable" per character) so that the rest of the pipeline
  * (encoding, probing, durations, billing) is exercised with realistic audio and sizes.
+ *
+ * It runs on the event loop for every mock chunk, so it is built for speed: each syllable is a
+ * precomputed periodic waveform (synth-tables.ts) whose steady part is a native copy; only the
+ * fades and consonant onsets are computed sample by sample.
  */
 export interface SynthesisInput {
   text: string;
@@ -38,28 +43,36 @@ const KNOWN_VOICES: Record<string, VoiceProfile> = {
   'mock-voice-3': { baseHz: 155, formantScale: 1.08 },
 };
 
-type Formants = readonly [number, number, number];
-
-// Approximate adult formant frequencies (Hz) for a handful of vowels.
-const VOWEL_FORMANTS: Record<string, Formants> = {
-  a: [730, 1090, 2440],
-  e: [530, 1840, 2480],
-  i: [270, 2290, 3010],
-  o: [570, 840, 2410],
-  u: [300, 870, 2240],
-  y: [300, 2000, 2700],
-};
-const VOWEL_LIST: Formants[] = Object.values(VOWEL_FORMANTS);
-const NASAL_FORMANTS: Formants = [250, 1200, 2300];
+// Approximate adult formant frequencies (Hz) for a handful of vowels, plus a nasal murmur.
+// A formant set's index in this list identifies its wavetables.
+const FORMANT_SETS: readonly Formants[] = [
+  [730, 1090, 2440], // a
+  [530, 1840, 2480], // e
+  [270, 2290, 3010], // i
+  [570, 840, 2410], // o
+  [300, 870, 2240], // u
+  [300, 2000, 2700], // y
+  [250, 1200, 2300], // nasal
+];
+const VOWEL_FORMANT_IDS: Record<string, number> = { a: 0, e: 1, i: 2, o: 3, u: 4, y: 5 };
+const VOWEL_COUNT = 6;
+const NASAL_FORMANT_ID = 6;
 
 const FRICATIVES = new Set('fszvhxcjq');
 const PLOSIVES = new Set('ptkbdg');
 const NASALS = new Set('mnlrw');
 const PAUSE_PUNCTUATION = new Set('.,;:!?…—–()"\'«»¿¡');
 
+type Onset = 'none' | 'fricative' | 'plosive';
 type Segment =
   | { kind: 'silence'; weight: number }
-  | { kind: 'voiced'; weight: number; formants: Formants; onset: 'none' | 'fricative' | 'plosive' };
+  | { kind: 'voiced'; weight: number; formantId: number; onset: Onset };
+
+const ONSET_VOICED_GAIN = 0.15;
+const FRICATIVE_NOISE_GAIN = 0.3;
+const PLOSIVE_NOISE_GAIN = 0.5;
+/** Syllable pitches are quantised to half semitones so a few cached waveforms serve a whole voice. */
+const PITCH_STEPS_PER_OCTAVE = 24;
 
 /** Character-count rule shared with anything that needs to predict mock audio length. */
 export function mockDurationSeconds(text: string, speed: number): number {
@@ -84,9 +97,14 @@ export function synthesizeSpeechLike(input: SynthesisInput): Pcm {
   const profile = voiceProfile(voice);
   const baseHz = profile.baseHz * Math.pow(2, pitch / 12);
   const segments = characters.map(segmentFor);
-  const totalWeight = segments.reduce((sum, segment) => sum + segment.weight, 0);
+  let totalWeight = 0;
+  for (const segment of segments) totalWeight += segment.weight;
 
-  const oscillator = { phase: 0, hz: baseHz };
+  // Plan first: the loudest waveform in the utterance fixes the gain that puts the peak at
+  // PEAK_LEVEL, so each distinct waveform is scaled once (a few thousand samples) instead of
+  // the whole output afterwards.
+  const syllables: PlannedSyllable[] = [];
+  let loudestPeak = 0;
   let weightSoFar = 0;
   for (const segment of segments) {
     const start = Math.round((weightSoFar / totalWeight) * totalSamples);
@@ -99,11 +117,57 @@ export function synthesizeSpeechLike(input: SynthesisInput): Pcm {
     const progress = start / Math.max(1, totalSamples);
     const intonedHz = baseHz * (1.08 - 0.16 * progress) * (1 + (random() - 0.5) * 0.08);
     const targetHz = Math.min(intonedHz, sampleRate * 0.2);
-    renderSyllable(samples, start, end, sampleRate, segment, profile.formantScale, targetHz, oscillator, random);
+    const steppedHz = Math.pow(2, Math.round(PITCH_STEPS_PER_OCTAVE * Math.log2(targetHz)) / PITCH_STEPS_PER_OCTAVE);
+    const waveform = voicedWaveform({
+      formantId: segment.formantId,
+      formants: FORMANT_SETS[segment.formantId],
+      formantScale: profile.formantScale,
+      periodSamples: Math.max(2, Math.round(sampleRate / steppedHz)),
+      sampleRate,
+    });
+    const noiseOffset = Math.floor(random() * (NOISE_TABLE_MASK + 1));
+    syllables.push({ start, length: end - start, onset: segment.onset, waveform, noiseOffset });
+    loudestPeak = Math.max(loudestPeak, waveform.peak);
   }
+  if (loudestPeak === 0) return { sampleRate, samples }; // nothing voiced: silence
 
-  normalizePeak(samples, PEAK_LEVEL);
+  const gain = PEAK_LEVEL / loudestPeak;
+  const scaledWaveforms = new Map<VoicedWaveform, VoicedWaveform>();
+  const noise = noiseTable(sampleRate);
+  let loudestReached = false;
+  for (const { start, length, onset, waveform, noiseOffset } of syllables) {
+    let scaled = scaledWaveforms.get(waveform);
+    if (!scaled) {
+      scaled = scaleWaveform(waveform, gain);
+      scaledWaveforms.set(waveform, scaled);
+    }
+    const reachedPeak = renderSyllable(samples, start, length, onset, scaled, noise, noiseOffset, sampleRate);
+    if (reachedPeak && waveform.peak === loudestPeak) loudestReached = true;
+  }
+  // No syllable exceeds its waveform's peak, so the output already peaks at PEAK_LEVEL once the
+  // loudest waveform is played for a whole period; only very short syllables may never be.
+  if (!loudestReached) normalizePeak(samples, PEAK_LEVEL);
   return { sampleRate, samples };
+}
+
+interface PlannedSyllable {
+  start: number;
+  length: number;
+  onset: Onset;
+  waveform: VoicedWaveform;
+  noiseOffset: number;
+}
+
+/** Scales one period and tiles it: the waveform is periodic, so that is the whole table. */
+function scaleWaveform({ samples, periodSamples }: VoicedWaveform, gain: number): VoicedWaveform {
+  const scaled = new Float32Array(samples.length);
+  let scaledPeak = 0;
+  for (let i = 0; i < periodSamples; i++) {
+    scaled[i] = samples[i] * gain;
+    scaledPeak = Math.max(scaledPeak, Math.abs(scaled[i]));
+  }
+  for (let offset = periodSamples; offset < scaled.length; offset += periodSamples) scaled.copyWithin(offset, 0, periodSamples);
+  return { samples: scaled, periodSamples, peak: scaledPeak };
 }
 
 function validateInput(speed: number, pitch: number, sampleRate: number): void {
@@ -128,134 +192,126 @@ function voiceProfile(voice: string): VoiceProfile {
   return { baseHz, formantScale: 1 + (baseHz - 115) / 800 };
 }
 
+const SILENCE_SEGMENT: Segment = { kind: 'silence', weight: 0.6 };
+const PAUSE_SEGMENT: Segment = { kind: 'silence', weight: 1.8 };
+const segmentCache = new Map<string, Segment>();
+const MAX_CACHED_SEGMENTS = 4096;
+
+/** Segments are pure per character; memoised because the regex and NFD work add up per chunk. */
 function segmentFor(character: string): Segment {
-  if (/\s/u.test(character)) return { kind: 'silence', weight: 0.6 };
-  if (PAUSE_PUNCTUATION.has(character)) return { kind: 'silence', weight: 1.8 };
+  const cached = segmentCache.get(character);
+  if (cached) return cached;
+  if (segmentCache.size >= MAX_CACHED_SEGMENTS) segmentCache.clear();
+  const segment = classifyCharacter(character);
+  segmentCache.set(character, segment);
+  return segment;
+}
+
+function classifyCharacter(character: string): Segment {
+  if (/\s/u.test(character)) return SILENCE_SEGMENT;
+  if (PAUSE_PUNCTUATION.has(character)) return PAUSE_SEGMENT;
 
   // Strip diacritics so "é" is treated like "e".
   const letter = character.normalize('NFD').charAt(0).toLowerCase();
-  const vowel = VOWEL_FORMANTS[letter];
-  if (vowel) return { kind: 'voiced', weight: 1, formants: vowel, onset: 'none' };
+  const vowel = VOWEL_FORMANT_IDS[letter];
+  if (vowel !== undefined) return { kind: 'voiced', weight: 1, formantId: vowel, onset: 'none' };
 
-  const hashedVowel = VOWEL_LIST[fnv1a(letter) % VOWEL_LIST.length];
-  if (NASALS.has(letter)) return { kind: 'voiced', weight: 1, formants: NASAL_FORMANTS, onset: 'none' };
-  if (FRICATIVES.has(letter)) return { kind: 'voiced', weight: 1, formants: hashedVowel, onset: 'fricative' };
-  if (PLOSIVES.has(letter)) return { kind: 'voiced', weight: 1, formants: hashedVowel, onset: 'plosive' };
+  const hashedVowel = fnv1a(letter) % VOWEL_COUNT;
+  if (NASALS.has(letter)) return { kind: 'voiced', weight: 1, formantId: NASAL_FORMANT_ID, onset: 'none' };
+  if (FRICATIVES.has(letter)) return { kind: 'voiced', weight: 1, formantId: hashedVowel, onset: 'fricative' };
+  if (PLOSIVES.has(letter)) return { kind: 'voiced', weight: 1, formantId: hashedVowel, onset: 'plosive' };
   // Digits, other scripts and symbols: a voiced syllable whose vowel colour depends on the character.
-  return { kind: 'voiced', weight: 1, formants: hashedVowel, onset: 'none' };
-}
-
-function renderSyllable(
-  out: Float32Array,
-  start: number,
-  end: number,
-  sampleRate: number,
-  segment: Extract<Segment, { kind: 'voiced' }>,
-  formantScale: number,
-  targetHz: number,
-  oscillator: { phase: number; hz: number },
-  random: () => number,
-): void {
-  const length = end - start;
-  const nyquistGuard = sampleRate * 0.45;
-  const [f1, f2, f3] = segment.formants.map((hz) => Math.min(hz * formantScale, nyquistGuard));
-  const formant1 = new Resonator(f1, 80, sampleRate);
-  const formant2 = new Resonator(f2, 100, sampleRate);
-  const formant3 = new Resonator(f3, 150, sampleRate);
-  const noiseBand = new Resonator(Math.min(4500, nyquistGuard), 2500, sampleRate);
-
-  // Consonant onsets occupy the first part of the syllable; the rest is the vowel.
-  const onsetLength =
-    segment.onset === 'fricative' ? Math.floor(length * 0.35) : segment.onset === 'plosive' ? Math.floor(length * 0.25) : 0;
-  const closureLength = segment.onset === 'plosive' ? Math.floor(onsetLength * 0.6) : 0;
-  const onsetNoiseGain = segment.onset === 'plosive' ? 0.6 : 0.35;
-  const rampLength = Math.max(1, Math.min(Math.round(sampleRate * 0.012), Math.floor(length / 4)));
-  const glide = 1 - Math.exp(-1 / (sampleRate * 0.02)); // ~20 ms pitch glide between syllables
-  const vibratoRate = (2 * Math.PI * 5.5) / sampleRate;
-
-  let { phase, hz } = oscillator;
-  let vibrato = 1;
-  for (let i = 0; i < length; i++) {
-    const n = start + i;
-    hz += (targetHz - hz) * glide;
-    // Vibrato moves slowly; refreshing it every 32 samples saves most of the trig cost.
-    if ((i & 31) === 0) vibrato = 1 + 0.01 * Math.sin(n * vibratoRate);
-    const step = (hz * vibrato) / sampleRate;
-    phase += step;
-    if (phase >= 1) phase -= 1;
-    const source = 2 * phase - 1 - polyBlep(phase, step);
-
-    const voiced = formant1.process(source) + 0.55 * formant2.process(source) + 0.3 * formant3.process(source);
-    const noise = noiseBand.process(random() * 2 - 1);
-
-    let sample: number;
-    if (i < closureLength) sample = 0; // plosive closure: silence before the burst
-    else if (i < onsetLength) sample = noise * onsetNoiseGain + voiced * 0.15;
-    else sample = voiced + noise * 0.02; // a little breathiness
-
-    out[n] = sample * raisedCosineEnvelope(i, length, rampLength);
-  }
-  oscillator.phase = phase;
-  oscillator.hz = hz;
-}
-
-/** Fades in/out over `ramp` samples so each syllable starts and ends at zero: no clicks. */
-function raisedCosineEnvelope(i: number, length: number, ramp: number): number {
-  if (i < ramp) return 0.5 - 0.5 * Math.cos((Math.PI * i) / ramp);
-  const fromEnd = length - 1 - i;
-  if (fromEnd < ramp) return 0.5 - 0.5 * Math.cos((Math.PI * fromEnd) / ramp);
-  return 1;
-}
-
-/** Band-limited step correction for the sawtooth, keeping high pitches from aliasing harshly. */
-function polyBlep(phase: number, step: number): number {
-  if (phase < step) {
-    const t = phase / step;
-    return t + t - t * t - 1;
-  }
-  if (phase > 1 - step) {
-    const t = (phase - 1) / step;
-    return t * t + t + t + 1;
-  }
-  return 0;
+  return { kind: 'voiced', weight: 1, formantId: hashedVowel, onset: 'none' };
 }
 
 /**
- * Two-pole band-pass resonator (RBJ band-pass, 0 dB peak gain) modelling one formant.
- * Fresh per syllable: each syllable's envelope starts and ends at zero, so no state needs carrying.
+ * Renders one voiced syllable into out[start, start + length): optional consonant onset (plosive
+ * closure + burst, or fricative hiss over a quiet voiced murmur), then the vowel, with
+ * raised-cosine fades at both ends so each syllable starts and ends at zero (no clicks).
+ * Nothing exceeds the waveform's peak; returns whether the unfaded vowel spans a whole period,
+ * i.e. whether the syllable reaches that peak exactly.
  */
-class Resonator {
-  private readonly b0: number;
-  private readonly a1: number;
-  private readonly a2: number;
-  private x1 = 0;
-  private x2 = 0;
-  private y1 = 0;
-  private y2 = 0;
+function renderSyllable(
+  out: Float32Array,
+  start: number,
+  length: number,
+  onset: Onset,
+  { samples: waveform, periodSamples, peak }: VoicedWaveform,
+  noise: Float32Array,
+  noiseOffset: number,
+  sampleRate: number,
+): boolean {
+  const onsetLength = onset === 'fricative' ? Math.floor(length * 0.35) : onset === 'plosive' ? Math.floor(length * 0.25) : 0;
+  const closureLength = onset === 'plosive' ? Math.floor(onsetLength * 0.6) : 0; // left silent
+  // Noise peaks at 1: relative to the waveform's peak, onset + murmur stay below that peak.
+  const onsetNoiseGain = (onset === 'plosive' ? PLOSIVE_NOISE_GAIN : FRICATIVE_NOISE_GAIN) * peak;
+  const rampLength = Math.max(1, Math.min(Math.round(sampleRate * 0.012), Math.floor(length / 4)));
+  const shape: SyllableShape = {
+    out,
+    start,
+    length,
+    waveform,
+    onsetLength,
+    onsetNoiseGain,
+    noise,
+    noiseOffset,
+    ramp: raisedCosineRamp(rampLength),
+  };
 
-  constructor(centerHz: number, bandwidthHz: number, sampleRate: number) {
-    const w0 = (2 * Math.PI * centerHz) / sampleRate;
-    const alpha = Math.sin(w0) / (2 * (centerHz / bandwidthHz));
-    const a0 = 1 + alpha;
-    this.b0 = alpha / a0; // b1 = 0 and b2 = -b0 for this filter type
-    this.a1 = (-2 * Math.cos(w0)) / a0;
-    this.a2 = (1 - alpha) / a0;
+  const copyFrom = Math.max(onsetLength, rampLength);
+  const copyTo = Math.max(copyFrom, length - rampLength);
+  shapeSamples(shape, closureLength, copyFrom);
+  copyWaveform(out, start, copyFrom, copyTo, waveform);
+  shapeSamples(shape, copyTo, length);
+  return copyTo - copyFrom >= periodSamples;
+}
+
+interface SyllableShape {
+  out: Float32Array;
+  start: number;
+  length: number;
+  waveform: Float32Array;
+  onsetLength: number;
+  onsetNoiseGain: number;
+  noise: Float32Array;
+  noiseOffset: number;
+  ramp: Float32Array;
+}
+
+/** The per-sample part of a syllable: onset mixing and the fades. */
+function shapeSamples(shape: SyllableShape, from: number, to: number): void {
+  const { out, start, length, waveform, onsetLength, onsetNoiseGain, noise, noiseOffset, ramp } = shape;
+  const rampLength = ramp.length;
+  const fadeOutFrom = length - rampLength;
+  const noiseMask = NOISE_TABLE_MASK;
+  const waveformLength = waveform.length;
+  let position = from % waveformLength;
+  for (let i = from; i < to; i++) {
+    let sample = waveform[position];
+    if (i < onsetLength) sample = sample * ONSET_VOICED_GAIN + noise[(noiseOffset + i) & noiseMask] * onsetNoiseGain;
+    if (i < rampLength) sample *= ramp[i];
+    else if (i >= fadeOutFrom) sample *= ramp[length - 1 - i];
+    out[start + i] = sample;
+    if (++position === waveformLength) position = 0;
   }
+}
 
-  process(x: number): number {
-    const y = this.b0 * (x - this.x2) - this.a1 * this.y1 - this.a2 * this.y2;
-    this.x2 = this.x1;
-    this.x1 = x;
-    this.y2 = this.y1;
-    this.y1 = y;
-    return y;
+/** The steady part of a vowel: the looping waveform copied natively, whole table runs at a time. */
+function copyWaveform(out: Float32Array, start: number, from: number, to: number, waveform: Float32Array): void {
+  const waveformLength = waveform.length;
+  let position = from % waveformLength;
+  for (let i = from; i < to; ) {
+    const run = Math.min(waveformLength - position, to - i);
+    out.set(position === 0 && run === waveformLength ? waveform : waveform.subarray(position, position + run), start + i);
+    i += run;
+    position = 0;
   }
 }
 
 function normalizePeak(samples: Float32Array, peak: number): void {
   let max = 0;
   for (let i = 0; i < samples.length; i++) max = Math.max(max, Math.abs(samples[i]));
-  if (max === 0) return; // all silence (e.g. whitespace-only text)
+  if (max === 0) return;
   const gain = peak / max;
   for (let i = 0; i < samples.length; i++) samples[i] *= gain;
 }
