@@ -3,7 +3,8 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { defaultFieldResolver, GraphQLError, GraphQLObjectType, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, GraphQLError, GraphQLObjectType, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import type { SubscribePayload } from 'graphql-ws';
 import { buildSchema } from 'type-graphql';
 import { rejectNulCharacters } from '../domain/validation';
 import { DomainError, toDomainError } from '../domain/errors';
@@ -78,7 +79,8 @@ export function formatGraphqlError(log: Logger) {
   };
 }
 
-export async function createApollo(opts: { schema: GraphQLSchema; httpServer: Server; production: boolean; log: Logger; extraPlugins?: ApolloServerPlugin<GqlContext>[] }) {
+/** graphql-armor's depth/alias/cost/directive limits; HTTP (Apollo) and graphql-ws both use these. */
+function armorProtection(production: boolean) {
   const armor = new ApolloArmor({
     maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
     maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
@@ -87,9 +89,33 @@ export async function createApollo(opts: { schema: GraphQLSchema; httpServer: Se
     // there became a 500; graphql-js's own parse limit (parseOptions below) answers a 400 instead.
     maxTokens: { enabled: false },
     maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
-    blockFieldSuggestion: { enabled: opts.production },
+    blockFieldSuggestion: { enabled: production },
   });
-  const protection = armor.protect();
+  return armor.protect();
+}
+
+/**
+ * graphql-ws runs only graphql-js's standard rules by default, so a subscription over WebSocket would
+ * escape the limits HTTP enforces. This `onSubscribe` parses with the same token limit and validates
+ * with the standard rules plus armor's; a refused document answers an `error` message, not a close.
+ */
+export function graphqlWsOnSubscribe(schema: GraphQLSchema, production: boolean) {
+  const rules = [...specifiedRules, ...armorProtection(production).validationRules];
+  return (_ctx: unknown, _id: string, payload: SubscribePayload): ExecutionArgs | readonly GraphQLError[] => {
+    let document: DocumentNode;
+    try {
+      document = parse(payload.query, { maxTokens: GRAPHQL_LIMITS.maxTokens });
+    } catch (err) {
+      return [err instanceof GraphQLError ? err : new GraphQLError('The document could not be parsed')];
+    }
+    const errors = validate(schema, document, rules);
+    if (errors.length) return errors;
+    return { schema, document, operationName: payload.operationName, variableValues: payload.variables ?? undefined };
+  };
+}
+
+export async function createApollo(opts: { schema: GraphQLSchema; httpServer: Server; production: boolean; log: Logger; extraPlugins?: ApolloServerPlugin<GqlContext>[] }) {
+  const protection = armorProtection(opts.production);
   const plugins: ApolloServerPlugin<GqlContext>[] = [
     ApolloServerPluginDrainHttpServer({ httpServer: opts.httpServer }),
     ...(protection.plugins as ApolloServerPlugin<GqlContext>[]),

@@ -4,8 +4,8 @@ import pino from 'pino';
  * Structured logs. Authorization headers, keys and secrets are redacted wherever they appear, so a
  * credential never reaches a log line.
  */
-export function createLogger(level: string) {
-  return pino({
+export function createLogger(level: string, destination?: pino.DestinationStream) {
+  const options: pino.LoggerOptions = {
     level,
     base: { service: 'gateway' },
     redact: {
@@ -13,7 +13,9 @@ export function createLogger(level: string) {
       censor: '[redacted]',
     },
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+  };
+  // A destination lets tests capture every line with the production redaction config.
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export type Logger = pino.Logger;

@@ -27,7 +27,7 @@ import type { StreamRegistry } from '../rest-adapter/route';
 import type { GqlContext } from '../resolvers/context';
 import { appRouter } from '../trpc/router';
 import type { GatewayConfig } from './config';
-import { buildGraphqlSchema, createApollo } from './graphql';
+import { buildGraphqlSchema, createApollo, graphqlWsOnSubscribe } from './graphql';
 import { createLogger, type Logger } from './logger';
 import { createMetrics, type Metrics } from './metrics';
 import { createLimiters } from './rate-limit';
@@ -117,7 +117,10 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     res.on('finish', () => {
       const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : 'unmatched';
       metrics.httpRequests.inc({ route, method: req.method, status: String(res.statusCode) });
-      metrics.httpDuration.observe({ route, method: req.method }, Number(process.hrtime.bigint() - started) / 1e9);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      metrics.httpDuration.observe({ route, method: req.method }, seconds);
+      // The path only: a query string may carry `access_token`.
+      log.debug({ requestId: req.id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request');
     });
     next();
   });
@@ -225,6 +228,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
   const gqlWsServer = useServer<Record<string, unknown>, { principal?: any }>(
     {
       schema,
+      onSubscribe: graphqlWsOnSubscribe(schema, config.production), // the same limits as over HTTP
       context: async (ctx) => ({
         services,
         domain: createDomainContext(rootEm, { requestId: randomUUID(), principal: (ctx.extra as any).principal ?? null }),
@@ -244,6 +248,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
   httpServer.on('upgrade', (req, socket: Duplex, head) => {
     const pathname = (req.url ?? '/').split('?')[0];
     const handler = upgrades.get(pathname);
+    log.debug({ path: pathname, known: !!handler }, 'websocket upgrade');
     if (!handler) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { parseConfig } from '../../gateway/config';
 import { createGateway, type Gateway } from '../../gateway/server';
-import { createLogger } from '../../gateway/logger';
+import { createLogger, type Logger } from '../../gateway/logger';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
 
@@ -21,7 +21,7 @@ export interface TestGateway extends Gateway {
  * names a PostgreSQL server (TEST_DATABASE_URL or DATABASE_URL), each gateway gets a fresh
  * database of its own there, dropped again on close.
  */
-export async function startGateway(env: Record<string, string | undefined> = {}): Promise<TestGateway> {
+export async function startGateway(env: Record<string, string | undefined> = {}, opts: { logger?: Logger } = {}): Promise<TestGateway> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-test-'));
   const pgBase = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
   let databaseUrl: string | undefined = env.DATABASE_URL;
@@ -52,7 +52,7 @@ export async function startGateway(env: Record<string, string | undefined> = {})
     ...env,
     DATABASE_URL: databaseUrl,
   } as NodeJS.ProcessEnv);
-  const gw = await createGateway(config, { logger: createLogger(config.logLevel) });
+  const gw = await createGateway(config, { logger: opts.logger ?? createLogger(config.logLevel) });
   const request: TestGateway['request'] = (pathname, init = {}) => {
     const { json, auth, ...rest } = init;
     const headers = new Headers(rest.headers);
