@@ -5,6 +5,7 @@ import { can, type Principal } from '../domain/auth/principal';
 import { COMPLIANCE_CHANNEL, WS_EVENT_OF, WS_EVENT_TYPES, type ComplianceEventType, type WsEventType } from '../domain/compliance/events';
 import { makeEvent, type DomainEvent } from '../domain/events/bus';
 import type { Services } from '../domain/services';
+import { accessTokenOf, bearerFrom } from './credentials';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 
@@ -24,16 +25,6 @@ interface Client {
 }
 
 const WS_TYPES = new Set<string>(WS_EVENT_TYPES);
-
-function bearer(header: string | undefined): string | undefined {
-  const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  return m ? m[1] : undefined;
-}
-
-function accessToken(url: string | undefined): string | undefined {
-  const q = url?.indexOf('?') ?? -1;
-  return q >= 0 ? new URLSearchParams(url!.slice(q + 1)).get('access_token') ?? undefined : undefined;
-}
 
 /** Refuses an upgrade with a plain HTTP answer in the dashboard error envelope. */
 function refuse(socket: Duplex, status: 401 | 403, code: string, message: string) {
@@ -61,7 +52,7 @@ export function mountLiveChannels(deps: { upgrades: Map<string, UpgradeHandler>;
 
   deps.upgrades.set(DASHBOARD_WS_PATH, (req, socket, head) => {
     socket.on('error', () => undefined);
-    const secret = bearer(req.headers.authorization) ?? accessToken(req.url);
+    const secret = bearerFrom(req.headers.authorization) ?? accessTokenOf(req.url);
     if (!secret) return refuse(socket, 401, 'AUTHENTICATION_ERROR', 'Missing API key: send Authorization: Bearer <key> or ?access_token=');
     services.auth
       .authenticate(secret)

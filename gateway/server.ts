@@ -28,6 +28,7 @@ import type { GqlContext } from '../resolvers/context';
 import { appRouter } from '../trpc/router';
 import type { GatewayConfig } from './config';
 import { buildGraphqlSchema, createApollo, graphqlWsOnSubscribe } from './graphql';
+import { accessTokenOf, bearerFrom } from './credentials';
 import { createLogger, type Logger } from './logger';
 import { createMetrics, type Metrics } from './metrics';
 import { createLimiters } from './rate-limit';
@@ -53,11 +54,6 @@ export interface Gateway {
  */
 const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 
-export function bearerFrom(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return m ? m[1] : undefined;
-}
 
 /** Starts one gateway instance: database, domain services, the three transports and live channels. */
 export async function createGateway(config: GatewayConfig, opts: { logger?: Logger } = {}): Promise<Gateway> {
@@ -298,11 +294,4 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     })());
 
   return { url, port: address.port, services, db, log, metrics, httpServer, bootstrapAdminKey, stop };
-}
-
-export function accessTokenOf(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  const q = url.indexOf('?');
-  if (q < 0) return undefined;
-  return new URLSearchParams(url.slice(q + 1)).get('access_token') ?? undefined;
 }
