@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { BatchValidateInput, CreateRequirementInput, ListRequirementsQuery, UpdateRequirementInput } from '../../domain/compliance/requirements/requirement.service';
+import { BatchValidateInput, CreateRequirementInput } from '../../domain/compliance/requirements/requirement.service';
 import { defineRoutes, type RouteSpec } from '../route';
+import { complianceRoutes } from './compliance.routes';
 
 const API = '/api';
 const err = (description: string) => ({ description });
@@ -8,51 +9,22 @@ const notFound = { 404: err('Not found') };
 const invalidFramework = { 400: err('VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks') };
 const route = (r: Omit<RouteSpec, 'envelope' | 'limiter' | 'tag'>): RouteSpec => ({ envelope: 'integration', limiter: 'plan', tag: 'short-listing', ...r });
 
+/** The same operation as a `/v1` route, under its `/api` address. */
+function alias(v1OperationId: string, path: string, operationId: string): RouteSpec {
+  const of = complianceRoutes.find((r) => r.operationId === v1OperationId);
+  if (!of) throw new Error(`no /v1 route ${v1OperationId}`);
+  return { ...of, path, operationId, tag: 'short-listing', summary: `${of.summary} (as ${of.method.toUpperCase()} ${of.path})` };
+}
+
 /**
  * The shorter `/api` listing of the compliance spec (rule 3): the same domain operations as the
  * `/v1` paths under other addresses. Its `/api/dashboard/*` paths belong with the dashboard routes.
  */
 export const complianceShortRoutes = defineRoutes([
-  route({
-    method: 'get',
-    path: `${API}/requirements`,
-    operationId: 'shortListRequirements',
-    summary: 'List requirements (as GET /v1/requirements)',
-    permission: 'read:requirements',
-    request: { query: ListRequirementsQuery },
-    responses: invalidFramework,
-    handle: ({ ctx, services, query }) => services.requirements.list(ctx, query),
-  }),
-  route({
-    method: 'post',
-    path: `${API}/requirements`,
-    operationId: 'shortCreateRequirement',
-    summary: 'Create a requirement (as POST /v1/requirements)',
-    permission: 'write:requirements',
-    request: { body: CreateRequirementInput },
-    status: 201,
-    responses: invalidFramework,
-    handle: ({ ctx, services, body }) => services.requirements.create(ctx, body),
-  }),
-  route({
-    method: 'get',
-    path: `${API}/requirements/{id}`,
-    operationId: 'shortGetRequirement',
-    summary: 'One requirement (as GET /v1/requirements/{id})',
-    permission: 'read:requirements',
-    responses: notFound,
-    handle: ({ ctx, services, params }) => services.requirements.get(ctx, params.id),
-  }),
-  route({
-    method: 'put',
-    path: `${API}/requirements/{id}`,
-    operationId: 'shortUpdateRequirement',
-    summary: 'Partial update (as PUT /v1/requirements/{id})',
-    permission: 'write:requirements',
-    request: { body: UpdateRequirementInput },
-    responses: { ...notFound, ...invalidFramework },
-    handle: ({ ctx, services, params, body }) => services.requirements.update(ctx, params.id, body),
-  }),
+  alias('listRequirements', `${API}/requirements`, 'shortListRequirements'),
+  alias('createRequirement', `${API}/requirements`, 'shortCreateRequirement'),
+  alias('getRequirement', `${API}/requirements/{id}`, 'shortGetRequirement'),
+  alias('updateRequirement', `${API}/requirements/{id}`, 'shortUpdateRequirement'),
   route({
     method: 'delete',
     path: `${API}/requirements/{id}`,
@@ -91,14 +63,7 @@ export const complianceShortRoutes = defineRoutes([
     handle: ({ ctx, services, params }) => services.requirements.latestValidation(ctx, params.id),
   }),
   // `frameworks` before `{framework}`, so it is not taken for a framework id.
-  route({
-    method: 'get',
-    path: `${API}/compliance/frameworks`,
-    operationId: 'shortListFrameworks',
-    summary: 'Supported frameworks (as GET /v1/frameworks)',
-    permission: 'read:compliance',
-    handle: ({ ctx, services }) => services.frameworks.list(ctx),
-  }),
+  alias('listFrameworks', `${API}/compliance/frameworks`, 'shortListFrameworks'),
   route({
     method: 'get',
     path: `${API}/compliance/{framework}`,
