@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Poller } from './poller';
 import { newId } from '../ids';
 import { Job } from './job.entity';
 
@@ -46,11 +47,7 @@ interface JobRow {
 export class JobQueue {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly opts: Required<Omit<JobQueueOptions, 'onError'>> & Pick<JobQueueOptions, 'onError'>;
-  private running = false;
-  private timer: NodeJS.Timeout | null = null;
-  private readonly inFlight = new Set<Promise<void>>();
-  private polling = false;
-  private pollAgain = false;
+  private readonly poller: Poller<RunningJob>;
 
   constructor(
     private readonly rootEm: EntityManager,
@@ -64,6 +61,13 @@ export class JobQueue {
       maxRetryDelayMs: 5 * 60_000,
       ...options,
     };
+    this.poller = new Poller({
+      intervalMs: () => this.opts.pollIntervalMs,
+      concurrency: () => this.opts.concurrency,
+      claim: () => this.claim(),
+      run: (job) => this.run(job),
+      onError: (err) => this.opts.onError?.(err, null),
+    });
   }
 
   register(type: string, handler: JobHandler) {
@@ -91,55 +95,15 @@ export class JobQueue {
 
   /** Looks for work now (after an in-process enqueue has committed). */
   kick() {
-    if (this.running) void this.poll();
+    this.poller.kick();
   }
 
   start() {
-    if (this.running) return;
-    this.running = true;
-    this.schedule();
+    this.poller.start();
   }
 
   async stop() {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await Promise.allSettled([...this.inFlight]);
-  }
-
-  private schedule() {
-    if (!this.running) return;
-    this.timer = setTimeout(() => void this.poll(), this.opts.pollIntervalMs);
-    this.timer.unref();
-  }
-
-  /** Claims and starts jobs until the concurrency is used up or nothing is due. */
-  private async poll(): Promise<void> {
-    if (this.polling) {
-      this.pollAgain = true;
-      return;
-    }
-    this.polling = true;
-    if (this.timer) clearTimeout(this.timer);
-    try {
-      do {
-        this.pollAgain = false;
-        while (this.running && this.inFlight.size < this.opts.concurrency) {
-          const job = await this.claim();
-          if (!job) break;
-          const run = this.run(job).finally(() => {
-            this.inFlight.delete(run);
-            this.kick(); // a slot freed: more work may be waiting
-          });
-          this.inFlight.add(run);
-        }
-      } while (this.pollAgain && this.running);
-    } catch (err) {
-      this.opts.onError?.(err, null);
-    } finally {
-      this.polling = false;
-      this.schedule();
-    }
+    await this.poller.stop();
   }
 
   /** One due job (queued and due, or running with an expired lease), now leased to this instance. */

@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { assertWebhookUrl, guardedLookup, type UrlPolicy } from './ssrf';
+import { Poller } from '../../jobs/poller';
 import { Webhook } from './webhook.entity';
 
 export interface DeliverySettings {
@@ -62,11 +63,7 @@ export interface DeliveryOutcome {
  */
 export class DeliveryWorker {
   readonly settings: DeliverySettings;
-  private running = false;
-  private timer: NodeJS.Timeout | null = null;
-  private polling = false;
-  private pollAgain = false;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly poller: Poller<ClaimedDelivery>;
 
   constructor(
     private readonly rootEm: EntityManager,
@@ -74,59 +71,25 @@ export class DeliveryWorker {
     settings: Partial<DeliverySettings> = {},
   ) {
     this.settings = { ...DEFAULT_DELIVERY_SETTINGS, ...settings };
+    this.poller = new Poller({
+      intervalMs: () => this.settings.pollIntervalMs,
+      concurrency: () => this.settings.concurrency,
+      claim: () => this.claim(),
+      run: (delivery) => this.deliver(delivery),
+      onError: (err) => this.deps.onError?.(err),
+    });
   }
 
   start() {
-    if (this.running) return;
-    this.running = true;
-    this.schedule();
+    this.poller.start();
   }
 
   async stop() {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await Promise.allSettled([...this.inFlight]);
+    await this.poller.stop();
   }
 
   kick() {
-    if (this.running) void this.poll();
-  }
-
-  private schedule() {
-    if (!this.running) return;
-    this.timer = setTimeout(() => void this.poll(), this.settings.pollIntervalMs);
-    this.timer.unref();
-  }
-
-  private async poll() {
-    if (this.polling) {
-      this.pollAgain = true;
-      return;
-    }
-    this.polling = true;
-    if (this.timer) clearTimeout(this.timer);
-    try {
-      do {
-        this.pollAgain = false;
-        while (this.running && this.inFlight.size < this.settings.concurrency) {
-          const claimed = await this.claim();
-          if (!claimed) break;
-          const p = this.deliver(claimed)
-            .catch((err) => this.deps.onError?.(err))
-            .finally(() => {
-              this.inFlight.delete(p);
-              this.kick();
-            });
-          this.inFlight.add(p);
-        }
-      } while (this.pollAgain && this.running);
-    } catch (err) {
-      this.deps.onError?.(err);
-    } finally {
-      this.polling = false;
-      this.schedule();
-    }
+    this.poller.kick();
   }
 
   private async claim(): Promise<ClaimedDelivery | null> {
