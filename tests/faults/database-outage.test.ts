@@ -1,9 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
-import { startEmbeddedPostgres } from '../../domain/database/embedded';
+import { createStandaloneDatabase } from '../helpers/database';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
 
@@ -18,31 +13,9 @@ let proxy: TcpProxy;
 let cleanup: () => Promise<void> = async () => undefined;
 
 beforeAll(async () => {
-  const pgBase = process.env.TEST_DATABASE_URL;
-  let target: URL;
-  if (pgBase) {
-    const name = `gw_outage_${randomBytes(6).toString('hex')}`;
-    const admin = new Client({ connectionString: pgBase });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    target = new URL(pgBase);
-    target.pathname = `/${name}`;
-    cleanup = async () => {
-      const c = new Client({ connectionString: pgBase });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
-      await c.end();
-    };
-  } else {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-outage-db-'));
-    const embedded = await startEmbeddedPostgres(dir);
-    target = new URL(embedded.url);
-    cleanup = async () => {
-      await embedded.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    };
-  }
+  const db = await createStandaloneDatabase('gw_outage');
+  cleanup = () => db.drop();
+  const target = new URL(db.url);
   proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
   const viaProxy = new URL(target);
   viaProxy.host = `127.0.0.1:${proxy.port}`;

@@ -2,9 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
-import { startEmbeddedPostgres } from '../../domain/database/embedded';
+import { createStandaloneDatabase } from '../helpers/database';
 
 /**
  * A gateway process is killed with SIGKILL while it generates a report; a new process on the same
@@ -20,27 +18,9 @@ const children: ChildProcess[] = [];
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-sigkill-'));
 
 beforeAll(async () => {
-  const pgBase = process.env.TEST_DATABASE_URL;
-  if (pgBase) {
-    const name = `gw_sigkill_${randomBytes(6).toString('hex')}`;
-    const admin = new Client({ connectionString: pgBase });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(pgBase);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
-    cleanup = async () => {
-      const c = new Client({ connectionString: pgBase });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
-      await c.end();
-    };
-  } else {
-    const embedded = await startEmbeddedPostgres(path.join(dataDir, 'pgdata'));
-    databaseUrl = embedded.url;
-    cleanup = () => embedded.stop();
-  }
+  const db = await createStandaloneDatabase('gw_sigkill');
+  databaseUrl = db.url;
+  cleanup = () => db.drop();
 }, 120_000);
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');

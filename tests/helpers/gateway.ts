@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
+import { createPostgresDatabase, testPostgresUrl } from './database';
 import { parseConfig } from '../../gateway/config';
 import { createGateway, type Gateway } from '../../gateway/server';
 import { createLogger, type Logger } from '../../gateway/logger';
@@ -23,24 +22,13 @@ export interface TestGateway extends Gateway {
  */
 export async function startGateway(env: Record<string, string | undefined> = {}, opts: { logger?: Logger } = {}): Promise<TestGateway> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-test-'));
-  const pgBase = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  const pgBase = testPostgresUrl();
   let databaseUrl: string | undefined = env.DATABASE_URL;
   let dropDatabase: (() => Promise<void>) | undefined;
   if (!databaseUrl && pgBase && env.DATABASE_URL !== '') {
-    const name = `gw_test_${randomBytes(6).toString('hex')}`;
-    const admin = new Client({ connectionString: pgBase });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(pgBase);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
-    dropDatabase = async () => {
-      const c = new Client({ connectionString: pgBase });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
-      await c.end();
-    };
+    const db = await createPostgresDatabase(pgBase);
+    databaseUrl = db.url;
+    dropDatabase = () => db.drop();
   }
   const config = parseConfig({
     PORT: '0',
