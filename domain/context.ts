@@ -18,23 +18,39 @@ export interface DomainContext {
 
 /**
  * The fork and the loaders are made on first use: requests answered from memory (cached audio,
- * health, catalogue reads) never pay for them.
+ * health, catalogue reads) never pay for them. A class, so the lazy getters live on the prototype
+ * instead of being defined anew for every request.
  */
+class LazyDomainContext implements DomainContext {
+  readonly requestId: string;
+  readonly principal: Principal | null;
+  readonly ip?: string;
+  #em?: EntityManager;
+  #loaders?: Loaders;
+
+  constructor(
+    private readonly rootEm: EntityManager,
+    init: { requestId: string; principal: Principal | null; ip?: string },
+  ) {
+    this.requestId = init.requestId;
+    this.principal = init.principal;
+    if (init.ip !== undefined) this.ip = init.ip;
+  }
+
+  get em(): EntityManager {
+    return (this.#em ??= this.rootEm.fork({ clear: true, useContext: false }) as EntityManager);
+  }
+
+  get loaders(): Loaders {
+    return (this.#loaders ??= createLoaders(this.em));
+  }
+}
+
 export function createDomainContext(
   rootEm: EntityManager,
   init: { requestId: string; principal: Principal | null; ip?: string },
 ): DomainContext {
-  let em: EntityManager | undefined;
-  let loaders: Loaders | undefined;
-  return {
-    ...init,
-    get em() {
-      return (em ??= rootEm.fork({ clear: true, useContext: false }) as EntityManager);
-    },
-    get loaders() {
-      return (loaders ??= createLoaders(this.em));
-    },
-  };
+  return new LazyDomainContext(rootEm, init);
 }
 
 /** Who did it, for activity records. */

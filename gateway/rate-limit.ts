@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, MemoryStore, rateLimit, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import type Redis from 'ioredis';
 import { DomainError } from '../domain/errors';
@@ -17,12 +17,26 @@ function storeFor(redis: Redis | undefined, prefix: string): Store | undefined {
   });
 }
 
-function limitExceeded(req: Request, res: Response, retryAfterSeconds: number) {
-  const err = new DomainError('RATE_LIMIT_EXCEEDED', `Too many requests; retry in ${retryAfterSeconds} s`, {
+export function rateLimitError(retryAfterSeconds: number) {
+  return new DomainError('RATE_LIMIT_EXCEEDED', `Too many requests; retry in ${retryAfterSeconds} s`, {
     details: { retryAfter: retryAfterSeconds },
   });
+}
+
+function limitExceeded(req: Request, res: Response, retryAfterSeconds: number) {
   res.set('Retry-After', String(retryAfterSeconds));
-  res.status(429).json(errorBody(envelopeForPath(req.originalUrl), err, req.id));
+  res.status(429).json(errorBody(envelopeForPath(req.originalUrl), rateLimitError(retryAfterSeconds), req.id));
+}
+
+const TTS_WINDOW_MS = 60_000;
+
+/**
+ * The TTS limit as a counter, for callers outside express (the fast lane): the same store and key
+ * as the `tts` middleware, so a client's requests count once whichever way they are served.
+ */
+export interface TtsRateCounter {
+  /** Counts one request of `ip`; the `RateLimit-*` headers to send, and whether it is over the limit. */
+  hit(ip: string | undefined): Promise<{ exceeded: boolean; retryAfterSeconds: number; headers: Record<string, string> }>;
 }
 
 function retryAfter(req: Request): number {
@@ -35,15 +49,17 @@ function retryAfter(req: Request): number {
  * Compliance (and GraphQL/tRPC): the caller's plan per hour, keyed by API key (by IP when there
  * is none), with `X-RateLimit-*` headers and `Retry-After` on 429.
  */
-export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): { tts: RequestHandler; plan: RequestHandler } {
+export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): { tts: RequestHandler; plan: RequestHandler; ttsCounter: TtsRateCounter } {
+  const ttsStore = storeFor(opts.redis, 'rl:tts:') ?? new MemoryStore();
+  const ttsKey = (ip: string | undefined) => ipKeyGenerator(ip ?? 'unknown');
   const tts = rateLimit({
-    windowMs: 60_000,
+    windowMs: TTS_WINDOW_MS,
     limit: opts.ttsPerMinute,
     standardHeaders: 'draft-6',
     legacyHeaders: false,
-    keyGenerator: (req) => ipKeyGenerator(req.ip ?? 'unknown'),
+    keyGenerator: (req) => ttsKey(req.ip),
     handler: (req, res) => limitExceeded(req, res, retryAfter(req)),
-    store: storeFor(opts.redis, 'rl:tts:'),
+    store: ttsStore,
     validate: false,
   });
   const plan = rateLimit({
@@ -61,5 +77,24 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
     store: storeFor(opts.redis, 'rl:plan:'),
     validate: false,
   });
-  return { tts, plan };
+  const ttsCounter: TtsRateCounter = {
+    async hit(ip) {
+      const { totalHits, resetTime } = await ttsStore.increment(ttsKey(ip));
+      const limit = opts.ttsPerMinute;
+      const now = Date.now();
+      // The same figures and rounding as express-rate-limit's draft-6 headers.
+      const resetSeconds = resetTime ? Math.max(0, Math.ceil((resetTime.getTime() - now) / 1000)) : Math.ceil(TTS_WINDOW_MS / 1000);
+      return {
+        exceeded: totalHits > limit,
+        retryAfterSeconds: Math.max(1, Math.ceil(((resetTime?.getTime() ?? now + 1000) - now) / 1000)),
+        headers: {
+          'RateLimit-Policy': `${limit};w=${Math.ceil(TTS_WINDOW_MS / 1000)}`,
+          'RateLimit-Limit': String(limit),
+          'RateLimit-Remaining': String(Math.max(limit - totalHits, 0)),
+          'RateLimit-Reset': String(resetSeconds),
+        },
+      };
+    },
+  };
+  return { tts, plan, ttsCounter };
 }

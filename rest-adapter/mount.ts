@@ -6,6 +6,7 @@ import { rejectNulCharacters } from '../domain/validation';
 import type { Services } from '../domain/services';
 import type { Logger } from '../gateway/logger';
 import { errorBody } from './envelopes';
+import { preReadBodyOf } from './fast-lane';
 import type { Envelope, Limiter, RouteSpec, StreamRegistry } from './route';
 
 export const MAX_JSON_BODY = '1mb';
@@ -39,6 +40,16 @@ function parseBody(envelope: Envelope, log: Logger): RequestHandler {
     if (!hasBody) return next();
     if (!req.is(['application/json', 'application/*+json'])) {
       return sendError(res, req, envelope, new DomainError('UNSUPPORTED_MEDIA_TYPE'), log);
+    }
+    const preRead = preReadBodyOf(req);
+    if (preRead !== undefined) {
+      // The fast lane read it and handed the request on: parse it as the JSON parser would (strict: false).
+      try {
+        req.body = JSON.parse(preRead);
+      } catch {
+        return sendError(res, req, envelope, new DomainError('VALIDATION_ERROR', 'Request body is not valid JSON', { fields: [{ field: '(body)', message: 'malformed JSON' }] }), log);
+      }
+      return next();
     }
     jsonParser(req, res, (err?: any) => {
       if (!err) return next();

@@ -51,6 +51,12 @@ export interface RouteSpec {
   /** Status of a successful answer (default 200). */
   status?: number;
   responses?: Record<number, ResponseDoc>;
+  /**
+   * The answer when it can be given from memory alone (no I/O), else undefined: the fast lane
+   * (`fast-lane.ts`) serves such answers before express; anything else, thrown errors included, goes
+   * through `handle` as usual. Only for POST routes without path parameters.
+   */
+  answerFromMemory?(call: { ctx: DomainContext; services: Services; body(): unknown; bodyText: string }): unknown;
   /** Returns the JSON body; or, for `raw` routes, writes the response itself and returns undefined. */
   handle(call: RestCall): Promise<unknown> | unknown;
   raw?: boolean;

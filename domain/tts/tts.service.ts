@@ -93,10 +93,15 @@ const HASH_PARAM = /^[0-9a-f]{64}$/;
 /** Chunk size of progressive generation: small enough that the first progress event comes quickly. */
 const PROGRESSIVE_CHUNK_CHARS = 400;
 const CHUNK_CONCURRENCY = 8;
+/** At most this many remembered request bodies, each at most this long (≤ 8 MB in all). */
+const REQUEST_KEYS_MAX = 2000;
+const REQUEST_KEY_MAX_TEXT = 4096;
 
 export class TtsService {
   private readonly hot: HotTier<HotItem>;
   private readonly inflight = new Map<string, Promise<AudioEntry>>();
+  /** Request JSON → its direct hash (null: `cache: false`), for `cachedGeneration`; bounded. */
+  private readonly requestKeys = new Map<string, string | null>();
   readonly stats: ProviderStatsRecorder;
   readonly accesses: AccessRecorder;
   private readonly access: TtsAccessPolicy;
@@ -119,11 +124,32 @@ export class TtsService {
 
   // ---- generation ---------------------------------------------------------------------------
 
+  /**
+   * `generate`'s answer when the hot tier holds it, without any I/O; undefined when it would take the
+   * database or a provider. A cache hit is decided by the direct hash alone, and the hot tier is kept
+   * coherent by invalidate() and expiry, as for audio reads. Throws what `generate` would throw.
+   * `rawText`, the JSON the request was parsed from, lets a repeated body skip parsing, validation
+   * and hashing (all pure functions of that text).
+   */
+  cachedGeneration(ctx: DomainContext, raw: () => unknown, rawText?: string): GenerationResponse | undefined {
+    this.access.require(ctx, 'tts:generate');
+    let key = rawText === undefined ? undefined : this.requestKeys.get(rawText);
+    if (key === undefined) {
+      const req = resolveRequest(raw(), this.defaultProvider);
+      key = req.cache ? computeHash('direct', req.text, req.options) : null;
+      if (rawText !== undefined && rawText.length <= REQUEST_KEY_MAX_TEXT) {
+        if (this.requestKeys.size >= REQUEST_KEYS_MAX) this.requestKeys.clear();
+        this.requestKeys.set(rawText, key);
+      }
+    }
+    if (key === null) return undefined;
+    const hot = this.liveHot(key);
+    return hot ? this.responseOf(hot.view, true) : undefined;
+  }
+
   async generate(ctx: DomainContext, raw: unknown): Promise<GenerationResponse> {
     this.access.require(ctx, 'tts:generate');
     const req = resolveRequest(raw, this.defaultProvider);
-    // A cache hit is decided by the direct hash alone; the hot tier (kept coherent by invalidate()
-    // and expiry, as for audio reads) answers it without a query.
     if (req.cache) {
       const direct = computeHash('direct', req.text, req.options);
       const hot = this.liveHot(direct);

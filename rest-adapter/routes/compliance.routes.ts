@@ -69,7 +69,7 @@ export const complianceRoutes = defineRoutes([
     method: 'get',
     path: `${V1}/requirements`,
     operationId: 'listRequirements',
-    summary: 'List requirements, newest first (limit default 50, at most 200)',
+    summary: 'List requirements, newest first (limit default 50, at most 500)',
     tag: 'requirements',
     permission: 'read:requirements',
     request: { query: ListRequirementsQuery },

@@ -109,6 +109,7 @@ export const ttsRoutes = defineRoutes([
     permission: 'tts:generate',
     request: { body: GenerationRequestSchema },
     responses: { 400: err('Invalid request'), 429: err('Rate limit exceeded'), 500: err('Provider not configured'), 502: err('Upstream provider error') },
+    answerFromMemory: ({ ctx, services, body, bodyText }) => services.tts.cachedGeneration(ctx, body, bodyText),
     handle: ({ ctx, services, body }) => services.tts.generate(ctx, body),
   },
   {

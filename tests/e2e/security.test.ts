@@ -30,6 +30,19 @@ test('helmet headers are present on API answers', async () => {
   expect(res.headers.get('x-powered-by')).toBeNull();
 });
 
+test('API answers carry the API header set; the HTML docs page the document set', async () => {
+  const api = await gw.request('/api/v1/voices', { auth: null });
+  expect(api.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
+  expect(api.headers.get('x-frame-options')).toBe('DENY');
+  expect(api.headers.get('referrer-policy')).toBe('no-referrer');
+  expect(api.headers.get('cross-origin-opener-policy')).toBeNull(); // meaningful to documents only
+  const docs = await gw.request('/api/docs', { auth: null });
+  expect(docs.headers.get('content-type')).toMatch(/text\/html/);
+  expect(docs.headers.get('content-security-policy')).toContain("script-src 'self'");
+  expect(docs.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+  expect(docs.headers.get('x-content-type-options')).toBe('nosniff');
+});
+
 test('CORS in development allows any origin (preflight answers Access-Control-Allow-Origin)', async () => {
   const res = await fetch(`${gw.url}/v1/requirements`, {
     method: 'OPTIONS',

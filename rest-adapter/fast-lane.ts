@@ -1,0 +1,143 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { createDomainContext } from '../domain/context';
+import type { Principal } from '../domain/auth/principal';
+import type { Services } from '../domain/services';
+import type { TtsRateCounter } from '../gateway/rate-limit';
+import { rateLimitError } from '../gateway/rate-limit';
+import { bearerFrom } from '../gateway/credentials';
+import { errorBody } from './envelopes';
+import type { RouteSpec } from './route';
+
+/**
+ * The fast lane: routes that declare `answerFromMemory` (a repeated POST /api/v1/generate answered
+ * from the hot tier) are served here, in front of express. Express's per-request machinery (router,
+ * a dozen middlewares, body parser) costs several times the work of such an answer; here the same
+ * steps run without it: request id, the same security and CORS headers (captured from the real
+ * middlewares at start-up), the caller's key, the same rate-limit counter, metrics. Whatever the lane
+ * cannot answer from memory — a miss, an invalid body, an error, a request it does not take — goes
+ * to express unchanged; the body, if already read, travels with it (`preReadBodyOf`).
+ */
+
+/** Bodies larger than this go to express without being read here (its limit and errors apply). */
+const MAX_BODY_BYTES = 64 * 1024;
+const JSON_TYPE = /^application\/json\s*(;\s*charset=utf-8\s*)?$/i;
+const PRE_READ = Symbol('fastLane.preReadBody');
+
+export interface FastLaneDeps {
+  routes: RouteSpec[];
+  services: Services;
+  rootEm: EntityManager;
+  ttsCounter: TtsRateCounter;
+  /** Headers every answer carries, as the security and CORS middlewares set them for a request without `Origin`. */
+  staticHeaders: Record<string, string>;
+  requestIdOf(req: IncomingMessage): string;
+  clientIpOf(req: IncomingMessage): string | undefined;
+  authenticate(secret: string): Promise<Principal | null>;
+  /** Called once an answer is sent (metrics, debug log), with the route template and status. */
+  answered(req: IncomingMessage, route: string, status: number, requestId: string, startedNs: bigint): void;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The body the fast lane read before handing the request on, if it did. */
+export function preReadBodyOf(req: IncomingMessage): string | undefined {
+  return (req as any)[PRE_READ];
+}
+
+/**
+ * Headers a chain of middlewares sets on a response, captured once with a recording response (the
+ * request has no `Origin` and no other header: exactly the requests the lane takes).
+ */
+export async function captureHeaders(middlewares: ((req: any, res: any, next: (err?: unknown) => void) => void)[], method = 'POST'): Promise<Record<string, string>> {
+  const headers = new Map<string, { name: string; value: string }>();
+  const res = {
+    setHeader: (name: string, value: unknown) => void headers.set(name.toLowerCase(), { name, value: Array.isArray(value) ? value.join(', ') : String(value) }),
+    getHeader: (name: string) => headers.get(name.toLowerCase())?.value,
+    hasHeader: (name: string) => headers.has(name.toLowerCase()),
+    removeHeader: (name: string) => void headers.delete(name.toLowerCase()),
+    getHeaders: () => Object.fromEntries([...headers].map(([k, v]) => [k, v.value])),
+  };
+  const req = { method, headers: {}, url: '/', originalUrl: '/', path: '/' };
+  for (const mw of middlewares) {
+    await new Promise<void>((resolve, reject) => mw(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+  }
+  return Object.fromEntries([...headers.values()].map(({ name, value }) => [name, value]));
+}
+
+export function createFastLane(deps: FastLaneDeps) {
+  const byPath = new Map<string, RouteSpec>();
+  for (const route of deps.routes) {
+    if (route.answerFromMemory && route.method === 'post' && !route.path.includes('{')) byPath.set(route.path, route);
+  }
+
+  /** Only plain requests: anything that needs express's handling (CORS, odd encodings, large bodies) skips the lane. */
+  const takes = (req: IncomingMessage) => {
+    const h = req.headers;
+    const length = Number(h['content-length']);
+    return (
+      length > 0 &&
+      length <= MAX_BODY_BYTES &&
+      h['transfer-encoding'] === undefined &&
+      h.origin === undefined &&
+      h.expect === undefined &&
+      JSON_TYPE.test(h['content-type'] ?? '')
+    );
+  };
+
+  const send = (res: ServerResponse, status: number, headers: Record<string, string>, body: unknown) => {
+    const json = JSON.stringify(body);
+    headers['Content-Type'] = 'application/json; charset=utf-8';
+    headers['Content-Length'] = String(Buffer.byteLength(json));
+    res.writeHead(status, headers);
+    res.end(json);
+  };
+
+  async function answer(route: RouteSpec, req: IncomingMessage, res: ServerResponse, text: string, startedNs: bigint, fallback: Handler) {
+    try {
+      const secret = req.headers.authorization === undefined ? undefined : bearerFrom(req.headers.authorization);
+      const principal = secret === undefined ? null : await deps.authenticate(secret);
+      const requestId = deps.requestIdOf(req);
+      const ctx = createDomainContext(deps.rootEm, { requestId, principal, ip: deps.clientIpOf(req) });
+      const result = route.answerFromMemory!({ ctx, services: deps.services, body: () => JSON.parse(text), bodyText: text });
+      if (result !== undefined) {
+        // Counted only when answered here, so a request handed on is counted once, by express.
+        const limit = await deps.ttsCounter.hit(ctx.ip);
+        const headers: Record<string, string> = { ...deps.staticHeaders, ...limit.headers, 'X-Request-Id': requestId };
+        const status = limit.exceeded ? 429 : route.status ?? 200;
+        if (limit.exceeded) {
+          headers['Retry-After'] = String(limit.retryAfterSeconds);
+          send(res, status, headers, errorBody(route.envelope, rateLimitError(limit.retryAfterSeconds), requestId));
+        } else {
+          send(res, status, headers, result);
+        }
+        deps.answered(req, route.path, status, requestId, startedNs);
+        return;
+      }
+    } catch {
+      // Invalid JSON, a refused key, a validation error...: express answers it in the documented envelope.
+      if (res.headersSent) return;
+    }
+    (req as any)[PRE_READ] = text;
+    fallback(req, res);
+  }
+
+  /** The server's request listener: the lane when it can, else `fallback` (express). */
+  return function fastLane(fallback: Handler): Handler {
+    return (req, res) => {
+      const route = req.method === 'POST' ? byPath.get(req.url ?? '') : undefined;
+      if (!route || !takes(req)) return fallback(req, res);
+      const startedNs = process.hrtime.bigint();
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        chunks.push(chunk);
+      });
+      req.once('end', () => {
+        // node:http delivers exactly Content-Length bytes, so `size` is within MAX_BODY_BYTES.
+        void answer(route, req, res, chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'), startedNs, fallback);
+      });
+    };
+  };
+}
