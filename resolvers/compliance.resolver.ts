@@ -42,7 +42,7 @@ const statusList = (s: ComplianceStatusView): ComplianceStatus => ({
 export class ComplianceResolver {
   // ---------- requirements ----------
 
-  @Query(() => RequirementPage, { description: 'GET /v1/requirements (limit default 50, at most 200), newest first' })
+  @Query(() => RequirementPage, { description: 'GET /v1/requirements (limit default 50, at most 500), newest first' })
   requirements(
     @Arg('filter', () => RequirementFilter, { nullable: true }) filter: RequirementFilter | undefined,
     @Arg('limit', () => Int, { nullable: true }) limit: number | undefined,

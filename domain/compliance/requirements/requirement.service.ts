@@ -16,7 +16,7 @@ import { PRIORITIES, REQUIREMENT_STATUSES, Requirement, type Implementation, typ
 
 /** Documented page-size limits of list endpoints. */
 export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 200;
+export const MAX_PAGE_SIZE = 500;
 /** Most items one batch request may carry. */
 export const MAX_BATCH_SIZE = 100;
 
