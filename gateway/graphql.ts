@@ -1,9 +1,11 @@
 import type { Server } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import type { ApolloServerOptionsWithGateway } from '@apollo/server';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { defaultFieldResolver, GraphQLError, GraphQLObjectType, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, execute, GraphQLError, GraphQLObjectType, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import { buildSchema } from 'type-graphql';
 import { rejectNulCharacters } from '../domain/validation';
@@ -94,14 +96,30 @@ function armorProtection(production: boolean) {
   return armor.protect();
 }
 
+/** How many distinct subscription documents graphql-ws keeps parsed and validated. */
+const WS_DOCUMENT_CACHE_SIZE = 200;
+
 /**
  * graphql-ws runs only graphql-js's standard rules by default, so a subscription over WebSocket would
  * escape the limits HTTP enforces. This `onSubscribe` parses with the same token limit and validates
  * with the standard rules plus armor's; a refused document answers an `error` message, not a close.
+ *
+ * Parse and validation depend only on the query text (variables are coerced at execution), so a
+ * valid document is kept by its text, as Apollo does over HTTP: a thousand clients sending the same
+ * subscription share one AST (~2 KB each otherwise, held for the subscription's lifetime) and are
+ * validated once. Refused documents are not kept (nobody gets to fill the cache with junk).
  */
 export function graphqlWsOnSubscribe(schema: GraphQLSchema, production: boolean) {
   const rules = [...specifiedRules, ...armorProtection(production).validationRules];
+  const documents = new Map<string, DocumentNode>(); // insertion order = least recently used first
   return (_ctx: unknown, _id: string, payload: SubscribePayload): ExecutionArgs | readonly GraphQLError[] => {
+    const execArgs = (document: DocumentNode): ExecutionArgs => ({ schema, document, operationName: payload.operationName, variableValues: payload.variables ?? undefined });
+    const known = documents.get(payload.query);
+    if (known) {
+      documents.delete(payload.query);
+      documents.set(payload.query, known);
+      return execArgs(known);
+    }
     let document: DocumentNode;
     try {
       document = parse(payload.query, { maxTokens: GRAPHQL_LIMITS.maxTokens });
@@ -110,8 +128,74 @@ export function graphqlWsOnSubscribe(schema: GraphQLSchema, production: boolean)
     }
     const errors = validate(schema, document, rules);
     if (errors.length) return errors;
-    return { schema, document, operationName: payload.operationName, variableValues: payload.variables ?? undefined };
+    documents.set(payload.query, document);
+    if (documents.size > WS_DOCUMENT_CACHE_SIZE) documents.delete(documents.keys().next().value!);
+    return execArgs(document);
   };
+}
+
+type Gateway = ApolloServerOptionsWithGateway<GqlContext>['gateway'];
+type Executor = NonNullable<Awaited<ReturnType<Gateway['load']>>['executor']>;
+
+/**
+ * A compiled executor behind Apollo. Apollo keeps parsing, validation (armor's limits, introspection
+ * off in production), error formatting and HTTP; execution runs a query graphql-jit compiled once per
+ * document and operation, instead of graphql-js walking the document for every row. Apollo's
+ * `gateway` option is its documented seam for a custom executor; the schema is static.
+ */
+export function compiledExecution(schema: GraphQLSchema): Gateway {
+  // Apollo hands the same DocumentNode for the same query text (its document store), so compiled
+  // queries live as long as their document does. null: graphql-jit cannot compile it (e.g. an unknown
+  // operation name); graphql-js then answers, with its own error.
+  const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
+  const compile = (document: DocumentNode, operationName: string | null) => {
+    let byOperation = compiled.get(document);
+    if (!byOperation) compiled.set(document, (byOperation = new Map()));
+    const key = operationName ?? '';
+    let query = byOperation.get(key);
+    if (query === undefined) {
+      let made: CompiledQuery | ExecutionResult | null;
+      try {
+        made = compileQuery(schema, document, operationName ?? undefined);
+      } catch {
+        made = null;
+      }
+      byOperation.set(key, (query = made && isCompiledQuery(made) ? made : null));
+    }
+    return query;
+  };
+  const executor: Executor = async (request) => {
+    const variables = request.request.variables ?? {};
+    const query = compile(request.document, request.operationName);
+    if (query) {
+      const result = await query.query(undefined, request.context, variables);
+      if (!result.errors) return result;
+      // Field errors come with data; request errors (variables that do not coerce) do not, and
+      // graphql-js reports those in the form Apollo recognises as BAD_USER_INPUT.
+      if (result.data !== undefined) return { ...result, errors: result.errors.map(asGraphqlJsError) };
+    }
+    return execute({ schema, document: request.document, operationName: request.operationName, variableValues: variables, contextValue: request.context });
+  };
+  return {
+    async load() {
+      return { schema, executor };
+    },
+    onSchemaLoadOrUpdate(callback) {
+      callback({ apiSchema: schema, coreSupergraphSdl: '' });
+      return () => undefined;
+    },
+    async stop() {},
+  };
+}
+
+/**
+ * graphql-jit's errors leave `extensions` undefined, where graphql-js always sets an object (Apollo's
+ * error formatting reads `extensions.code`); the same error, as graphql-js builds it.
+ */
+function asGraphqlJsError(error: GraphQLError): GraphQLError {
+  const copy = new GraphQLError(error.message, { path: error.path, originalError: error.originalError, extensions: error.extensions ?? undefined });
+  if (error.locations) (copy as { locations?: unknown }).locations = error.locations;
+  return copy;
 }
 
 export async function createApollo(opts: { schema: GraphQLSchema; httpServer: Server; production: boolean; log: Logger; extraPlugins?: ApolloServerPlugin<GqlContext>[] }) {
@@ -122,8 +206,10 @@ export async function createApollo(opts: { schema: GraphQLSchema; httpServer: Se
     ...(opts.extraPlugins ?? []),
   ];
   if (opts.production) plugins.push(ApolloServerPluginLandingPageDisabled());
+  // No cache hints are used; without this plugin no resolver is wrapped for `willResolveField`.
+  plugins.push(ApolloServerPluginCacheControlDisabled());
   const apollo = new ApolloServer<GqlContext>({
-    schema: opts.schema,
+    gateway: compiledExecution(opts.schema),
     introspection: !opts.production,
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,

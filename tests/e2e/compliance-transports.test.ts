@@ -133,7 +133,7 @@ describe('GraphQL', () => {
     const bad = await gql(`{ requirements(filter: {framework: "hipaa"}) { data { id } } }`);
     expect(bad.body.errors[0].extensions.code).toBe('INVALID_FRAMEWORK');
     expect(bad.body.errors[0].extensions.details.supportedFrameworks).toEqual(['iso13485', 'fda21cfr11', 'gdpr', 'soc2']);
-    const tooMany = await gql(`{ requirements(limit: 500) { data { id } } }`);
+    const tooMany = await gql(`{ requirements(limit: 501) { data { id } } }`);
     expect(tooMany.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
     expect(tooMany.body.errors[0].extensions.fields[0].field).toBe('limit');
     const anon = await gql(`{ frameworks { id } }`, {}, null);
