@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { concatPcm, decode, encode, probe } from '../../domain/tts/audio';
+import { concatPcm, decode, encode, joinMono16Wavs, probe } from '../../domain/tts/audio';
 import { PROVIDER_CATALOGUE } from '../../domain/tts/catalogue';
 import { MockProvider } from '../../domain/tts/providers/mock';
 import { resolveRequest } from '../../domain/tts/request';
@@ -26,7 +26,8 @@ function longText(chars: number): string {
 
 /**
  * The same chunks, one after another, through the same code path as the gateway's parallel
- * generation (mock provider with the same latency → WAV → probe → decode; join; encode once).
+ * generation (mock provider with the same latency → WAV → probe; a WAV target is joined in 16-bit,
+ * other targets decode each chunk, join and encode once).
  */
 async function sequentialMs(text: string, format: 'wav' | 'mp3'): Promise<{ ms: number; chunks: number }> {
   const req = resolveRequest({ text, options: { provider: 'mock', format } }, 'mock');
@@ -34,13 +35,19 @@ async function sequentialMs(text: string, format: 'wav' | 'mp3'): Promise<{ ms: 
   const provider = new MockProvider(LATENCY_MS);
   const chunks = chunkText(req.text, { maxChars: Math.min(PROVIDER_CATALOGUE.mock.maxCharsPerCall, CHUNK_CHARS) });
   const t0 = performance.now();
+  const wavs: Buffer[] = [];
   const parts = [];
   for (const chunk of chunks) {
     const wav = await provider.synthesize({ text: chunk, voice: o.voice, speed: o.speed, quality: o.quality, language: o.language, emotion: o.emotion, pitch: o.pitch, format: 'wav' });
     if (!probe(wav, 'wav').ok) throw new Error('bad wav');
-    parts.push(await decode(wav, 'wav'));
+    if (format === 'wav') wavs.push(wav);
+    else parts.push(await decode(wav, 'wav'));
   }
-  await encode(concatPcm(parts), format, { quality: o.quality });
+  if (format === 'wav') {
+    if (!joinMono16Wavs(wavs)) throw new Error('chunks not joinable as 16-bit WAV');
+  } else {
+    await encode(concatPcm(parts), format, { quality: o.quality });
+  }
   return { ms: performance.now() - t0, chunks: chunks.length };
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { DomainContext } from '../context';
 import { DomainError, notFound } from '../errors';
 import { parseInput } from '../validation';
-import { concatPcm, decode, durationSeconds, encode, probe, type Pcm } from './audio';
+import { concatPcm, decode, durationSeconds, encode, joinMono16Wavs, probe, type Pcm } from './audio';
 import { AudioEntry } from './audio-entry.entity';
 import { BlobStore, CorruptBlobError, blobKeyOf } from './cache/blob-store';
 import { HotTier } from './cache/hot-tier';
@@ -260,20 +260,30 @@ export class TtsService {
       } else {
         // Chunks come back as WAV (cheap to decode); the joined PCM is encoded once, so there is
         // one encoder delay and no seams, whatever the target format.
+        // A WAV target is joined in 16-bit as it came; other targets decode each chunk while the
+        // others are still being generated.
         const parts = await mapLimit(chunks, concurrency, async (text) => {
           const wav = await provider.synthesize({ ...call, text, format: 'wav' }, signal);
           const checked = probe(wav, 'wav');
           if (!checked.ok) throw this.badAudio(o.provider, checked.reason);
-          const pcm = await decode(wav, 'wav');
+          const pcm = o.format === 'wav' ? null : await decode(wav, 'wav');
           progressive?.onChunk();
-          return pcm;
+          return { wav, pcm };
         });
-        const joined: Pcm = concatPcm(parts);
-        const encoded = await encode(joined, o.format, { quality: o.quality });
-        data = encoded.data;
-        duration = durationSeconds(joined);
-        sampleRate = encoded.sampleRate;
-        bitrate = encoded.bitrate;
+        const asWav = o.format === 'wav' ? joinMono16Wavs(parts.map((p) => p.wav)) : null;
+        if (asWav) {
+          data = asWav.data;
+          duration = asWav.frames / asWav.sampleRate;
+          sampleRate = asWav.sampleRate;
+          bitrate = asWav.sampleRate * 16;
+        } else {
+          const joined: Pcm = concatPcm(await Promise.all(parts.map((p) => p.pcm ?? decode(p.wav, 'wav'))));
+          const encoded = await encode(joined, o.format, { quality: o.quality });
+          data = encoded.data;
+          duration = durationSeconds(joined);
+          sampleRate = encoded.sampleRate;
+          bitrate = encoded.bitrate;
+        }
       }
     } catch (err) {
       await this.stats

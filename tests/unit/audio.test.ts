@@ -6,6 +6,7 @@ import {
   decode,
   durationSeconds,
   encode,
+  joinMono16Wavs,
   probe,
   resample,
   synthesizeSpeechLike,
@@ -224,6 +225,26 @@ describe('resample / concatPcm', () => {
     expect(joined.samples.length).toBe(expectedLength);
     const worstInside = Math.max(...parts.map((p) => maxAdjacentJump(p.samples)));
     expect(maxAdjacentJump(joined.samples)).toBeLessThanOrEqual(worstInside + 1e-6);
+  });
+
+  it('joins 16-bit WAV chunks in 16-bit like the float join, within one step of quantisation', async () => {
+    const parts = ['First sentence here.', 'And a second one', 'third!'].map((text) => synthesizeSpeechLike({ text, voice: 'mock-voice-3', speed: 1 }));
+    const wavs = await Promise.all(parts.map(async (p) => (await encode(p, 'wav')).data));
+    const joined = joinMono16Wavs(wavs)!;
+    expect(joined.sampleRate).toBe(SAMPLE_RATE);
+    expect(probe(joined.data, 'wav')).toMatchObject({ ok: true });
+    const viaFloat = concatPcm(await Promise.all(wavs.map((w) => decode(w, 'wav'))));
+    const direct = await decode(joined.data, 'wav');
+    expect(joined.frames).toBe(viaFloat.samples.length);
+    expect(direct.samples.length).toBe(viaFloat.samples.length);
+    let worst = 0;
+    for (let i = 0; i < direct.samples.length; i++) worst = Math.max(worst, Math.abs(direct.samples[i] - viaFloat.samples[i]));
+    expect(worst).toBeLessThanOrEqual(1.5 / 32768);
+    // Not all mono 16-bit of one rate: the caller falls back to decode + concatPcm + encode.
+    const other = (await encode(sine(200, 0.2, 0.3, 16000), 'wav')).data;
+    expect(joinMono16Wavs([wavs[0], other])).toBeNull();
+    expect(joinMono16Wavs([Buffer.from('not a wav at all')])).toBeNull();
+    expect(joinMono16Wavs([])).toBeNull();
   });
 
   it('rejects an empty list and negative crossfades', () => {

@@ -18,4 +18,5 @@ export {
   type EncodeOptions,
   type EncodeQuality,
 } from './codec';
+export { joinMono16Wavs } from './wav';
 export { AUDIO_FORMATS, AudioDecodeError, type AudioFormat, type ProbeResult } from './types';

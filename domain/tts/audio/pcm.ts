@@ -12,7 +12,12 @@ export interface ConcatOptions {
   crossfadeMs?: number;
 }
 
-const DEFAULT_CROSSFADE_MS = 10;
+export const DEFAULT_CROSSFADE_MS = 10;
+
+/** Samples of crossfade at the seam of two chunks of `a` and `b` samples: never more than half of either. */
+export function seamOverlap(requested: number, a: number, b: number): number {
+  return Math.min(requested, Math.floor(a / 2), Math.floor(b / 2));
+}
 
 export function durationSeconds(pcm: Pcm): number {
   return pcm.samples.length / pcm.sampleRate;
@@ -77,8 +82,7 @@ export function concatPcm(parts: Pcm[], opts: ConcatOptions = {}): Pcm {
 
   const overlaps: number[] = [];
   for (let i = 1; i < chunks.length; i++) {
-    const limit = Math.min(Math.floor(chunks[i - 1].length / 2), Math.floor(chunks[i].length / 2));
-    overlaps.push(Math.min(requestedOverlap, limit));
+    overlaps.push(seamOverlap(requestedOverlap, chunks[i - 1].length, chunks[i].length));
   }
 
   const totalLength =
