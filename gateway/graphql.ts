@@ -166,7 +166,10 @@ export function compiledExecution(schema: GraphQLSchema): Gateway {
   };
   const executor: Executor = async (request) => {
     const variables = request.request.variables ?? {};
-    const query = compile(request.document, request.operationName);
+    // The name the client asked for (request.operationName is the one Apollo resolved, null when
+    // none matched): an unknown name must fail as it does in graphql-js.
+    const operationName = request.request.operationName ?? null;
+    const query = compile(request.document, operationName);
     if (query) {
       const result = await query.query(undefined, request.context, variables);
       if (!result.errors) return result;
@@ -174,7 +177,7 @@ export function compiledExecution(schema: GraphQLSchema): Gateway {
       // graphql-js reports those in the form Apollo recognises as BAD_USER_INPUT.
       if (result.data !== undefined) return { ...result, errors: result.errors.map(asGraphqlJsError) };
     }
-    return execute({ schema, document: request.document, operationName: request.operationName, variableValues: variables, contextValue: request.context });
+    return execute({ schema, document: request.document, operationName, variableValues: variables, contextValue: request.context });
   };
   return {
     async load() {

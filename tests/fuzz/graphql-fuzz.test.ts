@@ -237,3 +237,17 @@ test('after the fuzzing the server still answers /api/v1/health/live', async () 
   const res = await fetch(`${gw.url}/api/v1/health/live`);
   expect(res.status).toBe(200);
 });
+
+test('operation names are resolved as graphql-js does, also on the compiled path', async () => {
+  const twoOps = 'query A { __typename } query B { frameworks { id } }';
+  const unknown = await post(JSON.stringify({ query: 'query A { __typename }', operationName: 'Nope' }));
+  expect(unknown.status).toBe(400);
+  expect(JSON.parse(unknown.body).errors[0].extensions.code).toBe('OPERATION_RESOLUTION_FAILURE');
+  const b = await post(JSON.stringify({ query: twoOps, operationName: 'B' }));
+  expect(b.status).toBe(200);
+  expect(JSON.parse(b.body).data.frameworks.length).toBeGreaterThan(0);
+  const a = await post(JSON.stringify({ query: twoOps, operationName: 'A' }));
+  expect(JSON.parse(a.body).data).toEqual({ __typename: 'Query' });
+  const missing = await post(JSON.stringify({ query: twoOps }));
+  expect(missing.status).toBe(400);
+});
