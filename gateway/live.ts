@@ -12,8 +12,12 @@ import type { Metrics } from './metrics';
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 export const DASHBOARD_WS_PATH = '/v1/dashboard/ws';
-/** Limits of one dashboard socket; exceeding the rate closes it with 1008 naming the limit. */
-export const WS_LIMITS = { maxPayloadBytes: 16 * 1024, messagesPerSecond: 20, heartbeatMs: 30_000 };
+/**
+ * Limits of one dashboard socket; exceeding the rate closes it with 1008 naming the limit. A client
+ * that does not read (more than `maxBufferedBytes` of events waiting in its socket's buffer) is
+ * closed with 1008 too rather than buffered for without limit; it may reconnect and resume.
+ */
+export const WS_LIMITS = { maxPayloadBytes: 16 * 1024, messagesPerSecond: 20, heartbeatMs: 30_000, maxBufferedBytes: 1024 * 1024 };
 const DATABASE_CHECK_MS = 10_000;
 
 interface Client {
@@ -131,11 +135,16 @@ export function mountLiveChannels(deps: { upgrades: Map<string, UpgradeHandler>;
   const unsubscribeBus = services.bus.subscribe(COMPLIANCE_CHANNEL, (e: DomainEvent) => {
     const wsType = WS_EVENT_OF[e.type as ComplianceEventType];
     if (!wsType) return;
-    let text: string | null = null;
+    // Serialised and UTF-8 encoded once per event; every socket gets the same bytes as a text frame.
+    let frame: Buffer | null = null;
     for (const client of clients) {
       if (!client.events.has(wsType) || client.socket.readyState !== WebSocket.OPEN) continue;
-      text ??= JSON.stringify({ type: wsType, data: e.data, timestamp: e.createdAt, id: e.id, event: e.type });
-      client.socket.send(text);
+      if (client.socket.bufferedAmount > WS_LIMITS.maxBufferedBytes) {
+        client.socket.close(1008, `slow consumer: more than ${WS_LIMITS.maxBufferedBytes} bytes of events unread`);
+        continue;
+      }
+      frame ??= Buffer.from(JSON.stringify({ type: wsType, data: e.data, timestamp: e.createdAt, id: e.id, event: e.type }));
+      client.socket.send(frame, { binary: false });
     }
   });
 

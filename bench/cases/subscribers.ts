@@ -97,7 +97,8 @@ async function trpcSseSubscriber(httpUrl: string, key: string): Promise<Subscrib
 /**
  * `count` idle subscribers, split over the dashboard WebSocket, graphql-ws and tRPC over SSE, all
  * filtered to requirement creations; then 100 requirements are created over REST and every
- * subscriber must have seen each of them. RSS is read with everyone connected and after delivery.
+ * subscriber must have seen each of them. RSS is read with everyone connected, every 50 ms while
+ * events are delivered (the budget takes the peak) and after delivery.
  */
 export async function runSubscribersCase(report: Report, gw: Child, adminKey: string, count: number) {
   const wsUrl = gw.url.replace(/^http/, 'ws');
@@ -106,6 +107,11 @@ export async function runSubscribersCase(report: Report, gw: Child, adminKey: st
   const subscribers = await mapLimit(Array.from({ length: count }, (_, i) => i), 50, (i) => kinds[i % 3](wsUrl, adminKey));
   await new Promise((r) => setTimeout(r, 500));
   const rssConnected = rssMb(gw.pid);
+  // An instant reading after delivery lands anywhere in the collector's cycle (the same run read
+  // 270 or 450 MB depending on when the last major GC ran), so the peak while events flow is kept too.
+  let rssPeak = rssConnected;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(gw.pid))), 50);
+  sampler.unref();
 
   const created: string[] = [];
   const t0 = performance.now();
@@ -124,7 +130,9 @@ export async function runSubscribersCase(report: Report, gw: Child, adminKey: st
   const deadline = Date.now() + 30_000;
   while (!complete() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   const deliveredMs = performance.now() - t0;
+  clearInterval(sampler);
   const rssAfter = rssMb(gw.pid);
+  rssPeak = Math.max(rssPeak, rssAfter);
 
   const byKind = new Map<string, { n: number; full: number }>();
   for (const s of subscribers) {
@@ -138,8 +146,8 @@ export async function runSubscribersCase(report: Report, gw: Child, adminKey: st
 
   report.note(
     `subscribers: ${[...byKind].map(([k, v]) => `${k} ${v.full}/${v.n} complete`).join(', ')}; ${EVENTS} events delivered to all in ${deliveredMs.toFixed(0)} ms; ` +
-      `RSS idle ${rssIdle.toFixed(1)} MB → ${rssConnected.toFixed(1)} MB connected → ${rssAfter.toFixed(1)} MB after delivery (+${(rssAfter - rssIdle).toFixed(1)} MB for the subscribers)`,
+      `RSS idle ${rssIdle.toFixed(1)} MB → ${rssConnected.toFixed(1)} MB connected → peak ${rssPeak.toFixed(1)} MB during delivery, ${rssAfter.toFixed(1)} MB after delivery (+${(rssPeak - rssIdle).toFixed(1)} MB for the subscribers at the peak)`,
   );
   report.budget(`${count} subscribers each received all ${EVENTS} events (subscribers missing any)`, missing, '<=', 0, 'count');
-  report.budget(`RSS with ${count} subscribers (MB)`, Math.round(Math.max(rssConnected, rssAfter)), '<=', 300, 'count');
+  report.budget(`RSS with ${count} subscribers, peak while delivering (MB)`, Math.round(Math.max(rssConnected, rssPeak)), '<=', 300, 'count');
 }

@@ -24,15 +24,13 @@ export const liveRouter = router({
   webhookDeliveries: procedure
     .input(body<{ id: string; limit?: number; status?: string }>())
     .query(({ ctx, input }) => ctx.services.webhooks.deliveries(ctx.domain, input?.id, { limit: input?.limit, status: input?.status })),
-  complianceEvents: procedure.input(body<{ types?: string[] } | undefined>()).subscription(async function* ({ ctx, input, signal }) {
+  // The iterator itself is the subscription (no async generator around it: that was one more
+  // layer of promises per event per subscriber). tRPC's own generator may be parked in our
+  // next() when the client goes away, so the abort ends the iterator, which resolves that next().
+  complianceEvents: procedure.input(body<{ types?: string[] } | undefined>()).subscription(({ ctx, input, signal }) => {
     const events = subscribeComplianceEvents(ctx.domain, ctx.services.bus, input?.types ?? null);
-    const stop = () => void events.return?.();
-    signal?.addEventListener('abort', stop, { once: true });
-    try {
-      for await (const e of events) yield e;
-    } finally {
-      signal?.removeEventListener('abort', stop);
-      stop();
-    }
+    if (signal?.aborted) void events.return?.();
+    else signal?.addEventListener('abort', () => void events.return?.(), { once: true });
+    return events;
   }),
 });
