@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { concatPcm, decode, encode, joinMono16Wavs, probe } from '../../domain/tts/audio';
+import { concatPcmBlocks, decode, encodeBlocks, joinMono16Wavs, probe } from '../../domain/tts/audio';
 import { PROVIDER_CATALOGUE } from '../../domain/tts/catalogue';
 import { MockProvider } from '../../domain/tts/providers/mock';
 import { resolveRequest } from '../../domain/tts/request';
@@ -27,7 +27,7 @@ function longText(chars: number): string {
 /**
  * The same chunks, one after another, through the same code path as the gateway's parallel
  * generation (mock provider with the same latency → WAV → probe; a WAV target is joined in 16-bit,
- * other targets decode each chunk, join and encode once).
+ * other targets decode each chunk as the encoder reaches it, joined and encoded once).
  */
 async function sequentialMs(text: string, format: 'wav' | 'mp3'): Promise<{ ms: number; chunks: number }> {
   const req = resolveRequest({ text, options: { provider: 'mock', format } }, 'mock');
@@ -36,17 +36,16 @@ async function sequentialMs(text: string, format: 'wav' | 'mp3'): Promise<{ ms: 
   const chunks = chunkText(req.text, { maxChars: Math.min(PROVIDER_CATALOGUE.mock.maxCharsPerCall, CHUNK_CHARS) });
   const t0 = performance.now();
   const wavs: Buffer[] = [];
-  const parts = [];
   for (const chunk of chunks) {
     const wav = await provider.synthesize({ text: chunk, voice: o.voice, speed: o.speed, quality: o.quality, language: o.language, emotion: o.emotion, pitch: o.pitch, format: 'wav' });
     if (!probe(wav, 'wav').ok) throw new Error('bad wav');
-    if (format === 'wav') wavs.push(wav);
-    else parts.push(await decode(wav, 'wav'));
+    wavs.push(wav);
   }
   if (format === 'wav') {
     if (!joinMono16Wavs(wavs)) throw new Error('chunks not joinable as 16-bit WAV');
   } else {
-    await encode(concatPcm(parts), format, { quality: o.quality });
+    const first = await decode(wavs[0], 'wav');
+    await encodeBlocks(concatPcmBlocks(wavs.map((wav, i) => async () => (i === 0 ? first : decode(wav, 'wav')))), first.sampleRate, format, { quality: o.quality });
   }
   return { ms: performance.now() - t0, chunks: chunks.length };
 }

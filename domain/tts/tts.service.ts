@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { DomainContext } from '../context';
 import { DomainError, notFound } from '../errors';
 import { parseInput } from '../validation';
-import { concatPcm, decode, durationSeconds, encode, joinMono16Wavs, probe, type Pcm } from './audio';
+import { concatPcmBlocks, decode, encodeBlocks, joinMono16Wavs, probe, type Pcm } from './audio';
 import { AudioEntry } from './audio-entry.entity';
 import { BlobStore, CorruptBlobError, blobKeyOf } from './cache/blob-store';
 import { HotTier } from './cache/hot-tier';
@@ -93,6 +93,7 @@ const HASH_PARAM = /^[0-9a-f]{64}$/;
 /** Chunk size of progressive generation: small enough that the first progress event comes quickly. */
 const PROGRESSIVE_CHUNK_CHARS = 400;
 const CHUNK_CONCURRENCY = 8;
+const EMPTY = Buffer.alloc(0);
 /** At most this many remembered request bodies, each at most this long (≤ 8 MB in all). */
 const REQUEST_KEYS_MAX = 2000;
 const REQUEST_KEY_MAX_TEXT = 4096;
@@ -157,8 +158,8 @@ export class TtsService {
       const hit = await this.findLive(ctx.em, direct);
       if (hit) return this.toResponse(hit, true);
     }
-    const hashes = computeHashes(req.text, req.options);
-    const entry = await this.singleFlight(hashes.direct, req.cache, () => this.produce(req, hashes, CHUNK_CONCURRENCY));
+    const direct = computeHash('direct', req.text, req.options);
+    const entry = await this.singleFlight(direct, req.cache, () => this.produce(req, direct, CHUNK_CONCURRENCY));
     return this.toResponse(entry, false);
   }
 
@@ -169,12 +170,12 @@ export class TtsService {
   async generateProgressive(ctx: DomainContext, raw: unknown, emit: (e: ProgressEvent) => void, signal?: AbortSignal): Promise<void> {
     this.access.require(ctx, 'tts:generate');
     const req = resolveRequest(raw, this.defaultProvider);
-    const hashes = computeHashes(req.text, req.options);
+    const direct = computeHash('direct', req.text, req.options);
     const started = Date.now();
     const spec = PROVIDER_CATALOGUE[req.options.provider];
     const chunks = chunkText(req.text, { maxChars: Math.min(spec.maxCharsPerCall, PROGRESSIVE_CHUNK_CHARS) });
     if (req.cache) {
-      const hit = await this.findLive(ctx.em, hashes.direct);
+      const hit = await this.findLive(ctx.em, direct);
       if (hit) {
         emit({ type: 'started', totalChunks: chunks.length });
         emit({ type: 'progress', completed: chunks.length, total: chunks.length, progress: 100 });
@@ -184,8 +185,8 @@ export class TtsService {
     }
     emit({ type: 'started', totalChunks: chunks.length });
     let completed = 0;
-    const entry = await this.singleFlight(hashes.direct, req.cache, () =>
-      this.produce(req, hashes, CHUNK_CONCURRENCY, {
+    const entry = await this.singleFlight(direct, req.cache, () =>
+      this.produce(req, direct, CHUNK_CONCURRENCY, {
         chunks,
         signal,
         onChunk: () => {
@@ -233,7 +234,7 @@ export class TtsService {
 
   private async produce(
     req: ResolvedRequest,
-    hashes: Record<HashMode, string>,
+    direct: string,
     concurrency: number,
     progressive?: { chunks: string[]; onChunk: () => void; signal?: AbortSignal },
   ): Promise<AudioEntry> {
@@ -249,6 +250,11 @@ export class TtsService {
     let duration: number;
     let sampleRate: number;
     let bitrate: number;
+    // The content and semantic hashes (normalisation and spoken form of the whole text, ~10 ms for
+    // 20,000 characters) are needed only to store the entry: computed once the provider calls are
+    // under way, not before the first of them.
+    let hashes: Record<HashMode, string> | undefined;
+    const allHashes = () => (hashes ??= computeHashes(req.text, req.options));
     try {
       if (chunks.length === 1 && !progressive) {
         data = await provider.synthesize({ ...call, text: chunks[0], format: o.format }, signal);
@@ -260,27 +266,35 @@ export class TtsService {
       } else {
         // Chunks come back as WAV (cheap to decode); the joined PCM is encoded once, so there is
         // one encoder delay and no seams, whatever the target format.
-        // A WAV target is joined in 16-bit as it came; other targets decode each chunk while the
-        // others are still being generated.
-        const parts = await mapLimit(chunks, concurrency, async (text) => {
+        // Chunks are kept as the WAV they came in. A WAV target is joined in 16-bit; other targets
+        // decode each chunk only when the encoder reaches it (a long text is hundreds of MB as float).
+        const generating = mapLimit(chunks, concurrency, async (text) => {
           const wav = await provider.synthesize({ ...call, text, format: 'wav' }, signal);
           const checked = probe(wav, 'wav');
           if (!checked.ok) throw this.badAudio(o.provider, checked.reason);
-          const pcm = o.format === 'wav' ? null : await decode(wav, 'wav');
           progressive?.onChunk();
-          return { wav, pcm };
+          return wav;
         });
-        const asWav = o.format === 'wav' ? joinMono16Wavs(parts.map((p) => p.wav)) : null;
+        generating.catch(() => undefined); // awaited below; a failure must not surface as unhandled first
+        allHashes();
+        const wavs = await generating;
+        const asWav = o.format === 'wav' ? joinMono16Wavs(wavs) : null;
         if (asWav) {
           data = asWav.data;
           duration = asWav.frames / asWav.sampleRate;
           sampleRate = asWav.sampleRate;
           bitrate = asWav.sampleRate * 16;
         } else {
-          const joined: Pcm = concatPcm(await Promise.all(parts.map((p) => p.pcm ?? decode(p.wav, 'wav'))));
-          const encoded = await encode(joined, o.format, { quality: o.quality });
+          const parts: (() => Promise<Pcm>)[] = wavs.map((_, i) => () => {
+            const wav = wavs[i];
+            wavs[i] = EMPTY; // nothing keeps a chunk's WAV once it is decoded
+            return decode(wav, 'wav');
+          });
+          const first = await parts[0]();
+          parts[0] = async () => first;
+          const encoded = await encodeBlocks(concatPcmBlocks(parts), first.sampleRate, o.format, { quality: o.quality });
           data = encoded.data;
-          duration = durationSeconds(joined);
+          duration = encoded.durationSeconds;
           sampleRate = encoded.sampleRate;
           bitrate = encoded.bitrate;
         }
@@ -299,8 +313,8 @@ export class TtsService {
     const now = new Date();
     const em = this.deps.rootEm.fork();
     const fields = {
-      contentHash: hashes.content,
-      semanticHash: hashes.semantic,
+      contentHash: allHashes().content,
+      semanticHash: allHashes().semantic,
       provider: o.provider,
       voice: o.voice,
       language: o.language,
@@ -323,7 +337,7 @@ export class TtsService {
       lastAccessedAt: now,
       expiresAt: req.ttlSeconds ? new Date(now.getTime() + req.ttlSeconds * 1000) : null,
     };
-    const entry = await em.upsert(AudioEntry, { hash: hashes.direct, ...fields, accessCount: 0 }, {
+    const entry = await em.upsert(AudioEntry, { hash: direct, ...fields, accessCount: 0 }, {
       onConflictFields: ['hash'],
       onConflictMergeFields: Object.keys(fields) as any,
     });

@@ -2,10 +2,12 @@ import {
   AUDIO_FORMATS,
   AudioDecodeError,
   concatPcm,
+  concatPcmBlocks,
   contentTypeFor,
   decode,
   durationSeconds,
   encode,
+  encodeBlocks,
   joinMono16Wavs,
   probe,
   resample,
@@ -245,6 +247,27 @@ describe('resample / concatPcm', () => {
     expect(joinMono16Wavs([wavs[0], other])).toBeNull();
     expect(joinMono16Wavs([Buffer.from('not a wav at all')])).toBeNull();
     expect(joinMono16Wavs([])).toBeNull();
+  });
+
+  it('gives concatPcm\'s samples as blocks, taking each part only when reached', async () => {
+    const parts = [sine(200, 0.5, 0.4), sine(300, 0.3, 0.4, 16000), sine(250, 0.004, 0.4), sine(220, 0.2, 0.4)];
+    const whole = concatPcm(parts);
+    const taken: number[] = [];
+    const blocks = concatPcmBlocks(parts.map((p, i) => () => (taken.push(i), p)));
+    const got: number[] = [];
+    let r = await blocks.next();
+    expect(taken).toEqual([0, 1]); // the first block needs the second part's length for its seam
+    for (; !r.done; r = await blocks.next()) got.push(...r.value);
+    expect(r.value).toEqual({ sampleRate: SAMPLE_RATE, samples: whole.samples.length });
+    expect(Float32Array.from(got)).toEqual(whole.samples);
+    // Encoding the blocks gives a file of the same duration as encoding the whole.
+    for (const format of ['mp3', 'ogg', 'wav'] as const) {
+      const streamed = await encodeBlocks(concatPcmBlocks(parts.map((p) => () => p)), SAMPLE_RATE, format);
+      const direct = await encode(whole, format);
+      expect(streamed.durationSeconds).toBeCloseTo(durationSeconds(whole), 6);
+      expect(probe(streamed.data, format)).toMatchObject({ ok: true });
+      expect(Math.abs(streamed.data.length - direct.data.length)).toBeLessThanOrEqual(direct.data.length * 0.02);
+    }
   });
 
   it('rejects an empty list and negative crossfades', () => {

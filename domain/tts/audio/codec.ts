@@ -119,6 +119,70 @@ export async function transcode(data: Buffer, from: AudioFormat, to: AudioFormat
   return encode(await decode(data, from), to, opts);
 }
 
+/**
+ * Encodes PCM given as a sequence of blocks (see concatPcmBlocks) without ever holding all of it:
+ * a long joined text is hundreds of MB as float samples, the encoded file a few percent of that.
+ */
+export async function encodeBlocks(
+  blocks: AsyncGenerator<Float32Array, { sampleRate: number; samples: number }>,
+  sampleRate: number,
+  format: AudioFormat,
+  opts: EncodeOptions = {},
+): Promise<EncodedAudio & { durationSeconds: number }> {
+  assertValidSampleRate(sampleRate);
+  const quality = opts.quality ?? 'standard';
+  if (!(quality in OGG_VBR_QUALITY)) throw new RangeError(`Unsupported quality: ${String(quality)}`);
+  if (format === 'wav') {
+    // 16-bit output is a quarter of the float input: gathering it whole is fine.
+    const gathered: Float32Array[] = [];
+    for (let r = await blocks.next(); !r.done; r = await blocks.next()) gathered.push(r.value);
+    const samples = new Float32Array(gathered.reduce((n, b) => n + b.length, 0));
+    gathered.reduce((at, b) => (samples.set(b, at), at + b.length), 0);
+    return { ...(await encode({ sampleRate, samples }, 'wav', opts)), durationSeconds: samples.length / sampleRate };
+  }
+  let total = 0;
+  const counted = (async function* () {
+    for (let r = await blocks.next(); !r.done; r = await blocks.next()) {
+      total += r.value.length;
+      yield r.value;
+    }
+  })();
+  if (format === 'mp3') {
+    const bitrateKbps = MP3_BITRATE_KBPS[quality];
+    const outputSampleRate = nearestMp3SampleRate(sampleRate);
+    const encoder = await createMediaEncoder('audio/mpeg');
+    encoder.configure({ channels: 1, sampleRate, bitrate: bitrateKbps, outputSampleRate });
+    const data = await runEncoderOnBlocks(encoder, counted);
+    const firstFrame = findFirstMpegFrame(data, 0);
+    const header = firstFrame === undefined ? undefined : parseMpegFrameHeader(data, firstFrame);
+    return { data, bitrate: (header?.bitrateKbps ?? bitrateKbps) * 1000, sampleRate: header?.sampleRate ?? outputSampleRate, durationSeconds: total / sampleRate };
+  }
+  if (format === 'ogg') {
+    const encoder = await createMediaEncoder('audio/ogg');
+    encoder.configure({ channels: 1, sampleRate, vbrQuality: OGG_VBR_QUALITY[quality], oggSerialNo: OGG_SERIAL_NUMBER });
+    const data = await runEncoderOnBlocks(encoder, counted);
+    return { data, bitrate: measuredOggAudioBitrate(data, total / sampleRate), sampleRate, durationSeconds: total / sampleRate };
+  }
+  throw new RangeError(`Unsupported audio format: ${String(format)}`);
+}
+
+async function runEncoderOnBlocks(
+  encoder: { encode(samples: readonly Float32Array[]): Uint8Array; finalize(): Uint8Array },
+  blocks: AsyncIterable<Float32Array>,
+): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let first = true;
+  for await (const block of blocks) {
+    for (let start = 0; start < block.length; start += ENCODER_BLOCK_SAMPLES) {
+      if (!first) await yieldToEventLoop(); // as runEncoder: other requests get turns during a long encode
+      first = false;
+      parts.push(Buffer.from(encoder.encode([block.subarray(start, start + ENCODER_BLOCK_SAMPLES)])));
+    }
+  }
+  parts.push(Buffer.from(encoder.finalize()));
+  return Buffer.concat(parts);
+}
+
 async function encodeMp3(pcm: Pcm, quality: EncodeQuality): Promise<EncodedAudio> {
   const bitrateKbps = MP3_BITRATE_KBPS[quality];
   const outputSampleRate = nearestMp3SampleRate(pcm.sampleRate);

@@ -1,5 +1,5 @@
 /** Audio toolkit for the TTS gateway: PCM helpers, the mock synthesiser and MP3/WAV/Ogg codecs. */
-export { concatPcm, durationSeconds, resample, type ConcatOptions, type Pcm } from './pcm';
+export { concatPcm, concatPcmBlocks, durationSeconds, resample, type ConcatOptions, type Pcm } from './pcm';
 export {
   MOCK_CHARS_PER_SECOND,
   MOCK_DEFAULT_SAMPLE_RATE,
@@ -12,6 +12,7 @@ export {
   contentTypeFor,
   decode,
   encode,
+  encodeBlocks,
   probe,
   transcode,
   type EncodedAudio,

@@ -108,3 +108,43 @@ export function concatPcm(parts: Pcm[], opts: ConcatOptions = {}): Pcm {
 
   return { sampleRate, samples: output };
 }
+
+/**
+ * The samples concatPcm would produce, as a sequence of blocks, taking each part only when it is
+ * reached (`parts[i]()` is called once, in order): a long join never holds every part decoded, nor
+ * the joined whole, at once. Same seams, same crossfade, same values as concatPcm.
+ */
+export async function* concatPcmBlocks(parts: (() => Pcm | Promise<Pcm>)[], opts: ConcatOptions = {}): AsyncGenerator<Float32Array, { sampleRate: number; samples: number }> {
+  if (parts.length === 0) throw new Error('concatPcm: at least one PCM chunk is required');
+  const crossfadeMs = opts.crossfadeMs ?? DEFAULT_CROSSFADE_MS;
+  if (!Number.isFinite(crossfadeMs) || crossfadeMs < 0) {
+    throw new RangeError(`concatPcm: crossfadeMs must be a non-negative number, got ${crossfadeMs}`);
+  }
+  const first = await parts[0]();
+  const sampleRate = first.sampleRate;
+  const requestedOverlap = Math.round((crossfadeMs * sampleRate) / 1000);
+  let previous = first.samples;
+  let from = 0; // samples of `previous` already given (its head went into the last crossfade)
+  let total = 0;
+  for (let i = 1; i < parts.length; i++) {
+    const current = resample(await parts[i](), sampleRate).samples;
+    const overlap = seamOverlap(requestedOverlap, previous.length, current.length);
+    const body = previous.subarray(from, previous.length - overlap);
+    total += body.length;
+    yield body;
+    const tail = previous.length - overlap;
+    const mixed = new Float32Array(overlap);
+    for (let j = 0; j < overlap; j++) {
+      const angle = ((j + 0.5) / overlap) * (Math.PI / 2);
+      mixed[j] = Math.max(-1, Math.min(1, previous[tail + j] * Math.cos(angle) + current[j] * Math.sin(angle)));
+    }
+    total += overlap;
+    if (overlap) yield mixed;
+    previous = current;
+    from = overlap;
+  }
+  const last = previous.subarray(from);
+  total += last.length;
+  yield last;
+  return { sampleRate, samples: total };
+}

@@ -14,8 +14,10 @@ export class MockProvider implements SpeechProvider {
 
   async synthesize(req: SynthesisRequest, signal?: AbortSignal): Promise<Buffer> {
     if (this.latencyMs > 0) await sleep(this.latencyMs, undefined, { signal });
-    // Synthesis is CPU work: let pending I/O (other requests, SSE writes) run between chunks.
-    else await yieldToEventLoop();
+    // Synthesis is CPU work: let pending I/O (other requests, SSE writes) run between chunks. After a
+    // sleep too: calls started together wake in the same tick, and a real vendor's answers would
+    // arrive as separate I/O events, each handled (and reported) before the next is synthesised.
+    await yieldToEventLoop();
     const pcm = synthesizeSpeechLike({ text: req.text, voice: req.voice, speed: req.speed, pitch: req.pitch });
     const { data } = await encode(pcm, req.format, { quality: req.quality });
     return data;
