@@ -49,6 +49,8 @@ const gatewayEnv = () =>
     LOG_LEVEL: 'warn',
     MOCK_LATENCY_MS: '200',
     BENCH_COUNT_SQL: '1',
+    // As `npm start` runs it (package.json, README "Configuration").
+    MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
   });
 
 /** BENCH_CPU_PROF=<dir>: every server child writes a V8 CPU profile there when it stops (profile first, then fix). */
