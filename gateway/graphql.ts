@@ -5,13 +5,14 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { defaultFieldResolver, execute, GraphQLError, GraphQLObjectType, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, execute, getOperationAST, GraphQLError, Kind, GraphQLObjectType, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import { buildSchema } from 'type-graphql';
 import { rejectNulCharacters } from '../domain/validation';
 import { DomainError, toDomainError } from '../domain/errors';
 import { RESOLVERS } from '../resolvers';
 import type { GqlContext } from '../resolvers/context';
+import type { Principal } from '../domain/auth/principal';
 import type { Logger } from './logger';
 import { subscribeIterator, type EventBus } from '../domain/events/bus';
 
@@ -137,42 +138,78 @@ export function graphqlWsOnSubscribe(schema: GraphQLSchema, production: boolean)
 type Gateway = ApolloServerOptionsWithGateway<GqlContext>['gateway'];
 type Executor = NonNullable<Awaited<ReturnType<Gateway['load']>>['executor']>;
 
+/** Answers of read-model queries kept for as long as the read model's version does not change. */
+export interface ResponseCacheOptions {
+  /** The read model's current version (one small query). */
+  version: () => Promise<string>;
+  /** Root query fields that read only the read model. */
+  roots: ReadonlySet<string>;
+  /** Bound on the cached answers, by their JSON size. */
+  maxBytes: number;
+}
+
+interface Compiled {
+  query: CompiledQuery | null;
+  /** A query whose every root field is in the response cache's roots (no directives, no fragments at the root). */
+  cacheable: boolean;
+}
+
 /**
  * A compiled executor behind Apollo. Apollo keeps parsing, validation (armor's limits, introspection
  * off in production), error formatting and HTTP; execution runs a query graphql-jit compiled once per
  * document and operation, instead of graphql-js walking the document for every row. Apollo's
  * `gateway` option is its documented seam for a custom executor; the schema is static.
+ *
+ * With `cache`, answers of read-model queries (requirements and their findings) are kept per query,
+ * operation, variables and caller, tagged with the read model's version read before executing; an
+ * answer is reused only while that version is still current, so a committed change on any instance is
+ * never hidden. Answers with errors are not kept.
  */
-export function compiledExecution(schema: GraphQLSchema): Gateway {
+export function compiledExecution(schema: GraphQLSchema, cache?: ResponseCacheOptions): Gateway {
   // Apollo hands the same DocumentNode for the same query text (its document store), so compiled
-  // queries live as long as their document does. null: graphql-jit cannot compile it (e.g. an unknown
-  // operation name); graphql-js then answers, with its own error.
-  const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
-  const compile = (document: DocumentNode, operationName: string | null) => {
+  // queries live as long as their document does. query null: graphql-jit cannot compile it (e.g. an
+  // unknown operation name); graphql-js then answers, with its own error.
+  const compiled = new WeakMap<DocumentNode, Map<string, Compiled>>();
+  const compile = (document: DocumentNode, operationName: string | null): Compiled => {
     let byOperation = compiled.get(document);
     if (!byOperation) compiled.set(document, (byOperation = new Map()));
     const key = operationName ?? '';
-    let query = byOperation.get(key);
-    if (query === undefined) {
+    let entry = byOperation.get(key);
+    if (entry === undefined) {
       let made: CompiledQuery | ExecutionResult | null;
       try {
         made = compileQuery(schema, document, operationName ?? undefined);
       } catch {
         made = null;
       }
-      byOperation.set(key, (query = made && isCompiledQuery(made) ? made : null));
+      const query = made && isCompiledQuery(made) ? made : null;
+      entry = { query, cacheable: !!query && !!cache && readsOnly(document, operationName, cache.roots) };
+      byOperation.set(key, entry);
     }
-    return query;
+    return entry;
   };
+  const answers = cache ? new ResponseCache(cache.maxBytes) : null;
   const executor: Executor = async (request) => {
     const variables = request.request.variables ?? {};
     // The name the client asked for (request.operationName is the one Apollo resolved, null when
     // none matched): an unknown name must fail as it does in graphql-js.
     const operationName = request.request.operationName ?? null;
-    const query = compile(request.document, operationName);
+    const { query, cacheable } = compile(request.document, operationName);
     if (query) {
+      let key: string | undefined;
+      let version: string | undefined;
+      const vars = cacheable && answers ? variablesKey(variables) : undefined;
+      if (vars !== undefined) {
+        version = await cache!.version();
+        key = `${request.queryHash}\u0000${operationName ?? ''}\u0000${vars}\u0000${callerKey((request.context as GqlContext).domain.principal)}`;
+        const hit = answers!.get(key, version);
+        if (hit) return hit;
+      }
       const result = await query.query(undefined, request.context, variables);
-      if (!result.errors) return result;
+      if (!result.errors) {
+        if (key !== undefined) answers!.set(key, version!, result);
+        return result;
+      }
       // Field errors come with data; request errors (variables that do not coerce) do not, and
       // graphql-js reports those in the form Apollo recognises as BAD_USER_INPUT.
       if (result.data !== undefined) return { ...result, errors: result.errors.map(asGraphqlJsError) };
@@ -191,6 +228,73 @@ export function compiledExecution(schema: GraphQLSchema): Gateway {
   };
 }
 
+/** Whether the operation is a query whose root fields are all in `roots` (or `__typename`), plainly selected. */
+function readsOnly(document: DocumentNode, operationName: string | null, roots: ReadonlySet<string>): boolean {
+  const operation = getOperationAST(document, operationName);
+  if (!operation || operation.operation !== 'query' || operation.directives?.length) return false;
+  const fields = operation.selectionSet.selections;
+  return (
+    fields.every((s) => s.kind === Kind.FIELD && !s.directives?.length && (s.name.value === '__typename' || roots.has(s.name.value))) &&
+    fields.some((s) => s.kind === Kind.FIELD && roots.has(s.name.value))
+  );
+}
+
+/** Variables as part of a cache key; undefined (not cached) when they are large or too deep to serialise. */
+function variablesKey(variables: Record<string, unknown>): string | undefined {
+  try {
+    const text = JSON.stringify(variables);
+    return text.length <= 4096 ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Who the answer was computed for: the same key and permissions get the same answer. */
+const callerKeys = new WeakMap<Principal, string>();
+function callerKey(principal: Principal | null): string {
+  if (!principal) return 'anonymous';
+  let key = callerKeys.get(principal);
+  if (!key) callerKeys.set(principal, (key = JSON.stringify([principal.keyId, principal.isAdmin, [...principal.permissions].sort()])));
+  return key;
+}
+
+/** Least recently used answers, bounded by their JSON size; an entry is valid for one version. */
+class ResponseCache {
+  private readonly entries = new Map<string, { version: string; result: ExecutionResult; bytes: number }>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string, version: string): ExecutionResult | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.version !== version) {
+      this.bytes -= entry.bytes;
+      return undefined;
+    }
+    this.entries.set(key, entry);
+    return entry.result;
+  }
+
+  set(key: string, version: string, result: ExecutionResult) {
+    const bytes = JSON.stringify(result).length + key.length;
+    if (bytes > this.maxBytes / 8) return;
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.bytes -= old.bytes;
+    }
+    this.entries.set(key, { version, result, bytes });
+    this.bytes += bytes;
+    for (const [k, e] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(k);
+      this.bytes -= e.bytes;
+    }
+  }
+}
+
 /**
  * graphql-jit's errors leave `extensions` undefined, where graphql-js always sets an object (Apollo's
  * error formatting reads `extensions.code`); the same error, as graphql-js builds it.
@@ -201,7 +305,7 @@ function asGraphqlJsError(error: GraphQLError): GraphQLError {
   return copy;
 }
 
-export async function createApollo(opts: { schema: GraphQLSchema; httpServer: Server; production: boolean; log: Logger; extraPlugins?: ApolloServerPlugin<GqlContext>[] }) {
+export async function createApollo(opts: { schema: GraphQLSchema; httpServer: Server; production: boolean; log: Logger; responseCache?: ResponseCacheOptions; extraPlugins?: ApolloServerPlugin<GqlContext>[] }) {
   const protection = armorProtection(opts.production);
   const plugins: ApolloServerPlugin<GqlContext>[] = [
     ApolloServerPluginDrainHttpServer({ httpServer: opts.httpServer }),
@@ -212,7 +316,7 @@ export async function createApollo(opts: { schema: GraphQLSchema; httpServer: Se
   // No cache hints are used; without this plugin no resolver is wrapped for `willResolveField`.
   plugins.push(ApolloServerPluginCacheControlDisabled());
   const apollo = new ApolloServer<GqlContext>({
-    gateway: compiledExecution(opts.schema),
+    gateway: compiledExecution(opts.schema, opts.responseCache),
     introspection: !opts.production,
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,

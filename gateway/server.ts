@@ -17,6 +17,7 @@ import { openDatabase, type Database } from '../domain/database/orm';
 import { DomainError, toDomainError } from '../domain/errors';
 import { InProcessEventBus, type EventBus } from '../domain/events/bus';
 import { createServices, type Services } from '../domain/services';
+import { READ_MODEL_QUERIES, readModelVersion } from '../domain/compliance/read-model/read-model';
 import { DatabaseBlobStore, FsBlobStore, type BlobStore } from '../domain/tts/cache/blob-store';
 import { generationLockOn, PgAdvisoryLocks } from '../domain/tts/generation-lock';
 import { createProviders } from '../domain/tts/providers/registry';
@@ -49,6 +50,9 @@ export interface Gateway {
   bootstrapAdminKey: string | null;
   stop(): Promise<void>;
 }
+
+/** Bound on the GraphQL answers kept for read-model queries (gateway/graphql.ts, ResponseCache). */
+const GRAPHQL_RESPONSE_CACHE_BYTES = 8 * 1024 * 1024;
 
 /** The caller's `X-Request-Id` when it is a sane token, else a fresh one. */
 function requestIdOf(req: http.IncomingMessage): string {
@@ -223,7 +227,13 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
 
   // --- GraphQL over HTTP ---
   const schema = await buildGraphqlSchema(bus);
-  const apollo = await createApollo({ schema, httpServer, production: config.production, log });
+  const apollo = await createApollo({
+    schema,
+    httpServer,
+    production: config.production,
+    log,
+    responseCache: { version: () => readModelVersion(rootEm), roots: READ_MODEL_QUERIES, maxBytes: GRAPHQL_RESPONSE_CACHE_BYTES },
+  });
   app.use(
     '/graphql',
     limiters.plan,

@@ -20,6 +20,8 @@ export interface LoadSpec {
   durationSeconds?: number;
   /** A fixed number of requests instead of a duration. */
   amount?: number;
+  /** Replace `[<id>]` in the body with a unique id per request (autocannon `idReplacement`). */
+  idReplacement?: boolean;
 }
 
 export const BENCH_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -34,6 +36,7 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
     body: spec.body,
     requests: spec.requests,
     connections: spec.connections ?? CONNECTIONS,
+    idReplacement: spec.idReplacement,
     ...(spec.amount ? { amount: spec.amount } : { duration: spec.durationSeconds ?? BENCH_SECONDS }),
     timeout: 30,
   });

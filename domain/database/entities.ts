@@ -3,6 +3,7 @@ import { Activity } from '../compliance/activity/activity.entity';
 import { MetricSnapshot } from '../compliance/dashboard/snapshot.entity';
 import { AuditFinding } from '../compliance/findings/audit-finding.entity';
 import { Report } from '../compliance/reports/report.entity';
+import { ReadModelVersion } from '../compliance/read-model/read-model-version.entity';
 import { Requirement } from '../compliance/requirements/requirement.entity';
 import { Webhook, WebhookDelivery } from '../compliance/webhooks/webhook.entity';
 import { Job } from '../jobs/job.entity';
@@ -23,4 +24,5 @@ export const ENTITIES = [
   Activity,
   Webhook,
   WebhookDelivery,
+  ReadModelVersion,
 ];
