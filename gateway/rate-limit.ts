@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator, MemoryStore, rateLimit, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit, type ClientRateLimitInfo, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import type Redis from 'ioredis';
 import { DomainError } from '../domain/errors';
@@ -30,13 +30,79 @@ function limitExceeded(req: Request, res: Response, retryAfterSeconds: number) {
 
 const TTS_WINDOW_MS = 60_000;
 
+export interface RateVerdict {
+  exceeded: boolean;
+  retryAfterSeconds: number;
+  /** The draft-6 `RateLimit-*` headers, as express-rate-limit sets them. */
+  headers: Record<string, string>;
+}
+
 /**
  * The TTS limit as a counter, for callers outside express (the fast lane): the same store and key
  * as the `tts` middleware, so a client's requests count once whichever way they are served.
+ * Synchronous with the in-process store, a promise with Redis.
  */
 export interface TtsRateCounter {
-  /** Counts one request of `ip`; the `RateLimit-*` headers to send, and whether it is over the limit. */
-  hit(ip: string | undefined): Promise<{ exceeded: boolean; retryAfterSeconds: number; headers: Record<string, string> }>;
+  hit(ip: string | undefined): RateVerdict | Promise<RateVerdict>;
+}
+
+/**
+ * express-rate-limit's fixed window per client, in process, answering synchronously (its own
+ * MemoryStore is async, which costs promises on every request of the fast lane).
+ */
+export class WindowCounterStore implements Store {
+  readonly localKeys = true;
+  private windowMs = TTS_WINDOW_MS;
+  private readonly clients = new Map<string, { hits: number; resetTime: Date }>();
+  private sweeper?: NodeJS.Timeout;
+
+  init(options: { windowMs: number }) {
+    this.windowMs = options.windowMs;
+    clearInterval(this.sweeper);
+    this.sweeper = setInterval(() => {
+      const now = Date.now();
+      for (const [key, c] of this.clients) if (c.resetTime.getTime() <= now) this.clients.delete(key);
+    }, this.windowMs);
+    this.sweeper.unref();
+  }
+
+  get(key: string) {
+    const c = this.live(key);
+    return c ? { totalHits: c.hits, resetTime: c.resetTime } : undefined;
+  }
+
+  increment(key: string) {
+    let c = this.live(key);
+    if (!c) this.clients.set(key, (c = { hits: 0, resetTime: new Date(Date.now() + this.windowMs) }));
+    c.hits++;
+    return { totalHits: c.hits, resetTime: c.resetTime };
+  }
+
+  decrement(key: string) {
+    const c = this.live(key);
+    if (c && c.hits > 0) c.hits--;
+  }
+
+  resetKey(key: string) {
+    this.clients.delete(key);
+  }
+
+  resetAll() {
+    this.clients.clear();
+  }
+
+  shutdown() {
+    clearInterval(this.sweeper);
+  }
+
+  private live(key: string) {
+    const c = this.clients.get(key);
+    if (c && c.resetTime.getTime() <= Date.now()) {
+      this.clients.delete(key);
+      return undefined;
+    }
+    return c;
+  }
 }
 
 function retryAfter(req: Request): number {
@@ -50,7 +116,7 @@ function retryAfter(req: Request): number {
  * is none), with `X-RateLimit-*` headers and `Retry-After` on 429.
  */
 export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): { tts: RequestHandler; plan: RequestHandler; ttsCounter: TtsRateCounter } {
-  const ttsStore = storeFor(opts.redis, 'rl:tts:') ?? new MemoryStore();
+  const ttsStore = storeFor(opts.redis, 'rl:tts:') ?? new WindowCounterStore();
   const ttsKey = (ip: string | undefined) => ipKeyGenerator(ip ?? 'unknown');
   const tts = rateLimit({
     windowMs: TTS_WINDOW_MS,
@@ -77,23 +143,28 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
     store: storeFor(opts.redis, 'rl:plan:'),
     validate: false,
   });
+  const limit = opts.ttsPerMinute;
+  const policy = `${limit};w=${Math.ceil(TTS_WINDOW_MS / 1000)}`;
+  const limitText = String(limit);
+  // The same figures and rounding as express-rate-limit's draft-6 headers.
+  const verdict = ({ totalHits, resetTime }: ClientRateLimitInfo): RateVerdict => {
+    const now = Date.now();
+    const resetSeconds = resetTime ? Math.max(0, Math.ceil((resetTime.getTime() - now) / 1000)) : Math.ceil(TTS_WINDOW_MS / 1000);
+    return {
+      exceeded: totalHits > limit,
+      retryAfterSeconds: Math.max(1, Math.ceil(((resetTime?.getTime() ?? now + 1000) - now) / 1000)),
+      headers: {
+        'RateLimit-Policy': policy,
+        'RateLimit-Limit': limitText,
+        'RateLimit-Remaining': String(Math.max(limit - totalHits, 0)),
+        'RateLimit-Reset': String(resetSeconds),
+      },
+    };
+  };
   const ttsCounter: TtsRateCounter = {
-    async hit(ip) {
-      const { totalHits, resetTime } = await ttsStore.increment(ttsKey(ip));
-      const limit = opts.ttsPerMinute;
-      const now = Date.now();
-      // The same figures and rounding as express-rate-limit's draft-6 headers.
-      const resetSeconds = resetTime ? Math.max(0, Math.ceil((resetTime.getTime() - now) / 1000)) : Math.ceil(TTS_WINDOW_MS / 1000);
-      return {
-        exceeded: totalHits > limit,
-        retryAfterSeconds: Math.max(1, Math.ceil(((resetTime?.getTime() ?? now + 1000) - now) / 1000)),
-        headers: {
-          'RateLimit-Policy': `${limit};w=${Math.ceil(TTS_WINDOW_MS / 1000)}`,
-          'RateLimit-Limit': String(limit),
-          'RateLimit-Remaining': String(Math.max(limit - totalHits, 0)),
-          'RateLimit-Reset': String(resetSeconds),
-        },
-      };
+    hit(ip) {
+      const counted = ttsStore.increment(ttsKey(ip));
+      return counted instanceof Promise ? counted.then(verdict) : verdict(counted);
     },
   };
   return { tts, plan, ttsCounter };

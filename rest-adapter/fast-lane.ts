@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { createDomainContext } from '../domain/context';
 import type { Principal } from '../domain/auth/principal';
 import type { Services } from '../domain/services';
-import type { TtsRateCounter } from '../gateway/rate-limit';
+import type { RateVerdict, TtsRateCounter } from '../gateway/rate-limit';
 import { rateLimitError } from '../gateway/rate-limit';
 import { bearerFrom } from '../gateway/credentials';
 import { errorBody } from './envelopes';
@@ -93,33 +93,53 @@ export function createFastLane(deps: FastLaneDeps) {
     res.end(json);
   };
 
-  async function answer(route: RouteSpec, req: IncomingMessage, res: ServerResponse, text: string, startedNs: bigint, fallback: Handler) {
-    try {
-      const secret = req.headers.authorization === undefined ? undefined : bearerFrom(req.headers.authorization);
-      const principal = secret === undefined ? null : await deps.authenticate(secret);
-      const requestId = deps.requestIdOf(req);
-      const ctx = createDomainContext(deps.rootEm, { requestId, principal, ip: deps.clientIpOf(req) });
-      const result = route.answerFromMemory!({ ctx, services: deps.services, body: () => JSON.parse(text), bodyText: text });
-      if (result !== undefined) {
+  /**
+   * Synchronous all the way when it can be (no key to look up, the in-process rate-limit store): a
+   * promise per step costs more than the answer itself here.
+   */
+  function answer(route: RouteSpec, req: IncomingMessage, res: ServerResponse, text: string, startedNs: bigint, fallback: Handler) {
+    // Invalid JSON, a refused key, a validation error, a miss...: express answers it, in the documented envelope.
+    const handOn = () => {
+      if (res.headersSent) return;
+      (req as any)[PRE_READ] = text;
+      fallback(req, res);
+    };
+    const respond = (principal: Principal | null) => {
+      let requestId: string;
+      let result: unknown;
+      let verdict: RateVerdict | Promise<RateVerdict>;
+      try {
+        requestId = deps.requestIdOf(req);
+        const ctx = createDomainContext(deps.rootEm, { requestId, principal, ip: deps.clientIpOf(req) });
+        result = route.answerFromMemory!({ ctx, services: deps.services, body: () => JSON.parse(text), bodyText: text });
+        if (result === undefined) return handOn();
         // Counted only when answered here, so a request handed on is counted once, by express.
-        const limit = await deps.ttsCounter.hit(ctx.ip);
+        verdict = deps.ttsCounter.hit(ctx.ip);
+      } catch {
+        return handOn();
+      }
+      const finish = (limit: RateVerdict) => {
         const headers: Record<string, string> = { ...deps.staticHeaders, ...limit.headers, 'X-Request-Id': requestId };
         const status = limit.exceeded ? 429 : route.status ?? 200;
-        if (limit.exceeded) {
-          headers['Retry-After'] = String(limit.retryAfterSeconds);
-          send(res, status, headers, errorBody(route.envelope, rateLimitError(limit.retryAfterSeconds), requestId));
-        } else {
-          send(res, status, headers, result);
+        try {
+          if (limit.exceeded) {
+            headers['Retry-After'] = String(limit.retryAfterSeconds);
+            send(res, status, headers, errorBody(route.envelope, rateLimitError(limit.retryAfterSeconds), requestId));
+          } else {
+            send(res, status, headers, result);
+          }
+        } catch {
+          return handOn();
         }
         deps.answered(req, route.path, status, requestId, startedNs);
-        return;
-      }
-    } catch {
-      // Invalid JSON, a refused key, a validation error...: express answers it in the documented envelope.
-      if (res.headersSent) return;
-    }
-    (req as any)[PRE_READ] = text;
-    fallback(req, res);
+      };
+      if (verdict instanceof Promise) verdict.then(finish).catch(handOn);
+      else finish(verdict);
+    };
+    const auth = req.headers.authorization;
+    const secret = auth === undefined ? undefined : bearerFrom(auth);
+    if (secret === undefined) respond(null);
+    else deps.authenticate(secret).then(respond).catch(handOn);
   }
 
   /** The server's request listener: the lane when it can, else `fallback` (express). */
@@ -136,7 +156,7 @@ export function createFastLane(deps: FastLaneDeps) {
       });
       req.once('end', () => {
         // node:http delivers exactly Content-Length bytes, so `size` is within MAX_BODY_BYTES.
-        void answer(route, req, res, chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'), startedNs, fallback);
+        answer(route, req, res, chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'), startedNs, fallback);
       });
     };
   };
