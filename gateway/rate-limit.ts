@@ -117,7 +117,17 @@ function retryAfter(req: Request): number {
  */
 export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): { tts: RequestHandler; plan: RequestHandler; ttsCounter: TtsRateCounter } {
   const ttsStore = storeFor(opts.redis, 'rl:tts:') ?? new WindowCounterStore();
-  const ttsKey = (ip: string | undefined) => ipKeyGenerator(ip ?? 'unknown');
+  // IPv6 addresses are keyed by their /56 (parsed by a library); a client's key is worked out once.
+  const keys = new Map<string, string>();
+  const ttsKey = (ip: string | undefined) => {
+    const address = ip ?? 'unknown';
+    let key = keys.get(address);
+    if (key === undefined) {
+      if (keys.size >= 10_000) keys.clear();
+      keys.set(address, (key = ipKeyGenerator(address)));
+    }
+    return key;
+  };
   const tts = rateLimit({
     windowMs: TTS_WINDOW_MS,
     limit: opts.ttsPerMinute,

@@ -157,7 +157,8 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     ttsCounter: limiters.ttsCounter,
     staticHeaders: await captureHeaders([securityHeaders, corsHeaders]),
     requestIdOf,
-    clientIpOf: (req) => proxyaddr(req, app.get('trust proxy fn')),
+    // express's req.ip: the socket's peer unless proxies are trusted (then X-Forwarded-For, as express reads it).
+    clientIpOf: config.trustProxy === false ? (req) => req.socket.remoteAddress : (req) => proxyaddr(req, app.get('trust proxy fn')),
     authenticate: (secret) => services.auth.authenticate(secret),
     answered: (req, route, status, requestId, startedNs) => {
       const seconds = Number(process.hrtime.bigint() - startedNs) / 1e9;

@@ -85,10 +85,20 @@ export function createFastLane(deps: FastLaneDeps) {
     );
   };
 
-  const send = (res: ServerResponse, status: number, headers: Record<string, string>, body: unknown) => {
+  // A frozen answer (the same object for every hit on one cached item) is serialised once.
+  const serialised = new WeakMap<object, { json: string; length: string }>();
+  const serialise = (body: unknown) => {
+    const known = typeof body === 'object' && body !== null && Object.isFrozen(body) ? serialised.get(body) : undefined;
+    if (known) return known;
     const json = JSON.stringify(body);
+    const made = { json, length: String(Buffer.byteLength(json)) };
+    if (typeof body === 'object' && body !== null && Object.isFrozen(body)) serialised.set(body, made);
+    return made;
+  };
+  const send = (res: ServerResponse, status: number, headers: Record<string, string>, body: unknown) => {
+    const { json, length } = serialise(body);
     headers['Content-Type'] = 'application/json; charset=utf-8';
-    headers['Content-Length'] = String(Buffer.byteLength(json));
+    headers['Content-Length'] = length;
     res.writeHead(status, headers);
     res.end(json);
   };

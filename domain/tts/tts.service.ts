@@ -61,6 +61,8 @@ interface HotItem {
   size: number;
   data: Buffer;
   view: AudioView;
+  /** `generate`'s answer for a cache hit on this item: the same (frozen) object every time. */
+  hitResponse?: GenerationResponse;
 }
 
 export interface AudioFile {
@@ -93,6 +95,10 @@ const HASH_PARAM = /^[0-9a-f]{64}$/;
 /** Chunk size of progressive generation: small enough that the first progress event comes quickly. */
 const PROGRESSIVE_CHUNK_CHARS = 400;
 const CHUNK_CONCURRENCY = 8;
+const deepFreeze = <T extends object>(o: T): T => {
+  for (const v of Object.values(o)) if (v && typeof v === 'object') deepFreeze(v);
+  return Object.freeze(o);
+};
 const EMPTY = Buffer.alloc(0);
 /** At most this many remembered request bodies, each at most this long (≤ 8 MB in all). */
 const REQUEST_KEYS_MAX = 2000;
@@ -145,7 +151,12 @@ export class TtsService {
     }
     if (key === null) return undefined;
     const hot = this.liveHot(key);
-    return hot ? this.responseOf(hot.view, true) : undefined;
+    return hot ? this.hitResponseOf(hot) : undefined;
+  }
+
+  /** One frozen answer per hot item, so transports may keep its serialised form (fast-lane.ts). */
+  private hitResponseOf(hot: HotItem): GenerationResponse {
+    return (hot.hitResponse ??= deepFreeze(this.responseOf(hot.view, true)));
   }
 
   async generate(ctx: DomainContext, raw: unknown): Promise<GenerationResponse> {
@@ -154,7 +165,7 @@ export class TtsService {
     if (req.cache) {
       const direct = computeHash('direct', req.text, req.options);
       const hot = this.liveHot(direct);
-      if (hot) return this.responseOf(hot.view, true);
+      if (hot) return this.hitResponseOf(hot);
       const hit = await this.findLive(ctx.em, direct);
       if (hit) return this.toResponse(hit, true);
     }
