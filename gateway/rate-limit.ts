@@ -33,8 +33,8 @@ const TTS_WINDOW_MS = 60_000;
 export interface RateVerdict {
   exceeded: boolean;
   retryAfterSeconds: number;
-  /** The draft-6 `RateLimit-*` headers, as express-rate-limit sets them. */
-  headers: Record<string, string>;
+  /** The draft-6 `RateLimit-*` headers as express-rate-limit sets them, as name/value pairs in a flat list. */
+  headers: string[];
 }
 
 /**
@@ -163,12 +163,7 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
     return {
       exceeded: totalHits > limit,
       retryAfterSeconds: Math.max(1, Math.ceil(((resetTime?.getTime() ?? now + 1000) - now) / 1000)),
-      headers: {
-        'RateLimit-Policy': policy,
-        'RateLimit-Limit': limitText,
-        'RateLimit-Remaining': String(Math.max(limit - totalHits, 0)),
-        'RateLimit-Reset': String(resetSeconds),
-      },
+      headers: ['RateLimit-Policy', policy, 'RateLimit-Limit', limitText, 'RateLimit-Remaining', String(Math.max(limit - totalHits, 0)), 'RateLimit-Reset', String(resetSeconds)],
     };
   };
   const ttsCounter: TtsRateCounter = {

@@ -95,10 +95,11 @@ export function createFastLane(deps: FastLaneDeps) {
     if (typeof body === 'object' && body !== null && Object.isFrozen(body)) serialised.set(body, made);
     return made;
   };
-  const send = (res: ServerResponse, status: number, headers: Record<string, string>, body: unknown) => {
+  // Headers as flat name/value pairs: node writes them in order without building an object.
+  const staticPairs = [...Object.entries(deps.staticHeaders).flat(), 'Content-Type', 'application/json; charset=utf-8'];
+  const send = (res: ServerResponse, status: number, headers: string[], body: unknown) => {
     const { json, length } = serialise(body);
-    headers['Content-Type'] = 'application/json; charset=utf-8';
-    headers['Content-Length'] = length;
+    headers.push('Content-Length', length);
     res.writeHead(status, headers);
     res.end(json);
   };
@@ -129,11 +130,12 @@ export function createFastLane(deps: FastLaneDeps) {
         return handOn();
       }
       const finish = (limit: RateVerdict) => {
-        const headers: Record<string, string> = { ...deps.staticHeaders, ...limit.headers, 'X-Request-Id': requestId };
+        const headers = staticPairs.concat(limit.headers);
+        headers.push('X-Request-Id', requestId);
         const status = limit.exceeded ? 429 : route.status ?? 200;
         try {
           if (limit.exceeded) {
-            headers['Retry-After'] = String(limit.retryAfterSeconds);
+            headers.push('Retry-After', String(limit.retryAfterSeconds));
             send(res, status, headers, errorBody(route.envelope, rateLimitError(limit.retryAfterSeconds), requestId));
           } else {
             send(res, status, headers, result);
