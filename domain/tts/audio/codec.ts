@@ -64,12 +64,16 @@ export async function encode(pcm: Pcm, format: AudioFormat, opts: EncodeOptions 
     case 'wav':
       return { data: encodeWav(pcm), bitrate: pcm.sampleRate * 16, sampleRate: pcm.sampleRate };
     case 'mp3':
-      return encodeMp3(pcm, quality);
+      return encodeMp3(oneBlock(pcm.samples), pcm.sampleRate, quality);
     case 'ogg':
-      return encodeOggVorbis(pcm, quality);
+      return encodeOggVorbis(oneBlock(pcm.samples), pcm.sampleRate, quality);
     default:
       throw new RangeError(`Unsupported audio format: ${String(format)}`);
   }
+}
+
+async function* oneBlock(samples: Float32Array) {
+  yield samples;
 }
 
 /** Decodes to mono PCM (multi-channel audio is averaged). Throws AudioDecodeError on bad input. */
@@ -133,7 +137,7 @@ export async function encodeBlocks(
   const quality = opts.quality ?? 'standard';
   if (!(quality in OGG_VBR_QUALITY)) throw new RangeError(`Unsupported quality: ${String(quality)}`);
   if (format === 'wav') {
-    // 16-bit output is a quarter of the float input: gathering it whole is fine.
+    // The 16-bit file is as large as the samples gathered here (half their float size): gathering is fine.
     const gathered: Float32Array[] = [];
     for (let r = await blocks.next(); !r.done; r = await blocks.next()) gathered.push(r.value);
     const samples = new Float32Array(gathered.reduce((n, b) => n + b.length, 0));
@@ -147,73 +151,49 @@ export async function encodeBlocks(
       yield r.value;
     }
   })();
-  if (format === 'mp3') {
-    const bitrateKbps = MP3_BITRATE_KBPS[quality];
-    const outputSampleRate = nearestMp3SampleRate(sampleRate);
-    const encoder = await createMediaEncoder('audio/mpeg');
-    encoder.configure({ channels: 1, sampleRate, bitrate: bitrateKbps, outputSampleRate });
-    const data = await runEncoderOnBlocks(encoder, counted);
-    const firstFrame = findFirstMpegFrame(data, 0);
-    const header = firstFrame === undefined ? undefined : parseMpegFrameHeader(data, firstFrame);
-    return { data, bitrate: (header?.bitrateKbps ?? bitrateKbps) * 1000, sampleRate: header?.sampleRate ?? outputSampleRate, durationSeconds: total / sampleRate };
-  }
-  if (format === 'ogg') {
-    const encoder = await createMediaEncoder('audio/ogg');
-    encoder.configure({ channels: 1, sampleRate, vbrQuality: OGG_VBR_QUALITY[quality], oggSerialNo: OGG_SERIAL_NUMBER });
-    const data = await runEncoderOnBlocks(encoder, counted);
-    return { data, bitrate: measuredOggAudioBitrate(data, total / sampleRate), sampleRate, durationSeconds: total / sampleRate };
-  }
-  throw new RangeError(`Unsupported audio format: ${String(format)}`);
+  if (format !== 'mp3' && format !== 'ogg') throw new RangeError(`Unsupported audio format: ${String(format)}`);
+  const encoded = await (format === 'mp3' ? encodeMp3 : encodeOggVorbis)(counted, sampleRate, quality);
+  return { ...encoded, durationSeconds: total / sampleRate };
 }
 
-async function runEncoderOnBlocks(
-  encoder: { encode(samples: readonly Float32Array[]): Uint8Array; finalize(): Uint8Array },
-  blocks: AsyncIterable<Float32Array>,
-): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  let first = true;
-  for await (const block of blocks) {
-    for (let start = 0; start < block.length; start += ENCODER_BLOCK_SAMPLES) {
-      if (!first) await yieldToEventLoop(); // as runEncoder: other requests get turns during a long encode
-      first = false;
-      parts.push(Buffer.from(encoder.encode([block.subarray(start, start + ENCODER_BLOCK_SAMPLES)])));
-    }
-  }
-  parts.push(Buffer.from(encoder.finalize()));
-  return Buffer.concat(parts);
-}
-
-async function encodeMp3(pcm: Pcm, quality: EncodeQuality): Promise<EncodedAudio> {
+async function encodeMp3(blocks: AsyncIterable<Float32Array>, sampleRate: number, quality: EncodeQuality): Promise<EncodedAudio> {
   const bitrateKbps = MP3_BITRATE_KBPS[quality];
-  const outputSampleRate = nearestMp3SampleRate(pcm.sampleRate);
+  const outputSampleRate = nearestMp3SampleRate(sampleRate);
   const encoder = await createMediaEncoder('audio/mpeg');
   // Always pin the output rate: otherwise LAME silently downsamples at low bitrates.
-  encoder.configure({ channels: 1, sampleRate: pcm.sampleRate, bitrate: bitrateKbps, outputSampleRate });
-  const data = await runEncoder(encoder, pcm.samples);
+  encoder.configure({ channels: 1, sampleRate, bitrate: bitrateKbps, outputSampleRate });
+  const data = await runEncoder(encoder, blocks);
 
   const firstFrame = findFirstMpegFrame(data, 0);
   const header = firstFrame === undefined ? undefined : parseMpegFrameHeader(data, firstFrame);
   return { data, bitrate: (header?.bitrateKbps ?? bitrateKbps) * 1000, sampleRate: header?.sampleRate ?? outputSampleRate };
 }
 
-async function encodeOggVorbis(pcm: Pcm, quality: EncodeQuality): Promise<EncodedAudio> {
+async function encodeOggVorbis(blocks: AsyncIterable<Float32Array>, sampleRate: number, quality: EncodeQuality): Promise<EncodedAudio> {
   const encoder = await createMediaEncoder('audio/ogg');
-  encoder.configure({ channels: 1, sampleRate: pcm.sampleRate, vbrQuality: OGG_VBR_QUALITY[quality], oggSerialNo: OGG_SERIAL_NUMBER });
-  const data = await runEncoder(encoder, pcm.samples);
-  return { data, bitrate: measuredOggAudioBitrate(data, durationSeconds(pcm)), sampleRate: pcm.sampleRate };
+  encoder.configure({ channels: 1, sampleRate, vbrQuality: OGG_VBR_QUALITY[quality], oggSerialNo: OGG_SERIAL_NUMBER });
+  let samples = 0;
+  const data = await runEncoder(encoder, blocks, (n) => (samples += n));
+  return { data, bitrate: measuredOggAudioBitrate(data, samples / sampleRate), sampleRate };
 }
 
 async function runEncoder(
   encoder: { encode(samples: readonly Float32Array[]): Uint8Array; finalize(): Uint8Array },
-  samples: Float32Array,
+  blocks: AsyncIterable<Float32Array>,
+  onSamples?: (n: number) => void,
 ): Promise<Buffer> {
   const parts: Buffer[] = [];
-  for (let start = 0; start < samples.length; start += ENCODER_BLOCK_SAMPLES) {
-    // Encoding runs at roughly 100x real time on the main thread; yielding between blocks keeps
-    // a long text from stalling every other request for the whole encode.
-    if (start > 0) await yieldToEventLoop();
-    // The encoder returns views into its own WASM memory, valid only until the next call: copy each.
-    parts.push(Buffer.from(encoder.encode([samples.subarray(start, start + ENCODER_BLOCK_SAMPLES)])));
+  let first = true;
+  for await (const block of blocks) {
+    onSamples?.(block.length);
+    for (let start = 0; start < block.length; start += ENCODER_BLOCK_SAMPLES) {
+      // Encoding runs at roughly 100x real time on the main thread; yielding between blocks keeps
+      // a long text from stalling every other request for the whole encode.
+      if (!first) await yieldToEventLoop();
+      first = false;
+      // The encoder returns views into its own WASM memory, valid only until the next call: copy each.
+      parts.push(Buffer.from(encoder.encode([block.subarray(start, start + ENCODER_BLOCK_SAMPLES)])));
+    }
   }
   parts.push(Buffer.from(encoder.finalize()));
   return Buffer.concat(parts);
