@@ -313,3 +313,29 @@ test('tRPC subscription live.complianceEvents streams events over SSE', async ()
   const text = await denied.text();
   expect(text).toMatch(/UNAUTHORIZED|AUTHENTICATION_ERROR/);
 });
+
+test('a dashboard client that stops reading is closed with 1008 once more than WS_LIMITS.maxBufferedBytes wait for it', async () => {
+  const { socket, next } = await openSocket();
+  socket.send(JSON.stringify({ type: 'subscribe', events: ['requirement_updated'] }));
+  await next((m) => m.type === 'subscribed');
+  const reader = await openSocket(); // a client that keeps reading is not affected
+  reader.socket.send(JSON.stringify({ type: 'subscribe', events: ['requirement_updated'] }));
+  await reader.next((m) => m.type === 'subscribed');
+
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  (socket as any)._socket.pause(); // stop reading: the kernel buffers fill, then the server's
+  const padding = 'x'.repeat(64 * 1024);
+  // Published straight on the bus (as any instance would): 200 events of 64 KB, far past the kernel's buffers and 1 MiB.
+  for (let i = 0; i < 200; i++) {
+    await gw.services.bus.publish('compliance', { id: `evt_slow_${i}`, type: 'requirement.created', data: { id: `req_slow_${i}`, padding }, createdAt: new Date().toISOString() });
+    if (i % 20 === 19) await new Promise((r) => setTimeout(r, 10));
+  }
+  (socket as any)._socket.resume();
+  const { code, reason } = await closed;
+  expect(code).toBe(1008);
+  expect(reason).toMatch(/slow consumer/);
+  // The reading client got every event.
+  await reader.next((m) => m.data?.id === 'req_slow_199', 20_000);
+  expect(reader.socket.readyState).toBe(WebSocket.OPEN);
+  reader.socket.close();
+}, 60_000);
