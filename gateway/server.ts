@@ -78,7 +78,14 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     ? new PgAdvisoryLocks(config.databaseUrl, { onWarning: (message, err) => log.warn({ err }, message) })
     : undefined;
   const onceAcrossInstances = <T>(fn: () => Promise<T>) => (locks ? locks.withLock('gateway.startup', fn) : fn());
-  const db = await onceAcrossInstances(() => openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const db = await onceAcrossInstances(() =>
+    openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      // The pool's messages (a dropped connection, say) as log lines; the outage itself answers 503.
+      onDriverMessage: (level, message) => log[level === 'deprecate' ? 'warn' : level]({ component: 'database-driver' }, String(message)),
+    }),
+  );
   const rootEm = db.orm.em as any;
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;

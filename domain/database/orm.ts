@@ -12,6 +12,8 @@ export interface DatabaseOptions {
   dataDir: string;
   poolSize?: number;
   debug?: boolean;
+  /** Where the driver's own messages go (knex prints connection errors with console.log otherwise). */
+  onDriverMessage?: (level: 'warn' | 'error' | 'deprecate' | 'debug', message: unknown) => void;
 }
 
 export interface Database {
@@ -20,7 +22,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function ormOptions(clientUrl: string, poolSize = 10): Options {
+export function ormOptions(clientUrl: string, poolSize = 10, onDriverMessage?: DatabaseOptions['onDriverMessage']): Options {
   return {
     driver: PostgreSqlDriver,
     clientUrl,
@@ -28,7 +30,19 @@ export function ormOptions(clientUrl: string, poolSize = 10): Options {
     extensions: [Migrator],
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     pool: { min: 0, max: poolSize, acquireTimeoutMillis: 5000, idleTimeoutMillis: 30000 },
-    driverOptions: { connection: { connectionTimeoutMillis: 3000, statement_timeout: 30000 } },
+    driverOptions: {
+      connection: { connectionTimeoutMillis: 3000, statement_timeout: 30000 },
+      ...(onDriverMessage
+        ? {
+            log: {
+              warn: (m: unknown) => onDriverMessage('warn', m),
+              error: (m: unknown) => onDriverMessage('error', m),
+              deprecate: (m: unknown) => onDriverMessage('deprecate', m),
+              debug: (m: unknown) => onDriverMessage('debug', m),
+            },
+          }
+        : {}),
+    },
     // Every request works on a fork; touching the global EntityManager is a bug we want to hear about.
     allowGlobalContext: false,
     forceUtcTimezone: true,
@@ -52,7 +66,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   }
   let orm: MikroORM;
   try {
-    orm = await MikroORM.init(ormOptions(clientUrl, opts.poolSize ?? 10));
+    orm = await MikroORM.init(ormOptions(clientUrl, opts.poolSize ?? 10, opts.onDriverMessage));
     await orm.getMigrator().up();
   } catch (err) {
     await stopEmbedded?.();

@@ -1,3 +1,4 @@
+import { createLogger } from '../../gateway/logger';
 import { createStandaloneDatabase } from '../helpers/database';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
@@ -11,6 +12,9 @@ const OUTAGE_MS = 10_000;
 let gw: TestGateway;
 let proxy: TcpProxy;
 let cleanup: () => Promise<void> = async () => undefined;
+/** The gateway's log lines (warn and above): the driver's messages must arrive here, not on the console. */
+const logLines: string[] = [];
+let consoleLog: jest.SpyInstance;
 
 beforeAll(async () => {
   const db = await createStandaloneDatabase('gw_outage');
@@ -19,7 +23,8 @@ beforeAll(async () => {
   proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
   const viaProxy = new URL(target);
   viaProxy.host = `127.0.0.1:${proxy.port}`;
-  gw = await startGateway({ DATABASE_URL: viaProxy.toString() });
+  consoleLog = jest.spyOn(console, 'log');
+  gw = await startGateway({ DATABASE_URL: viaProxy.toString() }, { logger: createLogger('warn', { write: (line: string) => void logLines.push(line) }) });
 }, 120_000);
 afterAll(async () => {
   proxy?.resume();
@@ -73,6 +78,10 @@ test('during an outage: 503 SERVICE_UNAVAILABLE within seconds, readiness down, 
     await new Promise((r) => setTimeout(r, 250));
   }
   expect(last?.status).toBe(200);
+  const driverOnConsole = consoleLog.mock.calls.filter((args) => /Connection Error|Knex/i.test(String(args[0])));
+  consoleLog.mockRestore();
+  expect(driverOnConsole).toEqual([]);
+  expect(logLines.some((l) => l.includes('"component":"database-driver"'))).toBe(true);
   console.log(`database outage: ${duringOutage.map((r) => `${r.status}/${r.ms}ms`).join(' ')}; recovered ${Date.now() - resumed} ms after the database returned`);
   expect((await timed('/api/v1/health/ready')).body).toMatchObject({ ready: true });
   const created = await gw.request('/v1/requirements', { method: 'POST', json: { title: 'Written after the outage', framework: 'gdpr' } });
