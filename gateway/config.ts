@@ -42,6 +42,13 @@ const EnvSchema = z.object({
   PROVIDER_C_BASE_URL: optionalUrl,
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   MOCK_LATENCY_MS: z.coerce.number().int().min(0).default(0),
+  // Resilience of the calls to real vendors (all of them; built-in defaults in domain/tts/providers/resilience.ts).
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).optional(),
+  PROVIDER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).optional(),
+  PROVIDER_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(1000).optional(),
+  PROVIDER_FAILURE_THRESHOLD: z.coerce.number().int().min(1).max(1000).optional(),
+  PROVIDER_COOLDOWN_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
+  PROVIDER_B_VOICE_IDS: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
   /** Prices per million characters, e.g. `{"provider_b":{"default":40}}`; merged over the built-in table. */
@@ -82,6 +89,14 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       throw new ConfigError('Invalid configuration: TTS_PRICES must be JSON like {"provider_b":{"default":40}}');
     }
   }
+  let voiceIds: Record<string, string> | undefined;
+  if (c.PROVIDER_B_VOICE_IDS) {
+    try {
+      voiceIds = z.record(z.string(), z.string().min(1)).parse(JSON.parse(c.PROVIDER_B_VOICE_IDS));
+    } catch {
+      throw new ConfigError('Invalid configuration: PROVIDER_B_VOICE_IDS must be JSON like {"provider-b-voice-1":"<vendor voice id>"}');
+    }
+  }
   return {
     port: c.PORT,
     host: c.HOST,
@@ -93,13 +108,20 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     ttsRateLimitPerMinute: c.API_RATE_LIMIT,
     providers: {
       provider_a: { apiKey: c.PROVIDER_A_API_KEY, baseUrl: c.PROVIDER_A_BASE_URL ?? 'https://api.openai.com' },
-      provider_b: { apiKey: c.PROVIDER_B_API_KEY, baseUrl: c.PROVIDER_B_BASE_URL ?? 'https://api.cartesia.ai' },
+      provider_b: { apiKey: c.PROVIDER_B_API_KEY, baseUrl: c.PROVIDER_B_BASE_URL ?? 'https://api.cartesia.ai', voiceIds },
       provider_c: {
         apiKey: c.PROVIDER_C_API_KEY,
         region: c.PROVIDER_C_REGION,
         baseUrl:
           c.PROVIDER_C_BASE_URL ??
           (c.PROVIDER_C_REGION ? `https://${c.PROVIDER_C_REGION}.tts.speech.microsoft.com` : undefined),
+      },
+      resilience: {
+        timeoutMs: c.PROVIDER_TIMEOUT_MS,
+        maxAttempts: c.PROVIDER_MAX_ATTEMPTS,
+        maxConcurrency: c.PROVIDER_MAX_CONCURRENCY,
+        failureThreshold: c.PROVIDER_FAILURE_THRESHOLD,
+        cooldownMs: c.PROVIDER_COOLDOWN_MS,
       },
     },
     webhookAllowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
