@@ -94,7 +94,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     try {
       voiceIds = z.record(z.string(), z.string().min(1)).parse(JSON.parse(c.PROVIDER_B_VOICE_IDS));
     } catch {
-      throw new ConfigError('Invalid configuration: PROVIDER_B_VOICE_IDS must be JSON like {"provider-b-voice-1":"<vendor voice id>"}');
+      throw new ConfigError('Invalid configuration: PROVIDER_B_VOICE_IDS must be JSON like {"barbershop-man":"<vendor voice id>"}');
     }
   }
   return {

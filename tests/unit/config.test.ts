@@ -34,11 +34,11 @@ test('vendor resilience settings apply to every real vendor; unset ones keep the
 });
 
 test('PROVIDER_B_VOICE_IDS maps the catalogue voice names to the vendor ids sent upstream', () => {
-  const config = parseConfig({ PROVIDER_B_API_KEY: 'b', PROVIDER_B_VOICE_IDS: '{"provider-b-voice-1":"a0e99841-438c-4a64-b679-ae501e7d6091"}' });
+  const config = parseConfig({ PROVIDER_B_API_KEY: 'b', PROVIDER_B_VOICE_IDS: '{"barbershop-man":"a0e99841-438c-4a64-b679-ae501e7d6091"}' });
   const providers = createProviders({ mockLatencyMs: 0, ...config.providers });
   const voiceIds = settingsOf(providers.provider_b).voiceIds;
-  expect(voiceIds).toEqual({ 'provider-b-voice-1': 'a0e99841-438c-4a64-b679-ae501e7d6091' });
-  const body: any = providerBBody({ text: 'Hi.', voice: 'provider-b-voice-1', speed: 1, quality: 'standard', language: 'en-US', format: 'mp3' } as any, voiceIds);
+  expect(voiceIds).toEqual({ 'barbershop-man': 'a0e99841-438c-4a64-b679-ae501e7d6091' });
+  const body: any = providerBBody({ text: 'Hi.', voice: 'barbershop-man', speed: 1, quality: 'standard', language: 'en-US', format: 'mp3' } as any, voiceIds);
   expect(body.voice.id).toBe('a0e99841-438c-4a64-b679-ae501e7d6091');
 });
 
