@@ -1,4 +1,4 @@
-import PDFDocument from 'pdfkit';
+import type PDFKitDocument from 'pdfkit';
 import { getFramework } from '../../catalogue/frameworks';
 import type { RenderOptions, ReportFindingRow, ReportModel } from './types';
 
@@ -275,9 +275,15 @@ function writeFooters(doc: Doc, model: ReportModel): void {
   }
 }
 
+/** pdfkit (its fonts and tables, ~7.5 MB of a process's memory) is loaded by the first PDF report, not at start-up. */
+let pdfkit: typeof PDFKitDocument | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const pdfDocumentClass = () => (pdfkit ??= require('pdfkit') as typeof PDFKitDocument);
+
 export function renderPdf(model: ReportModel, options: RenderOptions = {}): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     try {
+      const PDFDocument = pdfDocumentClass();
       // A fixed creation date (from the model, epoch if unparsable) keeps the
       // file ID and therefore the whole output reproducible byte for byte.
       const createdAt = parseDate(model.generatedAt) ?? new Date(0);
