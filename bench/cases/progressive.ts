@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { concatPcmBlocks, decode, encodeBlocks, joinMono16Wavs, probe } from '../../domain/tts/audio';
+import { joinWavChunks, probe } from '../../domain/tts/audio';
 import { PROVIDER_CATALOGUE } from '../../domain/tts/catalogue';
 import { MockProvider } from '../../domain/tts/providers/mock';
 import { resolveRequest } from '../../domain/tts/request';
@@ -26,8 +26,7 @@ function longText(chars: number): string {
 
 /**
  * The same chunks, one after another, through the same code path as the gateway's parallel
- * generation (mock provider with the same latency → WAV → probe; a WAV target is joined in 16-bit,
- * other targets decode each chunk as the encoder reaches it, joined and encoded once).
+ * generation (mock provider with the same latency → WAV → probe; then joinWavChunks).
  */
 async function sequentialMs(text: string, format: 'wav' | 'mp3'): Promise<{ ms: number; chunks: number }> {
   const req = resolveRequest({ text, options: { provider: 'mock', format } }, 'mock');
@@ -41,12 +40,7 @@ async function sequentialMs(text: string, format: 'wav' | 'mp3'): Promise<{ ms: 
     if (!probe(wav, 'wav').ok) throw new Error('bad wav');
     wavs.push(wav);
   }
-  if (format === 'wav') {
-    if (!joinMono16Wavs(wavs)) throw new Error('chunks not joinable as 16-bit WAV');
-  } else {
-    const first = await decode(wavs[0], 'wav');
-    await encodeBlocks(concatPcmBlocks(wavs.map((wav, i) => async () => (i === 0 ? first : decode(wav, 'wav')))), first.sampleRate, format, { quality: o.quality });
-  }
+  await joinWavChunks(wavs, format, { quality: o.quality });
   return { ms: performance.now() - t0, chunks: chunks.length };
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { DomainContext } from '../context';
 import { DomainError, notFound } from '../errors';
 import { parseInput } from '../validation';
-import { concatPcmBlocks, decode, encodeBlocks, joinMono16Wavs, probe, type Pcm } from './audio';
+import { joinWavChunks, probe } from './audio';
 import { AudioEntry } from './audio-entry.entity';
 import { BlobStore, CorruptBlobError, blobKeyOf } from './cache/blob-store';
 import { HotTier } from './cache/hot-tier';
@@ -99,7 +99,6 @@ const deepFreeze = <T extends object>(o: T): T => {
   for (const v of Object.values(o)) if (v && typeof v === 'object') deepFreeze(v);
   return Object.freeze(o);
 };
-const EMPTY = Buffer.alloc(0);
 /** At most this many remembered request bodies, each at most this long (≤ 8 MB in all). */
 const REQUEST_KEYS_MAX = 2000;
 const REQUEST_KEY_MAX_TEXT = 4096;
@@ -275,10 +274,6 @@ export class TtsService {
         sampleRate = 24000;
         bitrate = duration > 0 ? Math.round((data.length * 8) / duration) : 0;
       } else {
-        // Chunks come back as WAV (cheap to decode); the joined PCM is encoded once, so there is
-        // one encoder delay and no seams, whatever the target format.
-        // Chunks are kept as the WAV they came in. A WAV target is joined in 16-bit; other targets
-        // decode each chunk only when the encoder reaches it (a long text is hundreds of MB as float).
         const generating = mapLimit(chunks, concurrency, async (text) => {
           const wav = await provider.synthesize({ ...call, text, format: 'wav' }, signal);
           const checked = probe(wav, 'wav');
@@ -288,27 +283,11 @@ export class TtsService {
         });
         generating.catch(() => undefined); // awaited below; a failure must not surface as unhandled first
         allHashes();
-        const wavs = await generating;
-        const asWav = o.format === 'wav' ? joinMono16Wavs(wavs) : null;
-        if (asWav) {
-          data = asWav.data;
-          duration = asWav.frames / asWav.sampleRate;
-          sampleRate = asWav.sampleRate;
-          bitrate = asWav.sampleRate * 16;
-        } else {
-          const parts: (() => Promise<Pcm>)[] = wavs.map((_, i) => () => {
-            const wav = wavs[i];
-            wavs[i] = EMPTY; // nothing keeps a chunk's WAV once it is decoded
-            return decode(wav, 'wav');
-          });
-          const first = await parts[0]();
-          parts[0] = async () => first;
-          const encoded = await encodeBlocks(concatPcmBlocks(parts), first.sampleRate, o.format, { quality: o.quality });
-          data = encoded.data;
-          duration = encoded.durationSeconds;
-          sampleRate = encoded.sampleRate;
-          bitrate = encoded.bitrate;
-        }
+        const joined = await joinWavChunks(await generating, o.format, { quality: o.quality });
+        data = joined.data;
+        duration = joined.durationSeconds;
+        sampleRate = joined.sampleRate;
+        bitrate = joined.bitrate;
       }
     } catch (err) {
       await this.stats

@@ -57,9 +57,7 @@ export function contentTypeFor(format: AudioFormat): string {
  * to the nearest supported rate at or above the input (capped at 48 kHz).
  */
 export async function encode(pcm: Pcm, format: AudioFormat, opts: EncodeOptions = {}): Promise<EncodedAudio> {
-  assertValidSampleRate(pcm.sampleRate);
-  const quality = opts.quality ?? 'standard';
-  if (!(quality in OGG_VBR_QUALITY)) throw new RangeError(`Unsupported quality: ${String(quality)}`);
+  const quality = checkedQuality(pcm.sampleRate, opts);
   switch (format) {
     case 'wav':
       return { data: encodeWav(pcm), bitrate: pcm.sampleRate * 16, sampleRate: pcm.sampleRate };
@@ -70,6 +68,13 @@ export async function encode(pcm: Pcm, format: AudioFormat, opts: EncodeOptions 
     default:
       throw new RangeError(`Unsupported audio format: ${String(format)}`);
   }
+}
+
+function checkedQuality(sampleRate: number, opts: EncodeOptions): EncodeQuality {
+  assertValidSampleRate(sampleRate);
+  const quality = opts.quality ?? 'standard';
+  if (!(quality in OGG_VBR_QUALITY)) throw new RangeError(`Unsupported quality: ${String(quality)}`);
+  return quality;
 }
 
 async function* oneBlock(samples: Float32Array) {
@@ -133,9 +138,7 @@ export async function encodeBlocks(
   format: AudioFormat,
   opts: EncodeOptions = {},
 ): Promise<EncodedAudio & { durationSeconds: number }> {
-  assertValidSampleRate(sampleRate);
-  const quality = opts.quality ?? 'standard';
-  if (!(quality in OGG_VBR_QUALITY)) throw new RangeError(`Unsupported quality: ${String(quality)}`);
+  const quality = checkedQuality(sampleRate, opts);
   if (format === 'wav') {
     // The 16-bit file is as large as the samples gathered here (half their float size): gathering is fine.
     const gathered: Float32Array[] = [];

@@ -14,6 +14,16 @@ export interface ConcatOptions {
 
 export const DEFAULT_CROSSFADE_MS = 10;
 
+/**
+ * Sample `j` of an equal-power crossfade `overlap` samples long: `outgoing` fading out under
+ * `incoming`. The curve is sampled at mid-points so neither side is ever fully silent in the overlap.
+ * Equal-power can sum correlated material up to +3 dB: callers clamp to their sample range.
+ */
+export function seamMix(outgoing: number, incoming: number, j: number, overlap: number): number {
+  const angle = ((j + 0.5) / overlap) * (Math.PI / 2);
+  return outgoing * Math.cos(angle) + incoming * Math.sin(angle);
+}
+
 /** Samples of crossfade at the seam of two chunks of `a` and `b` samples: never more than half of either. */
 export function seamOverlap(requested: number, a: number, b: number): number {
   return Math.min(requested, Math.floor(a / 2), Math.floor(b / 2));
@@ -95,13 +105,7 @@ export function concatPcm(parts: Pcm[], opts: ConcatOptions = {}): Pcm {
     const chunk = chunks[i];
     const overlap = overlaps[i - 1];
     const start = writeEnd - overlap;
-    for (let j = 0; j < overlap; j++) {
-      // Sample the fade curve at mid-points so neither side is ever fully silent in the overlap.
-      const angle = ((j + 0.5) / overlap) * (Math.PI / 2);
-      const mixed = output[start + j] * Math.cos(angle) + chunk[j] * Math.sin(angle);
-      // Equal-power can sum correlated material up to +3 dB; keep the [-1, 1] invariant.
-      output[start + j] = Math.max(-1, Math.min(1, mixed));
-    }
+    for (let j = 0; j < overlap; j++) output[start + j] = Math.max(-1, Math.min(1, seamMix(output[start + j], chunk[j], j, overlap)));
     output.set(chunk.subarray(overlap), writeEnd);
     writeEnd = start + chunk.length;
   }
@@ -134,10 +138,7 @@ export async function* concatPcmBlocks(parts: (() => Pcm | Promise<Pcm>)[], opts
     yield body;
     const tail = previous.length - overlap;
     const mixed = new Float32Array(overlap);
-    for (let j = 0; j < overlap; j++) {
-      const angle = ((j + 0.5) / overlap) * (Math.PI / 2);
-      mixed[j] = Math.max(-1, Math.min(1, previous[tail + j] * Math.cos(angle) + current[j] * Math.sin(angle)));
-    }
+    for (let j = 0; j < overlap; j++) mixed[j] = Math.max(-1, Math.min(1, seamMix(previous[tail + j], current[j], j, overlap)));
     total += overlap;
     if (overlap) yield mixed;
     previous = current;

@@ -1,4 +1,4 @@
-import { assertValidSampleRate, DEFAULT_CROSSFADE_MS, seamOverlap, type Pcm } from './pcm';
+import { assertValidSampleRate, DEFAULT_CROSSFADE_MS, seamMix, seamOverlap, type Pcm } from './pcm';
 import { AudioDecodeError, type ProbeResult } from './types';
 
 /** RIFF/WAVE reading and writing, done by hand: the format is simple and a dependency would be overkill. */
@@ -83,8 +83,7 @@ export function joinMono16Wavs(parts: Buffer[], crossfadeMs = DEFAULT_CROSSFADE_
     const overlap = overlaps[i - 1];
     const start = writeEnd - overlap;
     for (let j = 0; j < overlap; j++) {
-      const angle = ((j + 0.5) / overlap) * (Math.PI / 2);
-      const mixed = Math.round(samples[start + j] * Math.cos(angle) + chunk[j] * Math.sin(angle));
+      const mixed = Math.round(seamMix(samples[start + j], chunk[j], j, overlap));
       samples[start + j] = mixed > 32767 ? 32767 : mixed < -32768 ? -32768 : mixed;
     }
     samples.set(chunk.subarray(overlap), writeEnd);
