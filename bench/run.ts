@@ -130,14 +130,6 @@ async function measurePair(
   return { ratio: median(ratios), runs: [gm, bm], rounds };
 }
 
-/** Warm-up (not recorded), then the measured run; RSS is read right after. */
-async function measure(report: Report, caseName: string, server: Child, spec: Parameters<typeof load>[0]): Promise<LoadResult> {
-  if (WARMUP_SECONDS > 0) await load({ ...spec, durationSeconds: WARMUP_SECONDS });
-  const r = await load(spec);
-  report.throughput(caseName, server.name, r, rssMb(server.pid));
-  return r;
-}
-
 async function json(url: string, init: RequestInit & { json?: unknown } = {}): Promise<any> {
   const res = await fetch(url, {
     ...init,

@@ -13,6 +13,7 @@ import { DomainError, toDomainError } from '../domain/errors';
 import { RESOLVERS } from '../resolvers';
 import type { GqlContext } from '../resolvers/context';
 import type { Principal } from '../domain/auth/principal';
+import { SizeBoundedLru } from '../domain/util/size-bounded-lru';
 import type { Logger } from './logger';
 import { subscribeIterator, type EventBus } from '../domain/events/bus';
 
@@ -258,40 +259,24 @@ function callerKey(principal: Principal | null): string {
   return key;
 }
 
-/** Least recently used answers, bounded by their JSON size; an entry is valid for one version. */
+/** Answers bounded by their JSON size, least recently used first out; an entry is valid for one version. */
 class ResponseCache {
-  private readonly entries = new Map<string, { version: string; result: ExecutionResult; bytes: number }>();
-  private bytes = 0;
+  private readonly entries: SizeBoundedLru<{ size: number; version: string; result: ExecutionResult }>;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.entries = new SizeBoundedLru(maxBytes);
+  }
 
   get(key: string, version: string): ExecutionResult | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
+    if (entry.version === version) return entry.result;
     this.entries.delete(key);
-    if (entry.version !== version) {
-      this.bytes -= entry.bytes;
-      return undefined;
-    }
-    this.entries.set(key, entry);
-    return entry.result;
+    return undefined;
   }
 
   set(key: string, version: string, result: ExecutionResult) {
-    const bytes = JSON.stringify(result).length + key.length;
-    if (bytes > this.maxBytes / 8) return;
-    const old = this.entries.get(key);
-    if (old) {
-      this.entries.delete(key);
-      this.bytes -= old.bytes;
-    }
-    this.entries.set(key, { version, result, bytes });
-    this.bytes += bytes;
-    for (const [k, e] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(k);
-      this.bytes -= e.bytes;
-    }
+    this.entries.set(key, { size: JSON.stringify(result).length + key.length, version, result });
   }
 }
 

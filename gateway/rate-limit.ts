@@ -105,9 +105,13 @@ export class WindowCounterStore implements Store {
   }
 }
 
+/** Whole seconds until a window resets, at least 1 (an unknown reset: 1). */
+function secondsUntil(resetTime: Date | undefined, now = Date.now()): number {
+  return Math.max(1, Math.ceil(((resetTime?.getTime() ?? now + 1000) - now) / 1000));
+}
+
 function retryAfter(req: Request): number {
-  const reset = (req as any).rateLimit?.resetTime as Date | undefined;
-  return Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now() + 1000) - Date.now()) / 1000));
+  return secondsUntil((req as any).rateLimit?.resetTime as Date | undefined);
 }
 
 /**
@@ -162,7 +166,7 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
     const resetSeconds = resetTime ? Math.max(0, Math.ceil((resetTime.getTime() - now) / 1000)) : Math.ceil(TTS_WINDOW_MS / 1000);
     return {
       exceeded: totalHits > limit,
-      retryAfterSeconds: Math.max(1, Math.ceil(((resetTime?.getTime() ?? now + 1000) - now) / 1000)),
+      retryAfterSeconds: secondsUntil(resetTime, now),
       headers: ['RateLimit-Policy', policy, 'RateLimit-Limit', limitText, 'RateLimit-Remaining', String(Math.max(limit - totalHits, 0)), 'RateLimit-Reset', String(resetSeconds)],
     };
   };

@@ -141,21 +141,9 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     crossOriginResourcePolicy: { policy: 'cross-origin' },
   });
   const corsHeaders = cors({ origin: config.corsOrigins ?? (config.production ? false : true), exposedHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'ETag', 'Content-Range', 'X-Provider', 'X-Cached-Tier'] });
-  // prom-client hashes a labels object on every call; the children per label set are kept instead.
-  const observers = new Map<string, (seconds: number) => void>();
   const observe = (route: string, method: string, status: number, seconds: number) => {
-    const key = `${route} ${method} ${status}`;
-    let record = observers.get(key);
-    if (!record) {
-      const count = metrics.httpRequests.labels(route, method, String(status));
-      const duration = metrics.httpDuration.labels(route, method);
-      record = (s: number) => {
-        count.inc();
-        duration.observe(s);
-      };
-      if (observers.size < 5000) observers.set(key, record);
-    }
-    record(seconds);
+    metrics.httpRequests.inc({ route, method, status: String(status) });
+    metrics.httpDuration.observe({ route, method }, seconds);
   };
   const fastLane = createFastLane({
     routes: ROUTE_TABLE,
@@ -164,8 +152,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     ttsCounter: limiters.ttsCounter,
     staticHeaders: await captureHeaders([securityHeaders, corsHeaders]),
     requestIdOf,
-    // express's req.ip: the socket's peer unless proxies are trusted (then X-Forwarded-For, as express reads it).
-    clientIpOf: config.trustProxy === false ? (req) => req.socket.remoteAddress : (req) => proxyaddr(req, app.get('trust proxy fn')),
+    clientIpOf: (req) => proxyaddr(req, app.get('trust proxy fn')), // what express's req.ip answers
     authenticate: (secret) => services.auth.authenticate(secret),
     answered: (req, route, status, requestId, startedNs) => {
       const seconds = Number(process.hrtime.bigint() - startedNs) / 1e9;

@@ -88,11 +88,13 @@ export function createFastLane(deps: FastLaneDeps) {
   // A frozen answer (the same object for every hit on one cached item) is serialised once.
   const serialised = new WeakMap<object, { json: string; length: string }>();
   const serialise = (body: unknown) => {
-    const known = typeof body === 'object' && body !== null && Object.isFrozen(body) ? serialised.get(body) : undefined;
-    if (known) return known;
-    const json = JSON.stringify(body);
-    const made = { json, length: String(Buffer.byteLength(json)) };
-    if (typeof body === 'object' && body !== null && Object.isFrozen(body)) serialised.set(body, made);
+    const keep = typeof body === 'object' && body !== null && Object.isFrozen(body);
+    let made = keep ? serialised.get(body) : undefined;
+    if (!made) {
+      const json = JSON.stringify(body);
+      made = { json, length: String(Buffer.byteLength(json)) };
+      if (keep) serialised.set(body, made);
+    }
     return made;
   };
   // Headers as flat name/value pairs: node writes them in order without building an object.

@@ -6,7 +6,7 @@ import { parseInput } from '../validation';
 import { joinWavChunks, probe } from './audio';
 import { AudioEntry } from './audio-entry.entity';
 import { BlobStore, CorruptBlobError, blobKeyOf } from './cache/blob-store';
-import { HotTier } from './cache/hot-tier';
+import { SizeBoundedLru } from '../util/size-bounded-lru';
 import { PROVIDER_CATALOGUE, PROVIDER_IDS, isProviderId, type AudioFormat, type ProviderId } from './catalogue';
 import { TtsAccessPolicy } from './access';
 import { Pricing } from './pricing';
@@ -104,7 +104,7 @@ const REQUEST_KEYS_MAX = 2000;
 const REQUEST_KEY_MAX_TEXT = 4096;
 
 export class TtsService {
-  private readonly hot: HotTier<HotItem>;
+  private readonly hot: SizeBoundedLru<HotItem>;
   private readonly inflight = new Map<string, Promise<AudioEntry>>();
   /** Request JSON → its direct hash (null: `cache: false`), for `cachedGeneration`; bounded. */
   private readonly requestKeys = new Map<string, string | null>();
@@ -116,7 +116,7 @@ export class TtsService {
   readonly defaultProvider: ProviderId;
 
   constructor(private readonly deps: TtsServiceDeps) {
-    this.hot = new HotTier<HotItem>(deps.hotCacheBytes);
+    this.hot = new SizeBoundedLru<HotItem>(deps.hotCacheBytes);
     this.stats = new ProviderStatsRecorder(deps.rootEm);
     this.accesses = new AccessRecorder(deps.rootEm);
     this.access = new TtsAccessPolicy(deps.keyRequired);

@@ -1,8 +1,10 @@
 /**
- * The in-memory tier of the audio cache: the most recently used files, bounded by total bytes.
- * A Map keeps insertion order, so re-inserting on access gives LRU eviction for free.
+ * The most recently used values, bounded by their total size (the audio cache's hot tier, the
+ * GraphQL response cache). A Map keeps insertion order, so re-inserting on access gives LRU eviction
+ * for free. A value larger than a quarter of the bound is not kept: one huge value must not flush
+ * everything else.
  */
-export class HotTier<V extends { size: number }> {
+export class SizeBoundedLru<V extends { size: number }> {
   private readonly items = new Map<string, V>();
   private bytes = 0;
 
@@ -18,7 +20,7 @@ export class HotTier<V extends { size: number }> {
   }
 
   set(key: string, value: V): void {
-    if (value.size > this.maxBytes / 4) return; // one huge file must not flush everything else
+    if (value.size > this.maxBytes / 4) return;
     this.delete(key);
     this.items.set(key, value);
     this.bytes += value.size;
