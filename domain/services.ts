@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { AuditTrail } from './audit/audit-trail.service';
 import { AuthService } from './auth/auth.service';
 import type { EventBus } from './events/bus';
 import { HealthService } from './health';
@@ -24,11 +25,14 @@ export interface DomainDeps {
   onCacheInvalidated?: (hashes: string[] | 'all') => void;
   /** Identifies this process in job leases. */
   instanceId: string;
+  /** Failures of background work (sealing the audit trail), for the log. */
+  onBackgroundError?: (component: string, err: unknown) => void;
 }
 
 /** The composition root of the domain: every service, wired once per gateway instance. */
 export function createServices(deps: DomainDeps) {
-  const auth = new AuthService(deps.rootEm, { adminApiKey: deps.adminApiKey, ttsApiKey: deps.ttsApiKey });
+  const auditTrail = new AuditTrail(deps.rootEm, { onError: (err) => deps.onBackgroundError?.('audit-trail', err) });
+  const auth = new AuthService(deps.rootEm, { adminApiKey: deps.adminApiKey, ttsApiKey: deps.ttsApiKey, auditTrail });
   const health = new HealthService(deps.rootEm, deps.environment);
   const tts = new TtsService({
     rootEm: deps.rootEm,
@@ -41,9 +45,10 @@ export function createServices(deps: DomainDeps) {
     onCacheInvalidated: deps.onCacheInvalidated,
   });
   let sweeper: NodeJS.Timeout | undefined;
-  const compliance: ComplianceServices = createComplianceServices(deps, { health });
+  const compliance: ComplianceServices = createComplianceServices(deps, { health, auditTrail });
   return {
     auth,
+    auditTrail,
     health,
     tts,
     ...compliance,
@@ -53,10 +58,12 @@ export function createServices(deps: DomainDeps) {
       sweeper = setInterval(() => void tts.sweepExpired().catch(() => undefined), 30_000);
       sweeper.unref();
       await compliance.start();
+      auditTrail.start();
     },
     async close() {
       clearInterval(sweeper);
       await compliance.stop();
+      await auditTrail.stop();
       await tts.close();
     },
   };

@@ -105,6 +105,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     environment: config.production ? 'production' : 'development',
     webhookAllowPrivateNetworks: config.webhookAllowPrivateNetworks,
     instanceId,
+    onBackgroundError: (component, err) => log.warn({ err, component }, 'background work failed'),
     generationLock: locks ? generationLockOn(locks) : undefined,
     onCacheInvalidated: (hashes) => void bus.publish('tts.cache', { id: instanceId, type: 'cache.invalidated', data: { hashes, from: instanceId }, createdAt: new Date().toISOString() }),
   });

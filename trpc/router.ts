@@ -2,6 +2,7 @@ import { router } from './init';
 import { ttsRouter } from './routers/tts.router';
 import { liveRouter } from './routers/live.router';
 import { authRouter, complianceRouter } from './routers/compliance.router';
+import { auditTrailRouter } from './routers/audit-trail.router';
 
 /** The tRPC API: one thin router per feature over the domain services. */
 export const appRouter = router({
@@ -9,6 +10,7 @@ export const appRouter = router({
   live: liveRouter,
   compliance: complianceRouter,
   auth: authRouter,
+  auditTrail: auditTrailRouter,
 });
 
 export type AppRouter = typeof appRouter;

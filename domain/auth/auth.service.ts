@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
+import { actorOf, SYSTEM_ACTOR, type AuditTrail } from '../audit/audit-trail.service';
 import { DomainError } from '../errors';
 import { newId } from '../ids';
 import type { DomainContext } from '../context';
@@ -60,11 +61,13 @@ export class AuthService {
   private readonly cache = new Map<string, { principal: Principal | null; until: number }>();
   private readonly adminKeyHash?: Buffer;
   private readonly ttsKeyHash?: Buffer;
+  private readonly auditTrail?: AuditTrail;
 
   constructor(
     private readonly rootEm: EntityManager,
-    opts: { adminApiKey?: string; ttsApiKey?: string },
+    opts: { adminApiKey?: string; ttsApiKey?: string; auditTrail?: AuditTrail },
   ) {
+    this.auditTrail = opts.auditTrail;
     if (opts.adminApiKey) this.adminKeyHash = Buffer.from(hashSecret(opts.adminApiKey), 'hex');
     if (opts.ttsApiKey) this.ttsKeyHash = Buffer.from(hashSecret(opts.ttsApiKey), 'hex');
   }
@@ -83,7 +86,8 @@ export class AuthService {
     const existing = await em.count(ApiKey, { isAdmin: true, revokedAt: null });
     if (existing > 0) return null;
     const secret = `sk_admin_${randomBytes(24).toString('base64url')}`;
-    em.create(ApiKey, {
+    await em.transactional(async (tx) => {
+      const key = tx.create(ApiKey, {
       id: newId('key'),
       name: 'bootstrap admin',
       secretHash: hashSecret(secret),
@@ -92,8 +96,9 @@ export class AuthService {
       plan: 'enterprise',
       isAdmin: true,
       createdAt: new Date(),
+      });
+      this.auditTrail?.record(tx as EntityManager, SYSTEM_ACTOR, { action: 'api_key.issue', entityType: 'api_key', entityId: key.id }, null, auditedKey(key));
     });
-    await em.flush();
     return secret;
   }
 
@@ -149,19 +154,22 @@ export class AuthService {
     const secret = `sk_${randomBytes(24).toString('base64url')}`;
     const now = new Date();
     const expiresAt = input.expiresIn ? new Date(now.getTime() + parseDuration(input.expiresIn)!) : null;
-    const key = ctx.em.create(ApiKey, {
-      id: newId('key'),
-      name: input.name,
-      secretHash: hashSecret(secret),
-      prefix: secret.slice(0, 8),
-      permissions: [...new Set(permissions)],
-      plan: input.plan ?? 'standard',
-      isAdmin: false,
-      expiresAt,
-      createdBy: principal.keyId,
-      createdAt: now,
+    const key = await ctx.em.transactional(async (tx) => {
+      const row = tx.create(ApiKey, {
+        id: newId('key'),
+        name: input.name,
+        secretHash: hashSecret(secret),
+        prefix: secret.slice(0, 8),
+        permissions: [...new Set(permissions)],
+        plan: input.plan ?? 'standard',
+        isAdmin: false,
+        expiresAt,
+        createdBy: principal.keyId,
+        createdAt: now,
+      });
+      this.auditTrail?.record(tx as EntityManager, actorOf(ctx), { action: 'api_key.issue', entityType: 'api_key', entityId: row.id }, null, auditedKey(row));
+      return row;
     });
-    await ctx.em.flush();
     return {
       id: key.id,
       key: secret,
@@ -175,17 +183,31 @@ export class AuthService {
 
   async revokeKey(ctx: DomainContext, id: string): Promise<{ revoked: boolean }> {
     requirePermission(ctx, 'manage:api-keys');
-    const key = await ctx.em.findOne(ApiKey, { id });
-    if (!key) throw new DomainError('NOT_FOUND', `API key '${id}' not found`, { details: { id } });
-    if (!ctx.principal!.isAdmin && key.createdBy !== ctx.principal!.keyId) {
-      throw new DomainError('AUTHORIZATION_ERROR', 'Only the admin or the issuer can revoke this key');
-    }
-    key.revokedAt ??= new Date();
-    await ctx.em.flush();
+    await ctx.em.transactional(async (tx) => {
+      const key = typeof id === 'string' && id.length <= 40 ? await tx.findOne(ApiKey, { id }) : null;
+      if (!key) throw new DomainError('NOT_FOUND', `API key '${String(id).slice(0, 40)}' not found`, { details: { id } });
+      if (!ctx.principal!.isAdmin && key.createdBy !== ctx.principal!.keyId) {
+        throw new DomainError('AUTHORIZATION_ERROR', 'Only the admin or the issuer can revoke this key');
+      }
+      if (key.revokedAt) return;
+      key.revokedAt = new Date();
+      this.auditTrail?.record(tx as EntityManager, actorOf(ctx), { action: 'api_key.revoke', entityType: 'api_key', entityId: key.id }, { revokedAt: null }, { revokedAt: key.revokedAt.toISOString() });
+    });
     this.cache.clear();
     return { revoked: true };
   }
 }
+
+/** What the trail keeps of a key: never its secret or hash. */
+const auditedKey = (k: ApiKey) => ({
+  name: k.name,
+  prefix: k.prefix,
+  permissions: k.permissions,
+  plan: k.plan,
+  isAdmin: k.isAdmin,
+  expiresAt: k.expiresAt ? k.expiresAt.toISOString() : null,
+  createdBy: k.createdBy ?? null,
+});
 
 /** 401 without a principal, 403 when the principal lacks the permission. */
 export function requirePermission(ctx: Pick<DomainContext, 'principal'>, permission: Permission): Principal {

@@ -13,6 +13,8 @@ export const PERMISSIONS = {
   'write:dashboard': 'Request dashboard reports',
   'manage:webhooks': 'Register, list and delete webhooks and read their deliveries',
   'manage:api-keys': 'Issue API keys (only with permissions the issuer holds)',
+  'read:audit-trail': 'Read and verify the audit trail of every change',
+  'sign:reports': 'Sign completed compliance reports (reviewed, approved)',
   'tts:generate': 'Generate speech, estimate cost, look up hashes',
   'tts:read': 'Read audio, metadata, providers, voices and statistics',
   'tts:admin': 'Administer the audio cache',

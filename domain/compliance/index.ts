@@ -1,3 +1,4 @@
+import type { AuditTrail } from '../audit/audit-trail.service';
 import type { DomainDeps } from '../services';
 import type { HealthService } from '../health';
 import { ActivityService } from './activity/activity.service';
@@ -12,16 +13,16 @@ import { createLiveComplianceServices } from './live';
  * The compliance platform's services. The returned object stays flat: each service is one member,
  * so new services are added with one line here and one in `svc`.
  */
-export function createComplianceServices(deps: DomainDeps, shared: { health: HealthService }) {
+export function createComplianceServices(deps: DomainDeps, shared: { health: HealthService; auditTrail: AuditTrail }) {
   /** Stages events in the changing transaction (webhook outbox via `events.setOutbox`) and publishes after commit. */
   const events = new ComplianceEventPublisher(deps.bus);
   const activity = new ActivityService(events);
   const complianceStatus = new ComplianceStatusService(deps.rootEm, events);
   const frameworks = new FrameworksService();
-  const requirements = new RequirementService({ events, activity, status: complianceStatus });
-  const findings = new FindingService({ events, activity });
+  const requirements = new RequirementService({ events, activity, status: complianceStatus, auditTrail: shared.auditTrail });
+  const findings = new FindingService({ events, activity, auditTrail: shared.auditTrail });
 
-  const live = createLiveComplianceServices(deps, { health: shared.health, events, complianceStatus });
+  const live = createLiveComplianceServices(deps, { health: shared.health, events, complianceStatus, auditTrail: shared.auditTrail });
 
   const svc = { events, activity, complianceStatus, frameworks, requirements, findings, ...live.services };
   return {

@@ -4,6 +4,7 @@ import { DomainError } from '../errors';
 import { subscribeIterator, type EventBus } from '../events/bus';
 import type { HealthService } from '../health';
 import { JobQueue } from '../jobs/job-queue';
+import type { AuditTrail } from '../audit/audit-trail.service';
 import type { DomainDeps } from '../services';
 import { DashboardService } from './dashboard/dashboard.service';
 import { COMPLIANCE_CHANNEL, COMPLIANCE_EVENT_TYPES, WS_EVENT_OF, WS_EVENT_TYPES, type ComplianceEventPublisher, type ComplianceEventType } from './events';
@@ -20,15 +21,15 @@ const REPORT_PURGE_INTERVAL_MS = 10 * 60_000;
  */
 export function createLiveComplianceServices(
   deps: DomainDeps,
-  shared: { health: HealthService; events: ComplianceEventPublisher; complianceStatus: ComplianceStatusService },
+  shared: { health: HealthService; events: ComplianceEventPublisher; complianceStatus: ComplianceStatusService; auditTrail: AuditTrail },
 ) {
   const policy = { allowPrivateNetworks: deps.webhookAllowPrivateNetworks };
   const jobs = new JobQueue(deps.rootEm, { instanceId: deps.instanceId });
-  const webhooks = new WebhookService(policy);
+  const webhooks = new WebhookService(policy, shared.auditTrail);
   shared.events.setOutbox(webhooks);
   const webhookDelivery = new DeliveryWorker(deps.rootEm, { instanceId: deps.instanceId, policy });
   webhooks.onEnqueued = () => webhookDelivery.kick();
-  const reports = new ReportService(deps.rootEm, jobs, shared.events);
+  const reports = new ReportService(deps.rootEm, jobs, shared.events, shared.auditTrail);
   const dashboard = new DashboardService({ health: shared.health, measure: (em) => shared.complianceStatus.measure(em) });
   let purge: NodeJS.Timeout | undefined;
 

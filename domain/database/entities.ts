@@ -1,3 +1,4 @@
+import { AuditEntry } from '../audit/audit-entry.entity';
 import { ApiKey } from '../auth/api-key.entity';
 import { Activity } from '../compliance/activity/activity.entity';
 import { MetricSnapshot } from '../compliance/dashboard/snapshot.entity';
@@ -25,4 +26,5 @@ export const ENTITIES = [
   Webhook,
   WebhookDelivery,
   ReadModelVersion,
+  AuditEntry,
 ];

@@ -367,3 +367,24 @@ test('e. job queue: every job completes exactly once although a worker is killed
   const finishers = await pg<{ worker: string }>(`select distinct worker from multi_job_runs where phase = 'end' and job_id = any($1)`, [takenOver.map((j) => j.id)]);
   expect(finishers.map((f) => f.worker)).not.toContain('w1');
 });
+
+test('f. audit trail: writes on three instances at once are sealed into one unbroken chain', async () => {
+  const writes = 60;
+  const results = await Promise.all(
+    Array.from({ length: writes }, (_, i) => call(gateways[i % 3], '/v1/requirements', `198.51.100.${60 + (i % 3)}`, { json: { title: `Multi audit ${i}`, framework: 'soc2' } })),
+  );
+  expect(results.every((r) => r.status === 201)).toBe(true);
+  const verification = await waitFor(
+    'every trail row to be sealed',
+    async () => {
+      const v: any = await (await call(gateways[1], '/v1/audit-trail/verify', '198.51.100.70')).json();
+      return v.rows.unsealed === 0 && v.rows.total >= writes ? v : undefined;
+    },
+    20_000,
+  );
+  const seqs = (await pg<{ seq: string }>('select seq from audit_trail order by seq')).map((r) => Number(r.seq));
+  record('f. trail rows sealed / written', verification.rows.total, verification.rows.sealed);
+  record('f. chain intact, seq 1..n without gaps', 'true', String(verification.intact && seqs.every((s, i) => s === i + 1)));
+  expect(verification).toMatchObject({ intact: true, problems: 0 });
+  expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
+}, 60_000);

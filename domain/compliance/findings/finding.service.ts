@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
+import { actorOf, type AuditTrail } from '../../audit/audit-trail.service';
 import { requirePermission } from '../../auth/auth.service';
 import type { DomainContext } from '../../context';
 import { DomainError, notFound } from '../../errors';
@@ -94,7 +95,7 @@ const fieldError = (field: string, message: string) => new DomainError('VALIDATI
  * resolvedAt (now unless given); reopening clears both, since they describe a fix no longer in force.
  */
 export class FindingService {
-  constructor(private readonly deps: { events: ComplianceEventPublisher; activity: ActivityService }) {}
+  constructor(private readonly deps: { events: ComplianceEventPublisher; activity: ActivityService; auditTrail: AuditTrail }) {}
 
   async list(ctx: DomainContext, rawQuery: unknown): Promise<Page<FindingView>> {
     requirePermission(ctx, 'read:audits');
@@ -146,6 +147,7 @@ export class FindingService {
         updatedAt: now,
       });
       const view = findingView(f);
+      this.deps.auditTrail.recordChange(tx, actorOf(ctx), { action: 'finding.create', entityType: 'finding', entityId: f.id }, null, { ...view });
       staged.push(await this.deps.events.stage(tx, 'finding.created', { ...view }));
       staged.push(await this.deps.activity.record(tx, ctx, 'finding.created', `Recorded ${f.severity} finding "${f.title}" (${f.framework})`, f.id));
       return view;
@@ -159,6 +161,7 @@ export class FindingService {
     if (!changed.length) throw fieldError('(body)', `give one or more of: ${Object.keys(UpdateFindingInput.shape).join(', ')}`);
     return runChange(ctx, this.deps.events, async (tx, staged) => {
       const f = await this.load(tx, id);
+      const previous = findingView(f);
       const previousStatus = f.status;
       const nextStatus = input.status ?? f.status;
       if (input.resolvedAt !== undefined && nextStatus !== 'resolved') {
@@ -183,6 +186,7 @@ export class FindingService {
       f.status = nextStatus;
       f.updatedAt = new Date();
       const view = findingView(f);
+      this.deps.auditTrail.recordChange(tx, actorOf(ctx), { action: 'finding.update', entityType: 'finding', entityId: f.id }, { ...previous }, { ...view });
       staged.push(await this.deps.events.stage(tx, 'finding.updated', { ...view, changes: changed, previousStatus }));
       const statusNote = f.status !== previousStatus ? `; status ${previousStatus} → ${f.status}` : '';
       staged.push(await this.deps.activity.record(tx, ctx, 'finding.updated', `Updated finding "${f.title}" (${changed.join(', ')})${statusNote}`, f.id));

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
+import { actorOf, SYSTEM_ACTOR, type AuditTrail } from '../../audit/audit-trail.service';
 import { requirePermission } from '../../auth/auth.service';
 import type { Permission } from '../../auth/permissions';
 import type { DomainContext } from '../../context';
@@ -112,6 +113,7 @@ export class ReportService {
     private readonly rootEm: EntityManager,
     private readonly jobs: JobQueue,
     private readonly events: ComplianceEventPublisher,
+    private readonly auditTrail: AuditTrail,
     settings: Partial<ReportSettings> = {},
   ) {
     this.settings = { ttlMs: DAY_MS, estimateMs: 5000, ...settings };
@@ -202,6 +204,17 @@ export class ReportService {
         createdAt: new Date(),
       });
       this.jobs.enqueue(tx as EntityManager, REPORT_JOB, { reportId: row.id }, { maxAttempts: 3 });
+      this.auditTrail.record(tx as EntityManager, actorOf(ctx), { action: 'report.request', entityType: 'report', entityId: row.id }, null, {
+        origin: row.origin,
+        type: row.type,
+        framework: row.framework ?? null,
+        format: row.format,
+        includeEvidence: row.includeEvidence,
+        period: row.period ?? null,
+        rangeStart: row.rangeStart?.toISOString() ?? null,
+        rangeEnd: row.rangeEnd?.toISOString() ?? null,
+        status: row.status,
+      });
       return row;
     });
     this.jobs.kick();
@@ -279,6 +292,13 @@ export class ReportService {
       const staged = await em.transactional(async (tx) => {
         const updated = await tx.nativeUpdate(Report, { id: report.id, status: 'generating' }, { status: 'completed', content, size: content.length, generatedAt, expiresAt });
         if (!updated) return [];
+        this.auditTrail.record(
+          tx as EntityManager,
+          SYSTEM_ACTOR,
+          { action: 'report.complete', entityType: 'report', entityId: report.id },
+          { status: 'generating' },
+          { status: 'completed', size: content.length, generatedAt: generatedAt.toISOString(), expiresAt: expiresAt.toISOString() },
+        );
         const base = report.origin === 'compliance' ? '/v1/compliance/reports' : '/v1/dashboard/reports';
         return [
           await this.events.stage(tx as EntityManager, 'report.completed', {
@@ -297,7 +317,11 @@ export class ReportService {
       await this.events.publish(staged);
     } catch (err) {
       if (job.attempt >= job.maxAttempts) {
-        await em.nativeUpdate(Report, { id: reportId, status: 'generating' }, { status: 'failed', error: err instanceof Error ? err.message.slice(0, 500) : 'generation failed' });
+        await em.transactional(async (tx) => {
+          const error = err instanceof Error ? err.message.slice(0, 500) : 'generation failed';
+          const failed = await tx.nativeUpdate(Report, { id: reportId, status: 'generating' }, { status: 'failed', error });
+          if (failed) this.auditTrail.record(tx as EntityManager, SYSTEM_ACTOR, { action: 'report.fail', entityType: 'report', entityId: reportId }, { status: 'generating' }, { status: 'failed', error });
+        });
       }
       throw err;
     }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
+import { actorOf, type AuditTrail } from '../../audit/audit-trail.service';
 import { requirePermission } from '../../auth/auth.service';
 import type { DomainContext } from '../../context';
 import { DomainError, notFound } from '../../errors';
@@ -167,6 +168,7 @@ export interface RequirementServiceDeps {
   events: ComplianceEventPublisher;
   activity: ActivityService;
   status: ComplianceStatusService;
+  auditTrail: AuditTrail;
 }
 
 export interface BatchCreateResult {
@@ -196,6 +198,7 @@ export class RequirementService {
       const before = await this.deps.status.measure(tx);
       const r = this.insert(tx, input);
       const view = requirementDetail(r);
+      this.audit(tx, ctx, 'requirement.create', r.id, null, view);
       staged.push(await this.deps.events.stage(tx, 'requirement.created', { ...view }));
       staged.push(await this.deps.activity.record(tx, ctx, 'requirement.created', `Created requirement "${r.title}" (${r.framework})`, r.id));
       staged.push(...(await this.deps.status.recordChanges(tx, before)));
@@ -246,9 +249,11 @@ export class RequirementService {
       const r = await this.load(tx, id);
       const before = await this.deps.status.measure(tx);
       const previousStatus = r.status;
+      const previous = requirementDetail(r);
       this.apply(r, input);
       r.updatedAt = new Date();
       const view = requirementDetail(r);
+      this.audit(tx, ctx, 'requirement.update', r.id, previous, view);
       staged.push(await this.deps.events.stage(tx, 'requirement.updated', { ...view, changes: changed, previousStatus }));
       const statusNote = r.status !== previousStatus ? `; status ${previousStatus} → ${r.status}` : '';
       staged.push(await this.deps.activity.record(tx, ctx, 'requirement.updated', `Updated requirement "${r.title}" (${changed.join(', ')})${statusNote}`, r.id));
@@ -266,6 +271,7 @@ export class RequirementService {
       r.deletedAt = new Date();
       r.updatedAt = r.deletedAt;
       const deletedAt = r.deletedAt.toISOString();
+      this.audit(tx, ctx, 'requirement.delete', r.id, { deletedAt: null }, { deletedAt });
       staged.push(await this.deps.events.stage(tx, 'requirement.deleted', { id: r.id, title: r.title, framework: r.framework, deletedAt }));
       staged.push(await this.deps.activity.record(tx, ctx, 'requirement.deleted', `Deleted requirement "${r.title}" (${r.framework})`, r.id));
       staged.push(...(await this.deps.status.recordChanges(tx, before)));
@@ -349,7 +355,9 @@ export class RequirementService {
       for (const { input } of valid) {
         const r = this.insert(tx, input);
         out.created.push({ id: r.id, title: r.title, status: 'created' });
-        staged.push(await this.deps.events.stage(tx, 'requirement.created', { ...requirementDetail(r) }));
+        const view = requirementDetail(r);
+        this.audit(tx, ctx, 'requirement.create', r.id, null, view);
+        staged.push(await this.deps.events.stage(tx, 'requirement.created', { ...view }));
         staged.push(await this.deps.activity.record(tx, ctx, 'requirement.created', `Created requirement "${r.title}" (${r.framework}) in a batch`, r.id));
       }
       staged.push(...(await this.deps.status.recordChanges(tx, before)));
@@ -383,8 +391,10 @@ export class RequirementService {
           continue;
         }
         const previousStatus = r.status;
+        const previous = requirementDetail(r);
         this.apply(r, { status: parsed.data.status });
         r.updatedAt = new Date();
+        this.audit(tx, ctx, 'requirement.update', r.id, previous, requirementDetail(r));
         out.updated.push({ id: r.id, status: r.status });
         staged.push(await this.deps.events.stage(tx, 'requirement.updated', { ...requirementDetail(r), changes: ['status'], previousStatus }));
         staged.push(await this.deps.activity.record(tx, ctx, 'requirement.updated', `Set status of requirement "${r.title}" ${previousStatus} → ${r.status} in a batch`, r.id));
@@ -395,6 +405,11 @@ export class RequirementService {
   }
 
   // ---------- internals ----------
+
+  /** One trail entry per changed requirement, in the change's transaction. */
+  private audit(tx: EntityManager, ctx: DomainContext, action: string, id: string, before: object | null, after: object) {
+    this.deps.auditTrail.recordChange(tx, actorOf(ctx), { action, entityType: 'requirement', entityId: id }, before as Record<string, unknown> | null, after as Record<string, unknown>);
+  }
 
   private async load(em: EntityManager, id: string): Promise<Requirement> {
     const r = typeof id === 'string' && id.length <= 100 ? await em.findOne(Requirement, { id, deletedAt: null }) : null;
@@ -454,12 +469,14 @@ export class RequirementService {
 
   private async validateOne(tx: EntityManager, ctx: DomainContext, r: Requirement, staged: DomainEvent[]): Promise<ValidationResult> {
     const result = validateRequirement({ ...r, framework: r.framework as FrameworkId });
+    const previous = r.validation ?? null;
     r.validation = {
       status: result.valid ? 'passed' : 'failed',
       lastValidated: new Date().toISOString(),
       score: result.score,
       issues: result.issues,
     };
+    this.audit(tx, ctx, 'requirement.validate', r.id, { validation: previous }, { validation: r.validation });
     staged.push(
       await this.deps.events.stage(tx, 'validation.completed', {
         requirementId: r.id,

@@ -1,3 +1,4 @@
+import { actorOf, type AuditTrail } from '../../audit/audit-trail.service';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
@@ -71,23 +72,35 @@ export class WebhookService implements OutboxWriter {
   /** Called after an outbox write commits may be worth a look; the worker also polls. */
   onEnqueued?: () => void;
 
-  constructor(private readonly policy: UrlPolicy) {}
+  constructor(
+    private readonly policy: UrlPolicy,
+    private readonly auditTrail?: AuditTrail,
+  ) {}
 
   async create(ctx: DomainContext, raw: unknown): Promise<WebhookView & { secret: string }> {
     const principal = requirePermission(ctx, 'manage:webhooks');
     const input = parseInput(CreateWebhookInput, raw);
     const url = await assertWebhookUrl(input.url, this.policy);
     const secret = input.secret ?? `whsec_${randomBytes(32).toString('base64url')}`;
-    const row = ctx.em.create(Webhook, {
-      id: newId('whk'),
-      url: url.toString(),
-      events: [...new Set(input.events)],
-      secret,
-      ownerKeyId: principal.keyId,
-      active: true,
-      createdAt: new Date(),
+    const row = await ctx.em.transactional(async (tx) => {
+      const created = tx.create(Webhook, {
+        id: newId('whk'),
+        url: url.toString(),
+        events: [...new Set(input.events)],
+        secret,
+        ownerKeyId: principal.keyId,
+        active: true,
+        createdAt: new Date(),
+      });
+      // The secret stays out of the trail.
+      this.auditTrail?.record(tx as EntityManager, actorOf(ctx), { action: 'webhook.create', entityType: 'webhook', entityId: created.id }, null, {
+        url: created.url,
+        events: created.events,
+        ownerKeyId: created.ownerKeyId,
+        active: true,
+      });
+      return created;
     });
-    await ctx.em.flush();
     return { ...webhookView(row), secret };
   }
 
@@ -102,6 +115,7 @@ export class WebhookService implements OutboxWriter {
     const row = await this.owned(ctx, id);
     await ctx.em.transactional(async (tx) => {
       await tx.nativeUpdate(Webhook, { id: row.id }, { active: false });
+      this.auditTrail?.record(tx as EntityManager, actorOf(ctx), { action: 'webhook.delete', entityType: 'webhook', entityId: row.id }, { active: true }, { active: false });
       await tx.nativeUpdate(WebhookDelivery, { webhookId: row.id, status: 'pending' }, { status: 'failed', lastError: 'webhook deleted' });
     });
     return { deleted: true, id: row.id };

@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+
+/** The `previousHash` of the first row of the chain. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+export const sha256Hex = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+/**
+ * JSON with object members in code-point order at every level and no insignificant whitespace, so
+ * the same content always gives the same bytes however it was stored (jsonb reorders members).
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (value instanceof Date) return JSON.stringify(value.toISOString());
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'null';
+  return JSON.stringify(value);
+}
+
+/** What a trail row says; its SHA-256 is the row's `contentHash`. */
+export interface AuditContent {
+  id: string;
+  at: Date;
+  keyId: string | null;
+  actor: string;
+  action: string;
+  entityType: string;
+  entityId: string;
+  requestId: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+export function contentHashOf(c: AuditContent): string {
+  return sha256Hex(
+    canonicalJson({
+      v: 1,
+      id: c.id,
+      at: c.at.toISOString(),
+      keyId: c.keyId,
+      actor: c.actor,
+      action: c.action,
+      entityType: c.entityType,
+      entityId: c.entityId,
+      requestId: c.requestId,
+      before: c.before,
+      after: c.after,
+    }),
+  );
+}
+
+/** A sealed row's own hash: its position, the previous row's hash and its content hash. */
+export const chainHashOf = (seq: number, previousHash: string, contentHash: string) => sha256Hex(`${seq}:${previousHash}:${contentHash}`);
+
+/**
+ * The members of two views whose values differ, each with its value before and after (members
+ * compared by canonical JSON, so nested objects and arrays count by value).
+ */
+export function changedFields(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+  ignore: readonly string[] = [],
+): { before: Record<string, unknown> | null; after: Record<string, unknown> | null; fields: string[] } {
+  if (!before || !after) return { before, after, fields: Object.keys(after ?? before ?? {}).filter((k) => !ignore.includes(k)) };
+  const out = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown>, fields: [] as string[] };
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (ignore.includes(key)) continue;
+    if (canonicalJson(before[key] ?? null) === canonicalJson(after[key] ?? null)) continue;
+    out.before[key] = before[key] ?? null;
+    out.after[key] = after[key] ?? null;
+    out.fields.push(key);
+  }
+  return out;
+}
