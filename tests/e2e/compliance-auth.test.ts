@@ -5,7 +5,7 @@ let gw: TestGateway;
 let requirementId: string;
 let findingId: string;
 
-const COMPLIANCE_PERMISSIONS = ['manage:api-keys', 'read:requirements', 'write:requirements', 'read:compliance', 'write:compliance', 'read:audits', 'write:audits'];
+const COMPLIANCE_PERMISSIONS = ['manage:api-keys', 'read:requirements', 'write:requirements', 'read:compliance', 'write:compliance', 'read:audits', 'write:audits', 'read:audit-trail'];
 
 beforeAll(async () => {
   gw = await startGateway();
@@ -68,6 +68,8 @@ const MATRIX: Row[] = [
   { method: 'GET', path: '/api/compliance/frameworks', permission: 'read:compliance', ok: 200 },
   { method: 'GET', path: '/api/compliance/gdpr', permission: 'read:compliance', ok: 200 },
   { method: 'POST', path: '/api/compliance/gdpr/assess', permission: 'write:compliance', ok: 200 },
+  { method: 'GET', path: '/v1/audit-trail', permission: 'read:audit-trail', ok: 200 },
+  { method: 'GET', path: '/v1/audit-trail/verify', permission: 'read:audit-trail', ok: 200 },
 ];
 
 /** Bodies that name the shared requirement are filled in once it exists. */
