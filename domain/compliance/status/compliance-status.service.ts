@@ -8,6 +8,7 @@ import { MetricSnapshot } from '../dashboard/snapshot.entity';
 import type { ComplianceEventPublisher } from '../events';
 import { assertFramework } from '../frameworks.service';
 import type { Priority, RequirementStatus } from '../requirements/requirement.entity';
+import { clock } from '../../clock';
 
 export type ComplianceLevel = 'compliant' | 'mostly-compliant' | 'partially-compliant' | 'non-compliant' | 'not-assessed';
 
@@ -147,7 +148,7 @@ export class ComplianceStatusService {
     await em.flush();
     const after = await this.measure(em);
     const staged: DomainEvent[] = [];
-    const now = new Date();
+    const now = clock.now();
     let anyChanged = false;
     for (const f of SUPPORTED_FRAMEWORKS) {
       const prev = before.frameworks[f];
@@ -179,7 +180,7 @@ export class ComplianceStatusService {
     const id = assertFramework(framework);
     await ctx.em.transactional(async (tx) => {
       const m = await this.measure(tx as EntityManager);
-      const now = new Date();
+      const now = clock.now();
       this.snapshot(tx as EntityManager, id, m.frameworks[id], now);
       this.snapshot(tx as EntityManager, null, m.overall, now);
     });
@@ -191,7 +192,7 @@ export class ComplianceStatusService {
     const em = this.rootEm.fork() as EntityManager;
     if ((await em.count(MetricSnapshot, {})) > 0) return;
     const m = await this.measure(em);
-    const now = new Date();
+    const now = clock.now();
     for (const f of SUPPORTED_FRAMEWORKS) this.snapshot(em, f, m.frameworks[f], now);
     this.snapshot(em, null, m.overall, now);
     await em.flush();
