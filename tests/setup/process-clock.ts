@@ -17,7 +17,7 @@ if (start) {
       if (args.length === 0) super(RealDate.now() + offset);
       else super(...(args as [string]));
     }
-    static now() {
+    static override now() {
       return RealDate.now() + offset;
     }
   };
