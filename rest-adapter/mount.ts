@@ -30,6 +30,8 @@ export function sendError(res: Response, req: Request, envelope: Envelope, throw
     return;
   }
   if (err.headers) res.set(err.headers);
+  // A raw route may have set its own Content-Type (audio) before failing; the envelope is JSON.
+  res.type('application/json');
   res.status(err.status).json(errorBody(envelope, err, req.id));
 }
 

@@ -84,13 +84,13 @@ export interface TtsServiceDeps {
   onCacheInvalidated?: (hashes: string[] | 'all') => void;
 }
 
-const HashRequestSchema = z.object({
+export const HashRequestSchema = z.object({
   text: z.string({ error: 'text is required and must be a string' }).min(1, 'must not be empty').max(100_000),
   options: TtsOptionsSchema.optional(),
 });
 const HashModeSchema = z.enum(['direct', 'content', 'semantic']);
-const HashLookupSchema = HashRequestSchema.extend({ hashMode: HashModeSchema.default('direct'), allowFallback: z.boolean().optional() });
-const HashExistsSchema = HashRequestSchema.extend({ hashMode: HashModeSchema.default('direct') });
+export const HashLookupSchema = HashRequestSchema.extend({ hashMode: HashModeSchema.default('direct'), allowFallback: z.boolean().optional() });
+export const HashExistsSchema = HashRequestSchema.extend({ hashMode: HashModeSchema.default('direct') });
 const HASH_PARAM = /^[0-9a-f]{64}$/;
 
 /** Chunk size of progressive generation: small enough that the first progress event comes quickly. */

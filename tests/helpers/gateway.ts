@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { checkAnswer } from './contract';
 import { createPostgresDatabase, testPostgresUrl } from './database';
 import { parseConfig } from '../../gateway/config';
 import { createGateway, type Gateway } from '../../gateway/server';
@@ -47,7 +48,12 @@ export async function startGateway(env: Record<string, string | undefined> = {},
     const key = auth === undefined ? ADMIN_KEY : auth;
     if (key) headers.set('authorization', `Bearer ${key}`);
     if (json !== undefined) headers.set('content-type', 'application/json');
-    return fetch(gw.url + pathname, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+    return fetch(gw.url + pathname, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body }).then(async (res) => {
+      const media = res.headers.get('content-type');
+      const body = media?.startsWith('application/json') ? await res.clone().json().catch(() => undefined) : undefined;
+      checkAnswer(rest.method ?? 'GET', pathname, res.status, media, body);
+      return res;
+    });
   };
   return {
     ...gw,
