@@ -67,6 +67,7 @@ OPERATIONS = {
     "listWebhookDeliveries": ("GET", "/v1/webhooks/{id}/deliveries", "none", "json"),
     "listAuditTrail": ("GET", "/v1/audit-trail", "none", "json"),
     "verifyAuditTrail": ("GET", "/v1/audit-trail/verify", "none", "json"),
+    "complianceGate": ("GET", "/v1/compliance/gate", "none", "json"),
 }
 
 ERROR_CODES = ["VALIDATION_ERROR","AUTHENTICATION_ERROR","AUTHORIZATION_ERROR","NOT_FOUND","CONFLICT","GONE","PAYLOAD_TOO_LARGE","UNSUPPORTED_MEDIA_TYPE","RANGE_NOT_SATISFIABLE","RATE_LIMIT_EXCEEDED","INTERNAL_ERROR","SERVICE_UNAVAILABLE","INVALID_VOICE","INVALID_SPEED","INVALID_FORMAT","INVALID_PROVIDER","INVALID_LANGUAGE","INVALID_OPTION","TEXT_TOO_LONG","PROVIDER_NOT_CONFIGURED","PROVIDER_A_GENERATION_ERROR","PROVIDER_B_GENERATION_ERROR","PROVIDER_C_GENERATION_ERROR","MOCK_GENERATION_ERROR","INVALID_FRAMEWORK"]
@@ -338,3 +339,7 @@ class Operations:
     def verify_audit_trail(self):
         "GET /v1/audit-trail/verify: Recomputes every hash of the chain: intact or the first broken link; unsealed rows are counted apart"
         return self._call("verifyAuditTrail", {}, None, None)
+
+    def compliance_gate(self, **query):
+        "GET /v1/compliance/gate: Release gate: pass or fail with the reasons. Fails on an open critical finding, a score below minScore (default 70) or more open findings than maxOpenFindings (when given). 200 either way"
+        return self._call("complianceGate", {}, None, query)

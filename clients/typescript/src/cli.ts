@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { errorFromEnvelope, GatewayError } from './errors';
+import { GatewayError } from './errors';
+import { GatewayClient } from './index';
 import { FRAMEWORKS } from './generated/constants';
 
 const USAGE = `Usage: speech-gateway gate --framework <${FRAMEWORKS.join('|')}> [--min-score N] [--max-open-findings N]
@@ -49,13 +50,11 @@ async function gate(argv: string[], out: (s: string) => void): Promise<number> {
   }
   const base = (values.url ?? process.env.GATEWAY_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
   const key = values['api-key'] ?? process.env.GATEWAY_API_KEY;
-  const qs = new URLSearchParams({ framework: values.framework });
-  if (values['min-score'] !== undefined) qs.set('minScore', values['min-score']);
-  if (values['max-open-findings'] !== undefined) qs.set('maxOpenFindings', values['max-open-findings']);
-  const res = await fetch(`${base}/v1/compliance/gate?${qs}`, { headers: { accept: 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) } });
-  const body = await res.json().catch(() => null);
-  if (res.status >= 400) throw errorFromEnvelope(res.status, body, res.headers);
-  const answer = body as GateAnswer;
+  const client = new GatewayClient({ baseUrl: base, apiKey: key });
+  const query: Record<string, string> = { framework: values.framework };
+  if (values['min-score'] !== undefined) query.minScore = values['min-score'];
+  if (values['max-open-findings'] !== undefined) query.maxOpenFindings = values['max-open-findings'];
+  const answer = (await client.complianceGate(query as never)) as GateAnswer;
   if (!answer || typeof answer.passed !== 'boolean') throw new Error(`unexpected answer from ${base}/v1/compliance/gate`);
   if (values.json) out(JSON.stringify(answer, null, 2));
   else {

@@ -69,6 +69,7 @@ export const OPERATIONS = {
   listWebhookDeliveries: { method: 'GET', path: '/v1/webhooks/{id}/deliveries', pathParams: ["id"], body: 'none', response: 'json' },
   listAuditTrail: { method: 'GET', path: '/v1/audit-trail', pathParams: [], body: 'none', response: 'json' },
   verifyAuditTrail: { method: 'GET', path: '/v1/audit-trail/verify', pathParams: [], body: 'none', response: 'json' },
+  complianceGate: { method: 'GET', path: '/v1/compliance/gate', pathParams: [], body: 'none', response: 'json' },
 } as const;
 
 export type OperationId = keyof typeof OPERATIONS;
@@ -393,5 +394,10 @@ export class RestOperations extends Transport {
   /** GET /v1/audit-trail/verify: Recomputes every hash of the chain: intact or the first broken link; unsealed rows are counted apart */
   verifyAuditTrail(options?: CallOptions): Promise<SuccessBody<'verifyAuditTrail'>> {
     return this.call('verifyAuditTrail', { path: {  }, options }) as Promise<SuccessBody<'verifyAuditTrail'>>;
+  }
+
+  /** GET /v1/compliance/gate: Release gate: pass or fail with the reasons. Fails on an open critical finding, a score below minScore (default 70) or more open findings than maxOpenFindings (when given). 200 either way */
+  complianceGate(query: QueryOf<'complianceGate'>, options?: CallOptions): Promise<SuccessBody<'complianceGate'>> {
+    return this.call('complianceGate', { path: {  }, query, options }) as Promise<SuccessBody<'complianceGate'>>;
   }
 }
