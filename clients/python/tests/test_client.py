@@ -198,5 +198,28 @@ class WebhookTest(unittest.TestCase):
             server.server_close()
 
 
+class GateCommandTest(unittest.TestCase):
+    def gate(self, *args, key=None):
+        import os
+        import subprocess
+        import sys
+
+        env = dict(os.environ, GATEWAY_URL=gateway.url, GATEWAY_API_KEY=key or gateway.admin_key)
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        return subprocess.run([sys.executable, "-m", "speech_gateway", "gate"] + list(args), cwd=here, env=env, capture_output=True, text=True, timeout=60)
+
+    def test_exit_codes(self):
+        passed = self.gate("--framework", "fda21cfr11", "--min-score", "0")
+        self.assertEqual(passed.returncode, 0, passed.stderr)
+        self.assertTrue(passed.stdout.startswith("PASS fda21cfr11"))
+        failed = self.gate("--framework", "fda21cfr11", "--json")
+        self.assertEqual(failed.returncode, 1)
+        self.assertIs(json.loads(failed.stdout)["passed"], False)
+        refused = self.gate("--framework", "hipaa")
+        self.assertEqual(refused.returncode, 2)
+        self.assertIn("INVALID_FRAMEWORK", refused.stderr)
+        self.assertEqual(self.gate("--min-score", "1").returncode, 2)
+
+
 if __name__ == "__main__":
     unittest.main()

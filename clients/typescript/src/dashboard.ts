@@ -1,5 +1,5 @@
 import type { WebhookEventType, WsEventType } from './generated/constants';
-import { errorFor, GatewayError } from './errors';
+import { errorFor } from './errors';
 import { AsyncQueue, reconnectDelayMs } from './reconnect';
 import { webSocketImplementation, type WebSocketLike } from './websocket';
 
@@ -71,10 +71,8 @@ export function dashboardEvents(baseUrl: string, apiKey: string | undefined, opt
 
   const open = () => {
     if (stopped) return;
-    const { socket: s, headerAuth } = webSocketImplementation(`${baseUrl.replace(/^http/, 'ws')}/v1/dashboard/ws`, apiKey);
-    void headerAuth;
+    const { socket: s } = webSocketImplementation(`${baseUrl.replace(/^http/, 'ws')}/v1/dashboard/ws`, apiKey);
     socket = s;
-    let subscribed = false;
     s.onopen = () => s.send(JSON.stringify({ type: 'subscribe', events }));
     s.onmessage = (m) => {
       let msg: any;
@@ -84,7 +82,6 @@ export function dashboardEvents(baseUrl: string, apiKey: string | undefined, opt
         return;
       }
       if (msg.type === 'subscribed') {
-        subscribed = true;
         attempt = 0;
         options.onSubscribed?.(msg.data?.events ?? events);
       } else if (msg.type === 'error') {
@@ -108,7 +105,7 @@ export function dashboardEvents(baseUrl: string, apiKey: string | undefined, opt
     s.onclose = (code, reason) => {
       if (socket === s) socket = null;
       if (stopped) return;
-      if (!reconnect || code === 1008 && !subscribed && /permission|key/i.test(reason)) {
+      if (!reconnect) {
         return fail(errorFor('SERVICE_UNAVAILABLE', `dashboard socket closed (${code}${reason ? `: ${reason}` : ''})`, { status: 503 }));
       }
       attempt += 1;
@@ -128,4 +125,3 @@ export function dashboardEvents(baseUrl: string, apiKey: string | undefined, opt
   return iterator;
 }
 
-export { GatewayError };
