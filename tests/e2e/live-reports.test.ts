@@ -1,3 +1,5 @@
+import { expectScoreByModel } from '../helpers/scoring';
+import { clock, clockStartingAt } from '../../domain/clock';
 import { Requirement } from '../../domain/compliance/requirements/requirement.entity';
 import { issueKey, startGateway, type TestGateway } from '../helpers/gateway';
 
@@ -100,8 +102,11 @@ describe('compliance reports', () => {
     expect(ids).not.toContain(otherFrameworkReqId);
     expect(model.findings).toHaveLength(1);
     expect(model.evidence).toEqual([{ findingId: model.findings[0].id, items: ['audit-2026.pdf'] }]);
-    // Only the in-range requirement counts: one medium, completed → 100.
-    expect(model.summary.frameworks).toEqual([expect.objectContaining({ id: 'gdpr', total: 1, completed: 1, score: 100 })]);
+    // Only the in-range requirement counts: one medium, completed → implementation 100; the score weighs it with
+    // coverage, validation and the open finding (docs/scoring.md), as the live status does.
+    expect(model.summary.frameworks).toEqual([expect.objectContaining({ id: 'gdpr', total: 1, completed: 1, scoring: expect.objectContaining({ implementation: 100 }) })]);
+    expectScoreByModel(model.summary.frameworks[0]);
+    expect(model.summary.frameworks[0].score).toBeLessThan(100);
   });
 
   test('csv: downloaded file parses into rows with the header and the in-range requirement only', async () => {
@@ -139,14 +144,14 @@ describe('compliance reports', () => {
   test('an expired report answers 410 GONE on download, while its status stays readable', async () => {
     const settings = (gw.services as any).reports.settings;
     const before = settings.ttlMs;
-    settings.ttlMs = 1000;
+    settings.ttlMs = 60_000;
     try {
       const created: any = await (await gw.request('/v1/compliance/reports', { method: 'POST', json: { framework: 'soc2', format: 'json' } })).json();
       const done = await waitCompleted(`/v1/compliance/reports/${created.reportId}`);
-      expect(Date.parse(done.expiresAt) - Date.parse(done.generatedAt)).toBe(1000);
+      expect(Date.parse(done.expiresAt) - Date.parse(done.generatedAt)).toBe(60_000);
       expect((await gw.request(done.downloadUrl)).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 1200));
-      const gone = await gw.request(done.downloadUrl);
+      const restore = clock.use(clockStartingAt(Date.parse(done.expiresAt) + 1)); // rather than sleeping past it
+      const gone = await gw.request(done.downloadUrl).finally(restore);
       expect(gone.status).toBe(410);
       const body: any = await gone.json();
       expect(body.error.code).toBe('GONE');

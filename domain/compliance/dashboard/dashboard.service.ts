@@ -1,3 +1,4 @@
+import type { ScoreParts } from '../status/scoring';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { requirePermission } from '../../auth/auth.service';
@@ -10,6 +11,7 @@ import { precheckFramework } from '../frameworks.service';
 import type { Measurement } from '../status/compliance-status.service';
 import { averageOf, bucketLast, HISTORY_METRICS, HISTORY_PERIODS, periodStart, trendOf, type DataPoint, type HistoryMetric, type Trend } from './history';
 import { MetricSnapshot } from './snapshot.entity';
+import { clock } from '../../clock';
 
 export const PROJECT_NAME = 'Compliance Management Platform';
 /** Who counts as an active user: anyone with recorded activity this recently. */
@@ -19,7 +21,7 @@ const PROBE_INTERVAL_MS = 30_000;
 export interface DashboardMetrics {
   project: { name: string; version: string; lastUpdated: string };
   requirements: { total: number; completed: number; inProgress: number; pending: number; completionRate: number };
-  compliance: { frameworks: { name: string; score: number; status: string; lastAssessed: string | null }[]; overallScore: number };
+  compliance: { frameworks: { name: string; score: number; status: string; lastAssessed: string | null; scoring: ScoreParts }[]; overallScore: number };
 }
 
 export interface DashboardStatus {
@@ -66,7 +68,7 @@ export class DashboardService {
   private lastProbeAt = 0;
   private lastProbeOk = true;
   private probeTimer: NodeJS.Timeout | null = null;
-  private readonly startedAt = new Date();
+  private readonly startedAt = clock.now();
 
   constructor(
     private readonly deps: { health: HealthService; measure: (em: EntityManager) => Promise<Measurement> },
@@ -92,7 +94,7 @@ export class DashboardService {
     const ok = await this.deps.health.databaseReachable();
     this.probes++;
     if (ok) this.probesOk++;
-    this.lastProbeAt = Date.now();
+    this.lastProbeAt = clock.nowMs();
     this.lastProbeOk = ok;
     return ok;
   }
@@ -118,7 +120,7 @@ export class DashboardService {
         completionRate: m.overall.completionRate,
       },
       compliance: {
-        frameworks: SUPPORTED_FRAMEWORKS.map((f) => ({ name: f, score: m.frameworks[f].score, status: m.frameworks[f].status, lastAssessed: lastAssessed.get(f) ?? null })),
+        frameworks: SUPPORTED_FRAMEWORKS.map((f) => ({ name: f, score: m.frameworks[f].score, status: m.frameworks[f].status, lastAssessed: lastAssessed.get(f) ?? null, scoring: m.frameworks[f].parts! })),
         overallScore: m.overall.score,
       },
     };
@@ -133,10 +135,10 @@ export class DashboardService {
       recent = await ctx.em.find(Activity, {}, { orderBy: { at: 'desc', id: 'desc' }, limit: 10 });
       const [row] = await ctx.em
         .getConnection()
-        .execute<{ n: number }[]>(`select count(distinct "user")::int as n from activity_log where at > now() - (? * interval '1 millisecond')`, [ACTIVE_USER_WINDOW_MS], 'all');
+        .execute<{ n: number }[]>(`select count(distinct "user")::int as n from activity_log where at > ?`, [new Date(clock.nowMs() - ACTIVE_USER_WINDOW_MS)], 'all');
       activeUsers = Number(row?.n ?? 0);
     }
-    const monitoringFresh = this.probeTimer !== null && Date.now() - this.lastProbeAt <= 2 * PROBE_INTERVAL_MS;
+    const monitoringFresh = this.probeTimer !== null && clock.nowMs() - this.lastProbeAt <= 2 * PROBE_INTERVAL_MS;
     return {
       status: databaseUp ? 'healthy' : 'degraded',
       uptime: `${((100 * this.probesOk) / Math.max(1, this.probes)).toFixed(2)}%`,

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { actorOf, type AuditTrail } from '../../audit/audit-trail.service';
+import type { ComplianceStatusService } from '../status/compliance-status.service';
 import { requirePermission } from '../../auth/auth.service';
 import type { DomainContext } from '../../context';
 import { DomainError, notFound } from '../../errors';
@@ -13,6 +14,7 @@ import { precheckFramework } from '../frameworks.service';
 import { Requirement } from '../requirements/requirement.entity';
 import { PageQuery, runChange, withoutNulls, type Page } from '../requirements/requirement.service';
 import { AuditFinding, FINDING_STATUSES, SEVERITIES } from './audit-finding.entity';
+import { clock } from '../../clock';
 
 const isoDateTime = z.iso.datetime({ offset: true });
 /** A due date may be a calendar date (end of that day is not implied: it is read as midnight UTC) or a timestamp. */
@@ -95,7 +97,8 @@ const fieldError = (field: string, message: string) => new DomainError('VALIDATI
  * resolvedAt (now unless given); reopening clears both, since they describe a fix no longer in force.
  */
 export class FindingService {
-  constructor(private readonly deps: { events: ComplianceEventPublisher; activity: ActivityService; auditTrail: AuditTrail }) {}
+  /** `status` re-scores after each change: open findings weigh on the score (docs/scoring.md). */
+  constructor(private readonly deps: { events: ComplianceEventPublisher; activity: ActivityService; auditTrail: AuditTrail; status: ComplianceStatusService }) {}
 
   async list(ctx: DomainContext, rawQuery: unknown): Promise<Page<FindingView>> {
     requirePermission(ctx, 'read:audits');
@@ -122,6 +125,7 @@ export class FindingService {
     precheckFramework(raw);
     const input = parseInput(CreateFindingInput, raw);
     return runChange(ctx, this.deps.events, async (tx, staged) => {
+      const before = await this.deps.status.measure(tx);
       if (input.requirementId) {
         const req = await tx.findOne(Requirement, { id: input.requirementId, deletedAt: null });
         if (!req) throw fieldError('requirementId', `requirement '${input.requirementId}' not found`);
@@ -129,7 +133,7 @@ export class FindingService {
           throw fieldError('framework', `requirement '${req.id}' belongs to framework '${req.framework}', not '${input.framework}'`);
         }
       }
-      const now = new Date();
+      const now = clock.now();
       const f = tx.create(AuditFinding, {
         id: newId('fnd'),
         title: input.title,
@@ -150,6 +154,7 @@ export class FindingService {
       this.deps.auditTrail.recordChange(tx, actorOf(ctx), { action: 'finding.create', entityType: 'finding', entityId: f.id }, null, { ...view });
       staged.push(await this.deps.events.stage(tx, 'finding.created', { ...view }));
       staged.push(await this.deps.activity.record(tx, ctx, 'finding.created', `Recorded ${f.severity} finding "${f.title}" (${f.framework})`, f.id));
+      staged.push(...(await this.deps.status.recordChanges(tx, before)));
       return view;
     });
   }
@@ -161,13 +166,14 @@ export class FindingService {
     if (!changed.length) throw fieldError('(body)', `give one or more of: ${Object.keys(UpdateFindingInput.shape).join(', ')}`);
     return runChange(ctx, this.deps.events, async (tx, staged) => {
       const f = await this.load(tx, id);
+      const before = await this.deps.status.measure(tx);
       const previous = findingView(f);
       const previousStatus = f.status;
       const nextStatus = input.status ?? f.status;
       if (input.resolvedAt !== undefined && nextStatus !== 'resolved') {
         throw fieldError('resolvedAt', 'only a resolved finding has a resolution time; send status "resolved" as well');
       }
-      if (input.resolvedAt !== undefined && new Date(input.resolvedAt).getTime() > Date.now() + FUTURE_SKEW_MS) {
+      if (input.resolvedAt !== undefined && new Date(input.resolvedAt).getTime() > clock.nowMs() + FUTURE_SKEW_MS) {
         throw fieldError('resolvedAt', 'must not be in the future');
       }
       if (input.severity !== undefined) f.severity = input.severity;
@@ -178,18 +184,19 @@ export class FindingService {
       if (nextStatus === 'resolved') {
         if (!f.resolution) throw fieldError('resolution', 'a resolution is required to resolve a finding');
         if (input.resolvedAt) f.resolvedAt = new Date(input.resolvedAt);
-        else f.resolvedAt ??= new Date();
+        else f.resolvedAt ??= clock.now();
       } else if (previousStatus === 'resolved') {
         f.resolvedAt = null;
         if (input.resolution === undefined) f.resolution = null;
       }
       f.status = nextStatus;
-      f.updatedAt = new Date();
+      f.updatedAt = clock.now();
       const view = findingView(f);
       this.deps.auditTrail.recordChange(tx, actorOf(ctx), { action: 'finding.update', entityType: 'finding', entityId: f.id }, { ...previous }, { ...view });
       staged.push(await this.deps.events.stage(tx, 'finding.updated', { ...view, changes: changed, previousStatus }));
       const statusNote = f.status !== previousStatus ? `; status ${previousStatus} → ${f.status}` : '';
       staged.push(await this.deps.activity.record(tx, ctx, 'finding.updated', `Updated finding "${f.title}" (${changed.join(', ')})${statusNote}`, f.id));
+      staged.push(...(await this.deps.status.recordChanges(tx, before)));
       return view;
     });
   }

@@ -1,4 +1,5 @@
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { clock } from '../../clock';
 
 export type RequirementStatus = 'pending' | 'in-progress' | 'completed';
 export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ['pending', 'in-progress', 'completed'];
@@ -62,11 +63,19 @@ export class Requirement {
   @Property({ type: 'json', nullable: true })
   validation?: ValidationState | null;
 
-  @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
+  /**
+   * Catalogue clauses (sections, e.g. `11.10(e)`) of its framework this requirement maps to: the
+   * validation engine's compliance mapping of its text, kept current on every change so coverage
+   * and the traceability matrix are read without re-mapping every requirement.
+   */
+  @Property({ type: 'json', nullable: true })
+  clauses?: string[] | null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  updatedAt: Date = new Date();
+  createdAt: Date = clock.now();
+
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  updatedAt: Date = clock.now();
 
   /** Deleted requirements are kept (regulated teams need the record) but hidden everywhere. */
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })

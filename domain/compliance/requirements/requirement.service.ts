@@ -13,7 +13,9 @@ import type { ComplianceEventPublisher } from '../events';
 import { precheckFramework } from '../frameworks.service';
 import type { ComplianceStatusService } from '../status/compliance-status.service';
 import { validateRequirement, type ValidationResult } from '../validation';
+import { clausesOf } from './clauses';
 import { PRIORITIES, REQUIREMENT_STATUSES, Requirement, type Implementation, type RequirementStatus, type TechnicalContext, type ValidationState } from './requirement.entity';
+import { clock } from '../../clock';
 
 /** Documented page-size limits of list endpoints. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -251,7 +253,7 @@ export class RequirementService {
       const previousStatus = r.status;
       const previous = requirementDetail(r);
       this.apply(r, input);
-      r.updatedAt = new Date();
+      r.updatedAt = clock.now();
       const view = requirementDetail(r);
       this.audit(tx, ctx, 'requirement.update', r.id, previous, view);
       staged.push(await this.deps.events.stage(tx, 'requirement.updated', { ...view, changes: changed, previousStatus }));
@@ -268,7 +270,7 @@ export class RequirementService {
     return runChange(ctx, this.deps.events, async (tx, staged) => {
       const r = await this.load(tx, id);
       const before = await this.deps.status.measure(tx);
-      r.deletedAt = new Date();
+      r.deletedAt = clock.now();
       r.updatedAt = r.deletedAt;
       const deletedAt = r.deletedAt.toISOString();
       this.audit(tx, ctx, 'requirement.delete', r.id, { deletedAt: null }, { deletedAt });
@@ -393,7 +395,7 @@ export class RequirementService {
         const previousStatus = r.status;
         const previous = requirementDetail(r);
         this.apply(r, { status: parsed.data.status });
-        r.updatedAt = new Date();
+        r.updatedAt = clock.now();
         this.audit(tx, ctx, 'requirement.update', r.id, previous, requirementDetail(r));
         out.updated.push({ id: r.id, status: r.status });
         staged.push(await this.deps.events.stage(tx, 'requirement.updated', { ...requirementDetail(r), changes: ['status'], previousStatus }));
@@ -418,7 +420,7 @@ export class RequirementService {
   }
 
   private insert(em: EntityManager, input: z.output<typeof CreateRequirementInput>): Requirement {
-    const now = new Date();
+    const now = clock.now();
     return em.create(Requirement, {
       id: newId('req'),
       title: input.title,
@@ -431,6 +433,7 @@ export class RequirementService {
       technicalContext: input.technicalContext ? compact(input.technicalContext) : null,
       implementation: input.implementation ? compact(input.implementation) : null,
       validation: null,
+      clauses: clausesOf(input),
       createdAt: now,
       updatedAt: now,
       deletedAt: null,
@@ -457,7 +460,7 @@ export class RequirementService {
     }
     if (input.status !== undefined && input.status !== r.status) {
       const completedAtGiven = input.implementation?.completedAt !== undefined;
-      if (input.status === 'completed' && !completedAtGiven) implementation = { ...(implementation ?? {}), completedAt: new Date().toISOString() };
+      if (input.status === 'completed' && !completedAtGiven) implementation = { ...(implementation ?? {}), completedAt: clock.now().toISOString() };
       if (r.status === 'completed' && input.status !== 'completed' && !completedAtGiven && implementation?.completedAt) {
         implementation = { ...implementation, completedAt: null };
       }
@@ -465,6 +468,7 @@ export class RequirementService {
     }
     // JSON columns are compared by value; a new object makes the change visible to the unit of work.
     if (implementation !== r.implementation) r.implementation = implementation ? { ...implementation } : implementation;
+    r.clauses = clausesOf(r);
   }
 
   private async validateOne(tx: EntityManager, ctx: DomainContext, r: Requirement, staged: DomainEvent[]): Promise<ValidationResult> {
@@ -472,7 +476,7 @@ export class RequirementService {
     const previous = r.validation ?? null;
     r.validation = {
       status: result.valid ? 'passed' : 'failed',
-      lastValidated: new Date().toISOString(),
+      lastValidated: clock.now().toISOString(),
       score: result.score,
       issues: result.issues,
     };
