@@ -197,7 +197,7 @@ export type DeliveriesOfQuery = { webhookDeliveries: Array<{ id: string, eventId
 export type ComplianceStatusViewQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ComplianceStatusViewQuery = { complianceStatus: { overallScore: number, frameworks: Array<{ framework: string, score: number, status: string, lastAssessment: string | null, requirements: { total: number, completed: number, inProgress: number, pending: number } }> } };
+export type ComplianceStatusViewQuery = { complianceStatus: { overallScore: number, frameworks: Array<{ framework: string, score: number, status: string, lastAssessment: string | null, scoring: { implementation: number, validation: number, coverage: { covered: number, clauses: number, percent: number }, findings: { penalty: number, cap: number | null } }, requirements: { total: number, completed: number, inProgress: number, pending: number } }> } };
 
 export type HistoryQueryVariables = Exact<{
   period?: string | null | undefined;
@@ -480,6 +480,19 @@ export const ComplianceStatusViewDocument = new TypedDocumentString(`
       score
       status
       lastAssessment
+      scoring {
+        implementation
+        validation
+        coverage {
+          covered
+          clauses
+          percent
+        }
+        findings {
+          penalty
+          cap
+        }
+      }
       requirements {
         total
         completed

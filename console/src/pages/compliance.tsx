@@ -87,6 +87,11 @@ function Scores() {
                 <p class="counts">
                   {f.requirements.completed} done · {f.requirements.inProgress} in progress · {f.requirements.pending} pending
                 </p>
+                <p class="counts">
+                  implementation {f.scoring.implementation} · validation {f.scoring.validation} · clauses covered {f.scoring.coverage.covered}/{f.scoring.coverage.clauses}
+                  {f.scoring.findings.penalty ? ` · findings −${f.scoring.findings.penalty}` : ''}
+                  {f.scoring.findings.cap != null ? ` (capped at ${f.scoring.findings.cap})` : ''}
+                </p>
               </li>
             ))}
           </ul>
