@@ -1476,6 +1476,18 @@ export type AppRouter = TRPCBuiltRouter<
         };
         meta: object;
       }>;
+      viewer: TRPCQueryProcedure<{
+        input: void;
+        output: {
+          keyId: string;
+          name: string;
+          isAdmin: boolean;
+          plan: "standard" | "premium" | "enterprise";
+          permissions: Array<"read:requirements" | "write:requirements" | "read:compliance" | "write:compliance" | "read:audits" | "write:audits" | "read:dashboard" | "write:dashboard" | "manage:webhooks" | "manage:api-keys" | "read:audit-trail" | "sign:reports" | "tts:generate" | "tts:read" | "tts:admin">;
+          speechOpen: boolean;
+        };
+        meta: object;
+      }>;
     };
     auditTrail: {
       list: TRPCQueryProcedure<{
