@@ -180,6 +180,48 @@ describe('the web console in Chromium', () => {
     await page.close();
   });
 
+  test('findings: record one with evidence, attach more, resolve it', async () => {
+    const page = await openPage();
+    await signIn(page, ADMIN_KEY, '#/compliance');
+    await page.getByRole('button', { name: 'Record finding' }).click();
+    await page.locator('#finding-title').fill('Backups are not tested');
+    await page.locator('#finding-framework').selectOption('iso13485');
+    await page.locator('#finding-form-severity').selectOption('high');
+    await page.locator('#finding-evidence').fill('backup-log-2026-10.txt');
+    await page.getByRole('button', { name: 'Record', exact: true }).click();
+    const item = page.locator('li.finding', { hasText: 'Backups are not tested' });
+    await item.waitFor();
+    await item.getByLabel('Attach evidence').fill('restore-drill-plan.pdf');
+    await item.getByRole('button', { name: 'Attach' }).click();
+    await item.getByText('restore-drill-plan.pdf').waitFor();
+    // Resolving without a resolution is refused by the API: its code and message are shown.
+    await item.getByRole('button', { name: 'Resolve' }).click();
+    expect(await item.getByRole('alert').textContent()).toContain('VALIDATION_ERROR');
+    await item.getByLabel('Resolution').fill('Monthly restore drill added to the runbook');
+    await item.getByRole('button', { name: 'Resolve' }).click();
+    await item.getByText('Resolution: Monthly restore drill added to the runbook').waitFor();
+    const { findings } = await api('{ findings(filter: { framework: "iso13485" }) { data { title status evidence } } }');
+    expect(findings.data).toContainEqual({ title: 'Backups are not tested', status: 'resolved', evidence: ['backup-log-2026-10.txt', 'restore-drill-plan.pdf'] });
+    await page.close();
+  });
+
+  test('history: the chart follows the period, metric and framework', async () => {
+    const page = await openPage();
+    await signIn(page, ADMIN_KEY, '#/compliance');
+    const history = page.locator('#history');
+    await history.locator('.chart canvas, .hint').first().waitFor();
+    for (const period of ['7d', '90d', '1y', '30d']) {
+      await history.getByRole('radio', { name: period }).check();
+      await history.getByText(new RegExp(`over ${period}:`)).waitFor();
+    }
+    await page.locator('#history-metric').selectOption('requirement_completion');
+    await history.getByText(/Requirement completion over 30d/).waitFor();
+    await page.locator('#history-framework').selectOption('gdpr');
+    await history.getByText(/Requirement completion over 30d/).waitFor();
+    expect(await history.locator('.chart canvas').count()).toBe(1);
+    await page.close();
+  });
+
   test('a report is requested, its status changes live, and it downloads', async () => {
     const page = await openPage();
     await signIn(page, ADMIN_KEY, '#/compliance');
