@@ -343,6 +343,36 @@ describe('the web console in Chromium', () => {
     await page.close();
   });
 
+  test('screen readers: axe-core finds no serious or critical problem on any page', async () => {
+    const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+    const page = await openPage();
+    await page.goto(`${gw.url}/`);
+    const audit = async (where: string) => {
+      // Evaluated through the DevTools protocol: the console's CSP (rightly) refuses an inline script.
+      await page.evaluate(axeSource);
+      const { violations, rulesPassed } = await page.evaluate(async () => {
+        const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+        return {
+          rulesPassed: result.passes.length as number,
+          violations: result.violations.map((v: any) => ({ id: v.id, impact: v.impact as string, nodes: v.nodes.length as number, help: v.help as string })),
+        };
+      });
+      expect(rulesPassed).toBeGreaterThan(10); // the audit really ran
+      expect({ where, serious: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical') }).toEqual({ where, serious: [] });
+    };
+    await page.getByLabel('API key').waitFor();
+    await audit('sign-in');
+    await page.getByLabel('API key').fill(ADMIN_KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    for (const route of ['compliance', 'speech', 'admin']) {
+      await page.goto(`${gw.url}/#/${route}`);
+      await page.locator('main h1').waitFor();
+      await page.waitForLoadState('networkidle');
+      await audit(route);
+    }
+    await page.close();
+  });
+
   test('every page fits 1280 px and 390 px wide screens without horizontal scrolling', async () => {
     const shots = process.env.CONSOLE_SCREENSHOTS;
     if (shots) fs.mkdirSync(shots, { recursive: true });
