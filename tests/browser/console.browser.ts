@@ -354,7 +354,7 @@ describe('the web console in Chromium', () => {
         const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
         return {
           rulesPassed: result.passes.length as number,
-          violations: result.violations.map((v: any) => ({ id: v.id, impact: v.impact as string, nodes: v.nodes.length as number, help: v.help as string })),
+          violations: result.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help })) as { id: string; impact: string; nodes: number; help: string }[],
         };
       });
       expect(rulesPassed).toBeGreaterThan(10); // the audit really ran
