@@ -272,6 +272,31 @@ describe('the web console in Chromium', () => {
     await page.close();
   });
 
+  test('with API_KEY set, speech is keyed: the console fetches the audio with the key and plays it', async () => {
+    const keyed = await startGateway({ API_KEY: 'tts-deployment-key-for-console-test' });
+    try {
+      const page = await openPage();
+      await page.goto(`${keyed.url}/`);
+      await page.getByLabel('API key').fill(ADMIN_KEY);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('link', { name: 'Speech' }).click();
+      await page.getByLabel('Text', { exact: true }).fill('Keyed speech.');
+      await page.getByRole('button', { name: 'Generate', exact: true }).click();
+      const src = await page.getByTestId('audio').evaluate(
+        (el: HTMLAudioElement) =>
+          new Promise<string>((resolve, reject) => {
+            if (el.readyState >= 1) return resolve(el.currentSrc);
+            el.addEventListener('loadedmetadata', () => resolve(el.currentSrc), { once: true });
+            el.addEventListener('error', () => reject(new Error(`audio error ${el.error?.code}`)), { once: true });
+          }),
+      );
+      expect(src).toMatch(/^blob:/);
+      await page.close();
+    } finally {
+      await keyed.close();
+    }
+  });
+
   test('long text is generated progressively and every chunk bar reaches 100 %', async () => {
     const page = await openPage();
     await signIn(page, ADMIN_KEY, '#/speech');
