@@ -36,6 +36,7 @@ export const consoleHeaders: RequestHandler = helmet({
     },
   },
   crossOriginResourcePolicy: { policy: 'same-origin' },
+  xFrameOptions: { action: 'deny' },
 });
 
 /** Mounts the console when it was built; answers whether it was. */

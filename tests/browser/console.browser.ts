@@ -180,6 +180,48 @@ describe('the web console in Chromium', () => {
     await page.close();
   });
 
+  test('findings: record one with evidence, attach more, resolve it', async () => {
+    const page = await openPage();
+    await signIn(page, ADMIN_KEY, '#/compliance');
+    await page.getByRole('button', { name: 'Record finding' }).click();
+    await page.locator('#finding-title').fill('Backups are not tested');
+    await page.locator('#finding-framework').selectOption('iso13485');
+    await page.locator('#finding-form-severity').selectOption('high');
+    await page.locator('#finding-evidence').fill('backup-log-2026-10.txt');
+    await page.getByRole('button', { name: 'Record', exact: true }).click();
+    const item = page.locator('li.finding', { hasText: 'Backups are not tested' });
+    await item.waitFor();
+    await item.getByLabel('Attach evidence').fill('restore-drill-plan.pdf');
+    await item.getByRole('button', { name: 'Attach' }).click();
+    await item.getByText('restore-drill-plan.pdf').waitFor();
+    // Resolving without a resolution is refused by the API: its code and message are shown.
+    await item.getByRole('button', { name: 'Resolve' }).click();
+    expect(await item.getByRole('alert').textContent()).toContain('VALIDATION_ERROR');
+    await item.getByLabel('Resolution').fill('Monthly restore drill added to the runbook');
+    await item.getByRole('button', { name: 'Resolve' }).click();
+    await item.getByText('Resolution: Monthly restore drill added to the runbook').waitFor();
+    const { findings } = await api('{ findings(filter: { framework: "iso13485" }) { data { title status evidence } } }');
+    expect(findings.data).toContainEqual({ title: 'Backups are not tested', status: 'resolved', evidence: ['backup-log-2026-10.txt', 'restore-drill-plan.pdf'] });
+    await page.close();
+  });
+
+  test('history: the chart follows the period, metric and framework', async () => {
+    const page = await openPage();
+    await signIn(page, ADMIN_KEY, '#/compliance');
+    const history = page.locator('#history');
+    await history.locator('.chart canvas, .hint').first().waitFor();
+    for (const period of ['7d', '90d', '1y', '30d']) {
+      await history.getByRole('radio', { name: period }).check();
+      await history.getByText(new RegExp(`over ${period}:`)).waitFor();
+    }
+    await page.locator('#history-metric').selectOption('requirement_completion');
+    await history.getByText(/Requirement completion over 30d/).waitFor();
+    await page.locator('#history-framework').selectOption('gdpr');
+    await history.getByText(/Requirement completion over 30d/).waitFor();
+    expect(await history.locator('.chart canvas').count()).toBe(1);
+    await page.close();
+  });
+
   test('a report is requested, its status changes live, and it downloads', async () => {
     const page = await openPage();
     await signIn(page, ADMIN_KEY, '#/compliance');
@@ -228,6 +270,31 @@ describe('the web console in Chromium', () => {
     await page.getByRole('button', { name: 'Generate', exact: true }).click();
     await page.waitForFunction(() => document.querySelector('[data-testid="cache-state"]')?.textContent === 'From the cache');
     await page.close();
+  });
+
+  test('with API_KEY set, speech is keyed: the console fetches the audio with the key and plays it', async () => {
+    const keyed = await startGateway({ API_KEY: 'tts-deployment-key-for-console-test' });
+    try {
+      const page = await openPage();
+      await page.goto(`${keyed.url}/`);
+      await page.getByLabel('API key').fill(ADMIN_KEY);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('link', { name: 'Speech' }).click();
+      await page.getByLabel('Text', { exact: true }).fill('Keyed speech.');
+      await page.getByRole('button', { name: 'Generate', exact: true }).click();
+      const src = await page.getByTestId('audio').evaluate(
+        (el: HTMLAudioElement) =>
+          new Promise<string>((resolve, reject) => {
+            if (el.readyState >= 1) return resolve(el.currentSrc);
+            el.addEventListener('loadedmetadata', () => resolve(el.currentSrc), { once: true });
+            el.addEventListener('error', () => reject(new Error(`audio error ${el.error?.code}`)), { once: true });
+          }),
+      );
+      expect(src).toMatch(/^blob:/);
+      await page.close();
+    } finally {
+      await keyed.close();
+    }
   });
 
   test('long text is generated progressively and every chunk bar reaches 100 %', async () => {
@@ -298,6 +365,36 @@ describe('the web console in Chromium', () => {
     const row = page.getByRole('row', { name: /requirement\.created/ }).first();
     await row.waitFor();
     expect(await row.textContent()).toMatch(/delivered\s*1\s*204/);
+    await page.close();
+  });
+
+  test('screen readers: axe-core finds no serious or critical problem on any page', async () => {
+    const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+    const page = await openPage();
+    await page.goto(`${gw.url}/`);
+    const audit = async (where: string) => {
+      // Evaluated through the DevTools protocol: the console's CSP (rightly) refuses an inline script.
+      await page.evaluate(axeSource);
+      const { violations, rulesPassed } = await page.evaluate(async () => {
+        const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+        return {
+          rulesPassed: result.passes.length as number,
+          violations: result.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help })) as { id: string; impact: string; nodes: number; help: string }[],
+        };
+      });
+      expect(rulesPassed).toBeGreaterThan(10); // the audit really ran
+      expect({ where, serious: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical') }).toEqual({ where, serious: [] });
+    };
+    await page.getByLabel('API key').waitFor();
+    await audit('sign-in');
+    await page.getByLabel('API key').fill(ADMIN_KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    for (const route of ['compliance', 'speech', 'admin']) {
+      await page.goto(`${gw.url}/#/${route}`);
+      await page.locator('main h1').waitFor();
+      await page.waitForLoadState('networkidle');
+      await audit(route);
+    }
     await page.close();
   });
 

@@ -24,6 +24,7 @@ test('GET / is the console page, under a CSP that allows its own scripts, styles
   for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "media-src 'self' blob:", "frame-ancestors 'none'", "object-src 'none'"]) {
     expect(csp).toContain(directive);
   }
+  expect(res.headers.get('x-frame-options')).toBe('DENY');
   expect(csp).not.toContain('unsafe-inline');
   expect(csp).not.toContain('unsafe-eval');
   const html = await res.text();
