@@ -31,12 +31,13 @@ import type { GqlContext } from '../resolvers/context';
 import { appRouter } from '../trpc/router';
 import type { GatewayConfig } from './config';
 import { buildGraphqlSchema, createApollo, graphqlWsOnSubscribe } from './graphql';
-import { accessTokenOf, bearerFrom } from './credentials';
+import { accessTokenOf, bearerFrom, keyFromConnectionParams } from './credentials';
 import { createLogger, type Logger } from './logger';
 import { createMetrics, type Metrics } from './metrics';
 import { createLimiters } from './rate-limit';
 import { RedisEventBus } from './redis-bus';
 import { mountLiveChannels, type UpgradeHandler } from './live';
+import { mountConsole } from './console';
 
 export interface Gateway {
   url: string;
@@ -217,6 +218,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     res.type('application/javascript').send(DOCS_INIT_JS);
   });
   app.use('/api/docs/assets', express.static(SWAGGER_UI_DIR, { index: false, maxAge: '1d' }));
+  const consoleServed = mountConsole(app);
   app.get('/metrics', async (_req, res) => {
     res.set('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics());
   });
@@ -249,10 +251,16 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     trpcExpress.createExpressMiddleware({
       router: appRouter,
       maxBodySize: 1024 * 1024,
-      createContext: ({ req }) => ({
-        services,
-        domain: createDomainContext(rootEm, { requestId: req.id, principal: req.principal ?? null, ip: req.ip }),
-      }),
+      // A browser's EventSource cannot send headers: subscriptions may carry the key as tRPC's
+      // `connectionParams` (httpSubscriptionLink) or `?access_token=` instead.
+      createContext: async ({ req, info }) => {
+        let principal = req.principal ?? null;
+        if (!principal && !req.headers.authorization && info.type === 'subscription') {
+          const secret = keyFromConnectionParams(info.connectionParams) ?? accessTokenOf(req.originalUrl);
+          if (secret) principal = await services.auth.authenticate(secret);
+        }
+        return { services, domain: createDomainContext(rootEm, { requestId: req.id, principal, ip: req.ip }) };
+      },
       onError: ({ error }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof DomainError)) log.error({ err: error.cause ?? error }, 'trpc procedure failed');
       },
@@ -321,7 +329,8 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
   const url = `http://${host}:${address.port}`;
 
   await onceAcrossInstances(() => services.start());
-  log.info({ url, database: db.embedded ? 'embedded' : 'postgresql', events: config.redisUrl ? 'redis' : 'in-process' }, 'gateway listening');
+  log.info({ url, database: db.embedded ? 'embedded' : 'postgresql', events: config.redisUrl ? 'redis' : 'in-process', console: consoleServed }, 'gateway listening');
+  if (!consoleServed) log.warn('web console not built (console/dist missing): run `npm run console:build` to serve it at /');
 
   /** Each shutdown step is logged at debug level, so a slow one can be found. */
   const step = async (name: string, fn: () => unknown) => {
