@@ -946,34 +946,226 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "compliance.score_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `compliance.score_changed` (or `*`) */
+        post: operations["webhook_compliance_score_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "finding.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `finding.created` (or `*`) */
+        post: operations["webhook_finding_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "finding.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `finding.updated` (or `*`) */
+        post: operations["webhook_finding_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `report.completed` (or `*`) */
+        post: operations["webhook_report_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "requirement.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `requirement.created` (or `*`) */
+        post: operations["webhook_requirement_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "requirement.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `requirement.deleted` (or `*`) */
+        post: operations["webhook_requirement_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "requirement.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `requirement.updated` (or `*`) */
+        post: operations["webhook_requirement_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "system.alert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `system.alert` (or `*`) */
+        post: operations["webhook_system_alert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `user.activity` (or `*`) */
+        post: operations["webhook_user_activity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "validation.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `validation.completed` (or `*`) */
+        post: operations["webhook_validation_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         DashboardError: {
-            error?: {
+            error: {
                 code: string;
-                details?: Record<string, never>;
+                details?: {
+                    field: string;
+                    message: string;
+                }[] | {
+                    [key: string]: unknown;
+                };
                 message: string;
+                requestId?: string;
             };
         };
         IntegrationError: {
-            error?: {
+            error: {
                 code: string;
                 details: {
-                    field?: string;
-                    message?: string;
-                }[];
+                    field: string;
+                    message: string;
+                }[] | {
+                    [key: string]: unknown;
+                };
                 message: string;
                 requestId: string;
             };
         };
         TtsError: {
-            error?: {
+            error: {
                 code: string;
-                details?: Record<string, never>;
+                details?: {
+                    [key: string]: unknown;
+                };
                 message: string;
                 provider?: string | null;
             };
+        };
+        WebhookEvent: {
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description Event id; the same on every retry of one delivery, for deduplication */
+            id: string;
+            /** @enum {string} */
+            type: "requirement.created" | "requirement.updated" | "requirement.deleted" | "compliance.score_changed" | "validation.completed" | "finding.created" | "finding.updated" | "report.completed" | "user.activity" | "system.alert";
         };
     };
     responses: never;
@@ -1000,7 +1192,47 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        lastAssessment: string | null;
+                        requirements: {
+                            completed: number;
+                            inProgress: number;
+                            pending: number;
+                            total: number;
+                        };
+                        score: number;
+                        scoring: {
+                            base: number;
+                            coverage: {
+                                clauses: number;
+                                covered: number;
+                                percent: number;
+                            };
+                            findings: {
+                                cap: number | null;
+                                open: {
+                                    critical: number;
+                                    high: number;
+                                    low: number;
+                                    medium: number;
+                                };
+                                penalty: number;
+                            };
+                            implementation: number;
+                            validation: number;
+                            weights: {
+                                coverage: number;
+                                implementation: number;
+                                validation: number;
+                            };
+                        };
+                        /** @enum {string} */
+                        status: "compliant" | "mostly-compliant" | "partially-compliant" | "non-compliant" | "not-assessed";
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -1032,6 +1264,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1041,6 +1275,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1065,7 +1310,47 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        lastAssessment: string | null;
+                        requirements: {
+                            completed: number;
+                            inProgress: number;
+                            pending: number;
+                            total: number;
+                        };
+                        score: number;
+                        scoring: {
+                            base: number;
+                            coverage: {
+                                clauses: number;
+                                covered: number;
+                                percent: number;
+                            };
+                            findings: {
+                                cap: number | null;
+                                open: {
+                                    critical: number;
+                                    high: number;
+                                    low: number;
+                                    medium: number;
+                                };
+                                penalty: number;
+                            };
+                            implementation: number;
+                            validation: number;
+                            weights: {
+                                coverage: number;
+                                implementation: number;
+                                validation: number;
+                            };
+                        };
+                        /** @enum {string} */
+                        status: "compliant" | "mostly-compliant" | "partially-compliant" | "non-compliant" | "not-assessed";
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -1097,6 +1382,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1106,6 +1393,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1128,7 +1426,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            categories: string[];
+                            description: string;
+                            /** @enum {string} */
+                            id: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                            name: string;
+                            /** @description catalogue clauses, not stored requirements */
+                            requirementCount: number;
+                            /** @constant */
+                            supported: true;
+                            version: string;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -1160,6 +1473,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1169,6 +1484,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1191,7 +1517,58 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        compliance: {
+                            frameworks: {
+                                lastAssessed: string | null;
+                                name: string;
+                                score: number;
+                                scoring: {
+                                    base: number;
+                                    coverage: {
+                                        clauses: number;
+                                        covered: number;
+                                        percent: number;
+                                    };
+                                    findings: {
+                                        cap: number | null;
+                                        open: {
+                                            critical: number;
+                                            high: number;
+                                            low: number;
+                                            medium: number;
+                                        };
+                                        penalty: number;
+                                    };
+                                    implementation: number;
+                                    validation: number;
+                                    weights: {
+                                        coverage: number;
+                                        implementation: number;
+                                        validation: number;
+                                    };
+                                };
+                                /** @enum {string} */
+                                status: "compliant" | "mostly-compliant" | "partially-compliant" | "non-compliant" | "not-assessed";
+                            }[];
+                            overallScore: number;
+                        };
+                        project: {
+                            /** Format: date-time */
+                            lastUpdated: string;
+                            name: string;
+                            version: string;
+                        };
+                        requirements: {
+                            completed: number;
+                            completionRate: number;
+                            inProgress: number;
+                            pending: number;
+                            total: number;
+                        };
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -1223,6 +1600,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1232,6 +1611,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1256,7 +1646,28 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            downloadUrl: string | null;
+                            error?: string | null;
+                            /** Format: date-time */
+                            estimatedCompletion: string;
+                            expiresAt: string | null;
+                            /** @enum {string} */
+                            format: "pdf" | "csv" | "json";
+                            framework: string | null;
+                            generatedAt: string | null;
+                            reportId: string;
+                            size?: number | null;
+                            /** @enum {string} */
+                            status: "generating" | "completed" | "failed";
+                            type: string;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -1288,6 +1699,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1297,6 +1710,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1319,7 +1743,27 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        activeUsers: number;
+                        lastActivity: string | null;
+                        recentActivity: {
+                            description: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                            type: string;
+                            user: string;
+                        }[];
+                        /** @enum {string} */
+                        status: "healthy" | "degraded";
+                        systemHealth: {
+                            compliance: string;
+                            monitoring: string;
+                            validation: string;
+                        };
+                        uptime: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -1351,6 +1795,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1360,6 +1806,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1388,7 +1845,31 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                            id: string;
+                            /** @enum {string} */
+                            priority: "critical" | "high" | "medium" | "low";
+                            /** @enum {string} */
+                            status: "pending" | "in-progress" | "completed";
+                            title: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: {
+                            hasMore: boolean;
+                            limit: number;
+                            offset: number;
+                            total: number;
+                        };
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -1420,6 +1901,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1429,6 +1912,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1446,6 +1940,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Audit trail for record changes",
+                 *       "framework": "fda21cfr11",
+                 *       "priority": "high",
+                 *       "description": "Every create, update and delete of an electronic record is logged with user and time.",
+                 *       "acceptanceCriteria": [
+                 *         "Each change records who, when and the old and new value"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @default [] */
                     acceptanceCriteria?: string[];
@@ -1479,7 +1984,49 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        acceptanceCriteria: string[];
+                        category: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        id: string;
+                        implementation: {
+                            completedAt?: string | null;
+                            gitBranch?: string;
+                            relatedIssues?: string[];
+                            testFile?: string;
+                        } | null;
+                        /** @enum {string} */
+                        priority: "critical" | "high" | "medium" | "low";
+                        /** @enum {string} */
+                        status: "pending" | "in-progress" | "completed";
+                        technicalContext: {
+                            dataFlow?: string;
+                            relatedComponents?: string[];
+                            scope?: string;
+                        } | null;
+                        title: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        validation: {
+                            issues: {
+                                field: string;
+                                message: string;
+                                ruleId: string;
+                                severity: string;
+                            }[];
+                            /** Format: date-time */
+                            lastValidated: string;
+                            score: number;
+                            /** @enum {string} */
+                            status: "passed" | "failed";
+                        } | null;
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -1508,9 +2055,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1520,6 +2087,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1544,7 +2122,49 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        acceptanceCriteria: string[];
+                        category: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        id: string;
+                        implementation: {
+                            completedAt?: string | null;
+                            gitBranch?: string;
+                            relatedIssues?: string[];
+                            testFile?: string;
+                        } | null;
+                        /** @enum {string} */
+                        priority: "critical" | "high" | "medium" | "low";
+                        /** @enum {string} */
+                        status: "pending" | "in-progress" | "completed";
+                        technicalContext: {
+                            dataFlow?: string;
+                            relatedComponents?: string[];
+                            scope?: string;
+                        } | null;
+                        title: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        validation: {
+                            issues: {
+                                field: string;
+                                message: string;
+                                ruleId: string;
+                                severity: string;
+                            }[];
+                            /** Format: date-time */
+                            lastValidated: string;
+                            score: number;
+                            /** @enum {string} */
+                            status: "passed" | "failed";
+                        } | null;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -1585,6 +2205,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1594,6 +2216,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1613,6 +2246,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "in-progress"
+                 *     }
+                 */
                 "application/json": {
                     acceptanceCriteria?: string[];
                     category?: string | null;
@@ -1644,7 +2282,49 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        acceptanceCriteria: string[];
+                        category: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        id: string;
+                        implementation: {
+                            completedAt?: string | null;
+                            gitBranch?: string;
+                            relatedIssues?: string[];
+                            testFile?: string;
+                        } | null;
+                        /** @enum {string} */
+                        priority: "critical" | "high" | "medium" | "low";
+                        /** @enum {string} */
+                        status: "pending" | "in-progress" | "completed";
+                        technicalContext: {
+                            dataFlow?: string;
+                            relatedComponents?: string[];
+                            scope?: string;
+                        } | null;
+                        title: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        validation: {
+                            issues: {
+                                field: string;
+                                message: string;
+                                ruleId: string;
+                                severity: string;
+                            }[];
+                            /** Format: date-time */
+                            lastValidated: string;
+                            score: number;
+                            /** @enum {string} */
+                            status: "passed" | "failed";
+                        } | null;
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -1682,9 +2362,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1694,6 +2394,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1718,7 +2429,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                        /** Format: date-time */
+                        deletedAt: string;
+                        id: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -1759,6 +2478,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1768,6 +2489,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1787,25 +2519,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Audio bytes */
+            /** @description The audio, in the format it was generated in */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "audio/mpeg": unknown;
+                    "audio/mpeg": string;
+                    "audio/ogg": string;
+                    "audio/wav": string;
                 };
             };
-            /** @description Partial content */
+            /** @description The requested byte range (Content-Range) */
             206: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "audio/mpeg": unknown;
+                    "audio/mpeg": string;
+                    "audio/ogg": string;
+                    "audio/wav": string;
                 };
             };
-            /** @description Not modified */
+            /** @description Not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
                     [name: string]: unknown;
@@ -1814,6 +2550,24 @@ export interface operations {
             };
             /** @description Invalid request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1830,7 +2584,7 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
-            /** @description Range not satisfiable */
+            /** @description Range not satisfiable (a JSON error; Content-Range names the size) */
             416: {
                 headers: {
                     [name: string]: unknown;
@@ -1842,6 +2596,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1851,6 +2607,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1870,7 +2637,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The audio exists: its Content-Type, Content-Length and ETag, no body */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1882,36 +2649,53 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
-                };
+                content?: never;
             };
-            /** @description No such audio */
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such audio (no body) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
-                };
+                content?: never;
             };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
-                };
+                content?: never;
             };
             /** @description Server error */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
+                content?: never;
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
                 };
+                content?: never;
             };
         };
     };
@@ -1931,10 +2715,65 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        accessCount: number;
+                        bitrate: number;
+                        cost: {
+                            amount: number;
+                            charactersCharged: number;
+                            currency: string;
+                        };
+                        duration: number;
+                        expiresAt: string | null;
+                        fileSize: number;
+                        /** @enum {string} */
+                        format: "mp3" | "wav" | "ogg";
+                        /** Format: date-time */
+                        generatedAt: string;
+                        hash: string;
+                        hashes: {
+                            content: string;
+                            direct: string;
+                            semantic: string;
+                        };
+                        language: string;
+                        /** Format: date-time */
+                        lastAccessedAt: string;
+                        normalizedText: string;
+                        originalText: string;
+                        /** @enum {string} */
+                        provider: "provider_a" | "provider_b" | "provider_c" | "mock";
+                        quality: string;
+                        requestMetadata: {
+                            [key: string]: unknown;
+                        } | null;
+                        sampleRate: number;
+                        speed: number;
+                        voice: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1954,6 +2793,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1963,6 +2804,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1985,7 +2837,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2017,6 +2873,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2026,6 +2884,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2050,7 +2919,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2082,6 +2955,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2091,6 +2966,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2113,7 +2999,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        memoryTier: {
+                            bytes: number;
+                            entries: number;
+                        };
+                        newestEntry: string | null;
+                        oldestEntry: string | null;
+                        /** @enum {string} */
+                        storage: "fs" | "database";
+                        totalEntries: number;
+                        totalSize: number;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2145,6 +3044,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2154,6 +3055,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2171,6 +3083,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Hello from the gateway.",
+                 *       "options": {
+                 *         "provider": "mock",
+                 *         "voice": "mock-voice-1",
+                 *         "format": "mp3",
+                 *         "speed": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     metadata?: {
                         contentId?: string;
@@ -2184,12 +3107,14 @@ export interface operations {
                             energy?: number;
                             positivity?: number;
                         };
-                        format?: string;
+                        /** @enum {string} */
+                        format?: "mp3" | "wav" | "ogg";
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
                         provider?: "provider_a" | "provider_b" | "provider_c" | "mock";
-                        quality?: string;
+                        /** @enum {string} */
+                        quality?: "low" | "medium" | "high" | "standard";
                         speed?: number;
                         ttl?: number;
                         voice?: string;
@@ -2204,7 +3129,17 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        characterCount: number;
+                        cost: number;
+                        /** @constant */
+                        currency: "USD";
+                        /** @enum {string} */
+                        provider: "provider_a" | "provider_b" | "provider_c" | "mock";
+                        quality: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2215,9 +3150,47 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2227,6 +3200,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2244,6 +3228,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Hello from the gateway.",
+                 *       "options": {
+                 *         "provider": "mock",
+                 *         "voice": "mock-voice-1",
+                 *         "format": "mp3",
+                 *         "speed": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     metadata?: {
                         contentId?: string;
@@ -2257,12 +3252,14 @@ export interface operations {
                             energy?: number;
                             positivity?: number;
                         };
-                        format?: string;
+                        /** @enum {string} */
+                        format?: "mp3" | "wav" | "ogg";
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
                         provider?: "provider_a" | "provider_b" | "provider_c" | "mock";
-                        quality?: string;
+                        /** @enum {string} */
+                        quality?: "low" | "medium" | "high" | "standard";
                         speed?: number;
                         ttl?: number;
                         voice?: string;
@@ -2277,7 +3274,25 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        audioUrl: string;
+                        cached: boolean;
+                        cost: number;
+                        duration: number;
+                        hash: string;
+                        metadata: {
+                            fileSize: number;
+                            /** @enum {string} */
+                            format: "mp3" | "wav" | "ogg";
+                            /** Format: date-time */
+                            generatedAt: string;
+                            /** @enum {string} */
+                            provider: "provider_a" | "provider_b" | "provider_c" | "mock";
+                            voice: string;
+                        };
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2288,9 +3303,47 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2315,6 +3368,17 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
         };
     };
     generateSpeechProgressive: {
@@ -2326,6 +3390,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Hello from the gateway.",
+                 *       "options": {
+                 *         "provider": "mock",
+                 *         "voice": "mock-voice-1",
+                 *         "format": "mp3",
+                 *         "speed": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     metadata?: {
                         contentId?: string;
@@ -2339,12 +3414,14 @@ export interface operations {
                             energy?: number;
                             positivity?: number;
                         };
-                        format?: string;
+                        /** @enum {string} */
+                        format?: "mp3" | "wav" | "ogg";
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
                         provider?: "provider_a" | "provider_b" | "provider_c" | "mock";
-                        quality?: string;
+                        /** @enum {string} */
+                        quality?: "low" | "medium" | "high" | "standard";
                         speed?: number;
                         ttl?: number;
                         voice?: string;
@@ -2354,13 +3431,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description SSE stream */
+            /** @description SSE stream of `started`, `progress`, `complete` and `error` events */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": unknown;
+                    "text/event-stream": string;
                 };
             };
             /** @description Invalid request */
@@ -2372,9 +3449,47 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2384,6 +3499,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2401,21 +3527,32 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Hello from the gateway.",
+                 *       "hashMode": "direct"
+                 *     }
+                 */
                 "application/json": {
-                    /** @enum {string} */
-                    hashMode: "direct" | "content" | "semantic";
+                    /**
+                     * @default direct
+                     * @enum {string}
+                     */
+                    hashMode?: "direct" | "content" | "semantic";
                     options?: {
                         cache?: boolean;
                         emotion?: {
                             energy?: number;
                             positivity?: number;
                         };
-                        format?: string;
+                        /** @enum {string} */
+                        format?: "mp3" | "wav" | "ogg";
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
                         provider?: "provider_a" | "provider_b" | "provider_c" | "mock";
-                        quality?: string;
+                        /** @enum {string} */
+                        quality?: "low" | "medium" | "high" | "standard";
                         speed?: number;
                         ttl?: number;
                         voice?: string;
@@ -2430,7 +3567,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        exists: boolean;
+                        hashes: {
+                            content: string;
+                            direct: string;
+                            semantic: string;
+                        };
+                        /** @enum {string} */
+                        hashMode: "direct" | "content" | "semantic";
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2441,9 +3589,47 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2453,6 +3639,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2470,6 +3667,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Hello from the gateway."
+                 *     }
+                 */
                 "application/json": {
                     options?: {
                         cache?: boolean;
@@ -2477,12 +3679,14 @@ export interface operations {
                             energy?: number;
                             positivity?: number;
                         };
-                        format?: string;
+                        /** @enum {string} */
+                        format?: "mp3" | "wav" | "ogg";
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
                         provider?: "provider_a" | "provider_b" | "provider_c" | "mock";
-                        quality?: string;
+                        /** @enum {string} */
+                        quality?: "low" | "medium" | "high" | "standard";
                         speed?: number;
                         ttl?: number;
                         voice?: string;
@@ -2497,7 +3701,19 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        hashes: {
+                            content: string;
+                            direct: string;
+                            semantic: string;
+                        };
+                        text: {
+                            length: number;
+                            original: string;
+                        };
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2508,9 +3724,47 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2520,6 +3774,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2537,22 +3802,34 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Hello from the gateway.",
+                 *       "hashMode": "content",
+                 *       "allowFallback": true
+                 *     }
+                 */
                 "application/json": {
                     allowFallback?: boolean;
-                    /** @enum {string} */
-                    hashMode: "direct" | "content" | "semantic";
+                    /**
+                     * @default direct
+                     * @enum {string}
+                     */
+                    hashMode?: "direct" | "content" | "semantic";
                     options?: {
                         cache?: boolean;
                         emotion?: {
                             energy?: number;
                             positivity?: number;
                         };
-                        format?: string;
+                        /** @enum {string} */
+                        format?: "mp3" | "wav" | "ogg";
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
                         provider?: "provider_a" | "provider_b" | "provider_c" | "mock";
-                        quality?: string;
+                        /** @enum {string} */
+                        quality?: "low" | "medium" | "high" | "standard";
                         speed?: number;
                         ttl?: number;
                         voice?: string;
@@ -2567,7 +3844,35 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        audioUrl: string;
+                        confidence: number;
+                        /** @constant */
+                        found: true;
+                        hash: string;
+                        metadata: {
+                            duration: number;
+                            fileSize: number;
+                            /** Format: date-time */
+                            generatedAt: string;
+                            /** @enum {string} */
+                            provider: "provider_a" | "provider_b" | "provider_c" | "mock";
+                            voice: string;
+                        };
+                        /** @enum {string} */
+                        mode: "direct" | "content" | "semantic";
+                    } | {
+                        /** @constant */
+                        found: false;
+                        hashes: {
+                            content: string;
+                            direct: string;
+                            semantic: string;
+                        };
+                        message: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2578,9 +3883,47 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2590,6 +3933,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2612,7 +3966,17 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        environment: string;
+                        service: string;
+                        status: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        uptime: number;
+                        version: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2623,27 +3987,11 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
-                };
-            };
-            /** @description Insufficient permissions */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
-                };
-            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2653,6 +4001,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2675,7 +4034,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        live: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2686,27 +4051,11 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
-                };
-            };
-            /** @description Insufficient permissions */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
-                };
-            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2716,6 +4065,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2738,7 +4098,87 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        checks: {
+                            /** @enum {string} */
+                            database: "up" | "down";
+                        };
+                        ready: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description The database does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checks: {
+                            /** @enum {string} */
+                            database: "up" | "down";
+                        };
+                        ready: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    listLanguages: {
+        parameters: {
+            query?: {
+                provider?: "provider_a" | "provider_b" | "provider_c" | "mock";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        languages: string[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2770,6 +4210,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2785,47 +4227,11 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
-        };
-    };
-    listLanguages: {
-        parameters: {
-            query?: {
-                provider?: "provider_a" | "provider_b" | "provider_c" | "mock";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
+            /** @description Service unavailable */
+            503: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
-                };
-            };
-            /** @description Server error */
-            500: {
-                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2848,7 +4254,25 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        providers: {
+                            configured: boolean;
+                            default: boolean;
+                            displayName: string;
+                            formats: ("mp3" | "wav" | "ogg")[];
+                            languages: string[];
+                            /** @enum {string} */
+                            name: "provider_a" | "provider_b" | "provider_c" | "mock";
+                            qualities: string[];
+                            speed: {
+                                max: number;
+                                min: number;
+                            };
+                            voices: string[];
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2859,9 +4283,29 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2871,6 +4315,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2893,7 +4348,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        latencyUnit: "ms";
+                        stats: {
+                            [key: string]: {
+                                avgLatency: number;
+                                charactersProcessed: number;
+                                errors: number;
+                                requests: number;
+                                totalCost: number;
+                            };
+                        };
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2904,9 +4373,29 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2916,6 +4405,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2940,7 +4440,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        voices: string[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2951,9 +4455,29 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2963,6 +4487,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3015,7 +4550,23 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description framework id → matched clause references */
+                        complianceMapping: {
+                            [key: string]: string[];
+                        };
+                        issues: {
+                            field: string;
+                            message: string;
+                            ruleId: string;
+                            severity: string;
+                        }[];
+                        score: number;
+                        suggestions: string[];
+                        valid: boolean;
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -3053,9 +4604,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3065,6 +4636,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3089,7 +4671,24 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        requirementId: string;
+                        validation: {
+                            issues: {
+                                field: string;
+                                message: string;
+                                ruleId: string;
+                                severity: string;
+                            }[];
+                            /** Format: date-time */
+                            lastValidated: string;
+                            score: number;
+                            /** @enum {string} */
+                            status: "passed" | "failed";
+                        } | null;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -3130,6 +4729,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3139,6 +4740,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3156,6 +4768,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "requirementIds": [
+                 *         "req_0000000000000000000000000"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     requirementIds: string[];
                 };
@@ -3167,7 +4786,30 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errors: {
+                            message: string;
+                            requirementId: string;
+                        }[];
+                        results: {
+                            /** @description framework id → matched clause references */
+                            complianceMapping: {
+                                [key: string]: string[];
+                            };
+                            issues: {
+                                field: string;
+                                message: string;
+                                ruleId: string;
+                                severity: string;
+                            }[];
+                            requirementId: string;
+                            score: number;
+                            suggestions: string[];
+                            valid: boolean;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -3196,9 +4838,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3208,6 +4870,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3239,7 +4912,38 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            action: string;
+                            actor: string;
+                            after: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** Format: date-time */
+                            at: string;
+                            before: {
+                                [key: string]: unknown;
+                            } | null;
+                            changedFields: string[];
+                            contentHash: string;
+                            entityId: string;
+                            entityType: string;
+                            hash: string | null;
+                            id: string;
+                            keyId: string | null;
+                            previousHash: string | null;
+                            requestId: string | null;
+                            sealed: boolean;
+                        }[];
+                        pagination: {
+                            hasMore: boolean;
+                            limit: number;
+                            offset: number;
+                            total: number;
+                        };
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -3271,6 +4975,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3280,6 +4986,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3302,7 +5019,34 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        firstBroken: {
+                            expected: string;
+                            found: string;
+                            id: string;
+                            message: string;
+                            problem: string;
+                            seq: number | null;
+                        } | null;
+                        head: {
+                            /** Format: date-time */
+                            at: string;
+                            hash: string;
+                            seq: number;
+                        } | null;
+                        intact: boolean;
+                        oldestUnsealedAt: string | null;
+                        problems: number;
+                        rows: {
+                            sealed: number;
+                            total: number;
+                            unsealed: number;
+                        };
+                        /** Format: date-time */
+                        verifiedAt: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -3334,6 +5078,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3343,6 +5089,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3372,7 +5129,38 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string | null;
+                            /** Format: date-time */
+                            discoveredAt: string;
+                            dueDate: string | null;
+                            evidence: string[];
+                            /** @enum {string} */
+                            framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                            id: string;
+                            requirementId: string | null;
+                            resolution: string | null;
+                            resolvedAt: string | null;
+                            /** @enum {string} */
+                            severity: "low" | "medium" | "high" | "critical";
+                            /** @enum {string} */
+                            status: "open" | "in-progress" | "resolved";
+                            title: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: {
+                            hasMore: boolean;
+                            limit: number;
+                            offset: number;
+                            total: number;
+                        };
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -3404,6 +5192,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3413,6 +5203,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3430,6 +5231,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Missing access review",
+                 *       "framework": "soc2",
+                 *       "severity": "medium",
+                 *       "description": "Quarterly access review not performed."
+                 *     }
+                 */
                 "application/json": {
                     description?: string | null;
                     /** Format: date-time */
@@ -3452,7 +5261,30 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** Format: date-time */
+                        discoveredAt: string;
+                        dueDate: string | null;
+                        evidence: string[];
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        id: string;
+                        requirementId: string | null;
+                        resolution: string | null;
+                        resolvedAt: string | null;
+                        /** @enum {string} */
+                        severity: "low" | "medium" | "high" | "critical";
+                        /** @enum {string} */
+                        status: "open" | "in-progress" | "resolved";
+                        title: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -3481,9 +5313,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3493,6 +5345,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3512,6 +5375,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "resolved",
+                 *       "resolution": "Access review performed and recorded."
+                 *     }
+                 */
                 "application/json": {
                     description?: string | null;
                     dueDate?: (string) | null;
@@ -3532,7 +5401,30 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** Format: date-time */
+                        discoveredAt: string;
+                        dueDate: string | null;
+                        evidence: string[];
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        id: string;
+                        requirementId: string | null;
+                        resolution: string | null;
+                        resolvedAt: string | null;
+                        /** @enum {string} */
+                        severity: "low" | "medium" | "high" | "critical";
+                        /** @enum {string} */
+                        status: "open" | "in-progress" | "resolved";
+                        title: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -3570,9 +5462,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3582,6 +5494,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3599,6 +5522,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "ci pipeline",
+                 *       "permissions": [
+                 *         "read:requirements",
+                 *         "read:compliance"
+                 *       ],
+                 *       "expiresIn": "30d"
+                 *     }
+                 */
                 "application/json": {
                     expiresIn?: string;
                     name: string;
@@ -3614,7 +5547,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        expiresAt: string | null;
+                        id: string;
+                        /** @description The secret; shown only in this answer */
+                        key: string;
+                        name: string;
+                        permissions: string[];
+                        /** @enum {string} */
+                        plan: "standard" | "premium" | "enterprise";
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -3643,9 +5589,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3655,6 +5621,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3679,7 +5656,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: string;
+                        revoked: boolean;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -3720,6 +5702,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3729,6 +5713,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3755,7 +5750,64 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        checks: {
+                            actual: number;
+                            limit: number;
+                            message: string;
+                            name: string;
+                            passed: boolean;
+                        }[];
+                        /** Format: date-time */
+                        evaluatedAt: string;
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        openFindings: {
+                            critical: number;
+                            high: number;
+                            low: number;
+                            medium: number;
+                            total: number;
+                        };
+                        passed: boolean;
+                        reasons: string[];
+                        /** @enum {string} */
+                        result: "pass" | "fail";
+                        score: number;
+                        scoring: {
+                            base: number;
+                            coverage: {
+                                clauses: number;
+                                covered: number;
+                                percent: number;
+                            };
+                            findings: {
+                                cap: number | null;
+                                open: {
+                                    critical: number;
+                                    high: number;
+                                    low: number;
+                                    medium: number;
+                                };
+                                penalty: number;
+                            };
+                            implementation: number;
+                            validation: number;
+                            weights: {
+                                coverage: number;
+                                implementation: number;
+                                validation: number;
+                            };
+                        };
+                        /** @enum {string} */
+                        status: "compliant" | "mostly-compliant" | "partially-compliant" | "non-compliant" | "not-assessed";
+                        thresholds: {
+                            maxOpenFindings: number | null;
+                            minScore: number;
+                        };
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -3787,6 +5839,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3796,6 +5850,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3813,6 +5878,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "framework": "soc2",
+                 *       "format": "pdf"
+                 *     }
+                 */
                 "application/json": {
                     dateRange?: {
                         end: string;
@@ -3836,7 +5907,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        downloadUrl: string | null;
+                        error?: string | null;
+                        /** Format: date-time */
+                        estimatedCompletion: string;
+                        expiresAt: string | null;
+                        /** @enum {string} */
+                        format: "pdf" | "csv" | "json";
+                        framework: string | null;
+                        generatedAt: string | null;
+                        reportId: string;
+                        size?: number | null;
+                        /** @enum {string} */
+                        status: "generating" | "completed" | "failed";
+                        type: string;
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -3865,9 +5955,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3877,6 +5987,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3901,7 +6022,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        downloadUrl: string | null;
+                        error?: string | null;
+                        /** Format: date-time */
+                        estimatedCompletion: string;
+                        expiresAt: string | null;
+                        /** @enum {string} */
+                        format: "pdf" | "csv" | "json";
+                        framework: string | null;
+                        generatedAt: string | null;
+                        reportId: string;
+                        size?: number | null;
+                        /** @enum {string} */
+                        status: "generating" | "completed" | "failed";
+                        type: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -3942,6 +6082,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3951,6 +6093,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3970,13 +6123,42 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The report file */
+            /** @description The report file in the format it was requested in, as an attachment */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": unknown;
+                    "application/json": {
+                        evidence?: {
+                            findingId: string;
+                            items: string[];
+                        }[];
+                        findings: {
+                            [key: string]: unknown;
+                        }[];
+                        framework: string | null;
+                        /** Format: date-time */
+                        generatedAt: string;
+                        kind: string;
+                        period: {
+                            end: string | null;
+                            start: string | null;
+                        };
+                        reportId: string;
+                        requirements: {
+                            [key: string]: unknown;
+                        }[];
+                        summary: {
+                            frameworks: {
+                                [key: string]: unknown;
+                            }[];
+                            overallScore: number;
+                        };
+                        title: string;
+                    };
+                    "application/pdf": string;
+                    "text/csv": string;
                 };
             };
             /** @description Invalid request */
@@ -4036,6 +6218,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4045,6 +6229,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4069,7 +6264,51 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description framework id → its status */
+                        frameworks: {
+                            [key: string]: {
+                                lastAssessment: string | null;
+                                requirements: {
+                                    completed: number;
+                                    inProgress: number;
+                                    pending: number;
+                                    total: number;
+                                };
+                                score: number;
+                                scoring: {
+                                    base: number;
+                                    coverage: {
+                                        clauses: number;
+                                        covered: number;
+                                        percent: number;
+                                    };
+                                    findings: {
+                                        cap: number | null;
+                                        open: {
+                                            critical: number;
+                                            high: number;
+                                            low: number;
+                                            medium: number;
+                                        };
+                                        penalty: number;
+                                    };
+                                    implementation: number;
+                                    validation: number;
+                                    weights: {
+                                        coverage: number;
+                                        implementation: number;
+                                        validation: number;
+                                    };
+                                };
+                                /** @enum {string} */
+                                status: "compliant" | "mostly-compliant" | "partially-compliant" | "non-compliant" | "not-assessed";
+                            };
+                        };
+                        overallScore: number;
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -4101,6 +6340,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4110,6 +6351,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4136,7 +6388,23 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        averageValue: number;
+                        dataPoints: {
+                            /** Format: date-time */
+                            timestamp: string;
+                            value: number;
+                        }[];
+                        framework: string | null;
+                        /** @enum {string} */
+                        metric: "compliance_score" | "requirement_completion" | "validation_rate";
+                        /** @enum {string} */
+                        period: "7d" | "30d" | "90d" | "1y";
+                        /** @enum {string} */
+                        trend: "increasing" | "decreasing" | "stable";
+                    };
+                };
             };
             /** @description Invalid period, metric or framework */
             400: {
@@ -4168,6 +6436,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4177,6 +6447,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4199,7 +6480,58 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        compliance: {
+                            frameworks: {
+                                lastAssessed: string | null;
+                                name: string;
+                                score: number;
+                                scoring: {
+                                    base: number;
+                                    coverage: {
+                                        clauses: number;
+                                        covered: number;
+                                        percent: number;
+                                    };
+                                    findings: {
+                                        cap: number | null;
+                                        open: {
+                                            critical: number;
+                                            high: number;
+                                            low: number;
+                                            medium: number;
+                                        };
+                                        penalty: number;
+                                    };
+                                    implementation: number;
+                                    validation: number;
+                                    weights: {
+                                        coverage: number;
+                                        implementation: number;
+                                        validation: number;
+                                    };
+                                };
+                                /** @enum {string} */
+                                status: "compliant" | "mostly-compliant" | "partially-compliant" | "non-compliant" | "not-assessed";
+                            }[];
+                            overallScore: number;
+                        };
+                        project: {
+                            /** Format: date-time */
+                            lastUpdated: string;
+                            name: string;
+                            version: string;
+                        };
+                        requirements: {
+                            completed: number;
+                            completionRate: number;
+                            inProgress: number;
+                            pending: number;
+                            total: number;
+                        };
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -4231,6 +6563,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4240,6 +6574,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4264,7 +6609,28 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            downloadUrl: string | null;
+                            error?: string | null;
+                            /** Format: date-time */
+                            estimatedCompletion: string;
+                            expiresAt: string | null;
+                            /** @enum {string} */
+                            format: "pdf" | "csv" | "json";
+                            framework: string | null;
+                            generatedAt: string | null;
+                            reportId: string;
+                            size?: number | null;
+                            /** @enum {string} */
+                            status: "generating" | "completed" | "failed";
+                            type: string;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -4296,6 +6662,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4305,6 +6673,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4322,6 +6701,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "compliance",
+                 *       "period": "last_30_days",
+                 *       "format": "pdf"
+                 *     }
+                 */
                 "application/json": {
                     endDate?: string;
                     /**
@@ -4348,7 +6734,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        downloadUrl: string | null;
+                        error?: string | null;
+                        /** Format: date-time */
+                        estimatedCompletion: string;
+                        expiresAt: string | null;
+                        /** @enum {string} */
+                        format: "pdf" | "csv" | "json";
+                        framework: string | null;
+                        generatedAt: string | null;
+                        reportId: string;
+                        size?: number | null;
+                        /** @enum {string} */
+                        status: "generating" | "completed" | "failed";
+                        type: string;
+                    };
+                };
             };
             /** @description Invalid parameters */
             400: {
@@ -4377,9 +6782,29 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4389,6 +6814,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4413,7 +6849,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        downloadUrl: string | null;
+                        error?: string | null;
+                        /** Format: date-time */
+                        estimatedCompletion: string;
+                        expiresAt: string | null;
+                        /** @enum {string} */
+                        format: "pdf" | "csv" | "json";
+                        framework: string | null;
+                        generatedAt: string | null;
+                        reportId: string;
+                        size?: number | null;
+                        /** @enum {string} */
+                        status: "generating" | "completed" | "failed";
+                        type: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -4454,6 +6909,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4463,6 +6920,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4487,7 +6955,38 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        evidence?: {
+                            findingId: string;
+                            items: string[];
+                        }[];
+                        findings: {
+                            [key: string]: unknown;
+                        }[];
+                        framework: string | null;
+                        /** Format: date-time */
+                        generatedAt: string;
+                        kind: string;
+                        period: {
+                            end: string | null;
+                            start: string | null;
+                        };
+                        reportId: string;
+                        requirements: {
+                            [key: string]: unknown;
+                        }[];
+                        summary: {
+                            frameworks: {
+                                [key: string]: unknown;
+                            }[];
+                            overallScore: number;
+                        };
+                        title: string;
+                    };
+                    "application/pdf": string;
+                    "text/csv": string;
+                };
             };
             /** @description Invalid request */
             400: {
@@ -4546,6 +7045,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4555,6 +7056,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4577,7 +7089,27 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        activeUsers: number;
+                        lastActivity: string | null;
+                        recentActivity: {
+                            description: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                            type: string;
+                            user: string;
+                        }[];
+                        /** @enum {string} */
+                        status: "healthy" | "degraded";
+                        systemHealth: {
+                            compliance: string;
+                            monitoring: string;
+                            validation: string;
+                        };
+                        uptime: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -4609,6 +7141,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4618,6 +7152,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4640,7 +7185,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            categories: string[];
+                            description: string;
+                            /** @enum {string} */
+                            id: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                            name: string;
+                            /** @description catalogue clauses, not stored requirements */
+                            requirementCount: number;
+                            /** @constant */
+                            supported: true;
+                            version: string;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -4672,6 +7232,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4681,6 +7243,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4705,7 +7278,31 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        categories: string[];
+                        description: string;
+                        /** @enum {string} */
+                        id: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        name: string;
+                        /** @description catalogue clauses, not stored requirements */
+                        requirementCount: number;
+                        requirements: {
+                            description: string;
+                            id: string;
+                            section: string;
+                            title: string;
+                        }[];
+                        /** @constant */
+                        supported: true;
+                        validationRules: {
+                            description: string;
+                            id: string;
+                            name: string;
+                        }[];
+                        version: string;
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -4737,6 +7334,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4746,6 +7345,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4774,7 +7384,31 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                            id: string;
+                            /** @enum {string} */
+                            priority: "critical" | "high" | "medium" | "low";
+                            /** @enum {string} */
+                            status: "pending" | "in-progress" | "completed";
+                            title: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: {
+                            hasMore: boolean;
+                            limit: number;
+                            offset: number;
+                            total: number;
+                        };
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -4806,6 +7440,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4815,6 +7451,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4832,6 +7479,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Audit trail for record changes",
+                 *       "framework": "fda21cfr11",
+                 *       "priority": "high",
+                 *       "description": "Every create, update and delete of an electronic record is logged with user and time.",
+                 *       "acceptanceCriteria": [
+                 *         "Each change records who, when and the old and new value"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @default [] */
                     acceptanceCriteria?: string[];
@@ -4865,7 +7523,49 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        acceptanceCriteria: string[];
+                        category: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        id: string;
+                        implementation: {
+                            completedAt?: string | null;
+                            gitBranch?: string;
+                            relatedIssues?: string[];
+                            testFile?: string;
+                        } | null;
+                        /** @enum {string} */
+                        priority: "critical" | "high" | "medium" | "low";
+                        /** @enum {string} */
+                        status: "pending" | "in-progress" | "completed";
+                        technicalContext: {
+                            dataFlow?: string;
+                            relatedComponents?: string[];
+                            scope?: string;
+                        } | null;
+                        title: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        validation: {
+                            issues: {
+                                field: string;
+                                message: string;
+                                ruleId: string;
+                                severity: string;
+                            }[];
+                            /** Format: date-time */
+                            lastValidated: string;
+                            score: number;
+                            /** @enum {string} */
+                            status: "passed" | "failed";
+                        } | null;
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -4894,9 +7594,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4906,6 +7626,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4930,7 +7661,49 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        acceptanceCriteria: string[];
+                        category: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        id: string;
+                        implementation: {
+                            completedAt?: string | null;
+                            gitBranch?: string;
+                            relatedIssues?: string[];
+                            testFile?: string;
+                        } | null;
+                        /** @enum {string} */
+                        priority: "critical" | "high" | "medium" | "low";
+                        /** @enum {string} */
+                        status: "pending" | "in-progress" | "completed";
+                        technicalContext: {
+                            dataFlow?: string;
+                            relatedComponents?: string[];
+                            scope?: string;
+                        } | null;
+                        title: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        validation: {
+                            issues: {
+                                field: string;
+                                message: string;
+                                ruleId: string;
+                                severity: string;
+                            }[];
+                            /** Format: date-time */
+                            lastValidated: string;
+                            score: number;
+                            /** @enum {string} */
+                            status: "passed" | "failed";
+                        } | null;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -4971,6 +7744,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4980,6 +7755,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4999,6 +7785,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "in-progress"
+                 *     }
+                 */
                 "application/json": {
                     acceptanceCriteria?: string[];
                     category?: string | null;
@@ -5030,7 +7821,49 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        acceptanceCriteria: string[];
+                        category: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        id: string;
+                        implementation: {
+                            completedAt?: string | null;
+                            gitBranch?: string;
+                            relatedIssues?: string[];
+                            testFile?: string;
+                        } | null;
+                        /** @enum {string} */
+                        priority: "critical" | "high" | "medium" | "low";
+                        /** @enum {string} */
+                        status: "pending" | "in-progress" | "completed";
+                        technicalContext: {
+                            dataFlow?: string;
+                            relatedComponents?: string[];
+                            scope?: string;
+                        } | null;
+                        title: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        validation: {
+                            issues: {
+                                field: string;
+                                message: string;
+                                ruleId: string;
+                                severity: string;
+                            }[];
+                            /** Format: date-time */
+                            lastValidated: string;
+                            score: number;
+                            /** @enum {string} */
+                            status: "passed" | "failed";
+                        } | null;
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -5068,9 +7901,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5080,6 +7933,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5104,7 +7968,23 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description framework id → matched clause references */
+                        complianceMapping: {
+                            [key: string]: string[];
+                        };
+                        issues: {
+                            field: string;
+                            message: string;
+                            ruleId: string;
+                            severity: string;
+                        }[];
+                        score: number;
+                        suggestions: string[];
+                        valid: boolean;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -5145,6 +8025,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5154,6 +8036,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5171,8 +8064,43 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "requirements": [
+                 *         {
+                 *           "title": "Audit trail for record changes",
+                 *           "framework": "fda21cfr11",
+                 *           "priority": "high"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
-                    requirements: unknown[];
+                    requirements: {
+                        /** @default [] */
+                        acceptanceCriteria?: string[];
+                        category?: string | null;
+                        description?: string | null;
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        implementation?: {
+                            completedAt?: string | null;
+                            gitBranch?: string;
+                            relatedIssues?: string[];
+                            testFile?: string;
+                        } | null;
+                        /**
+                         * @default medium
+                         * @enum {string}
+                         */
+                        priority?: "critical" | "high" | "medium" | "low";
+                        technicalContext?: {
+                            dataFlow?: string;
+                            relatedComponents?: string[];
+                            scope?: string;
+                        } | null;
+                        title: string;
+                    }[];
                 };
             };
         };
@@ -5182,7 +8110,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        created: {
+                            id: string;
+                            /** @constant */
+                            status: "created";
+                            title: string;
+                        }[];
+                        errors: {
+                            field: string;
+                            index: number;
+                            message: string;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -5211,9 +8153,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5223,6 +8185,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5240,8 +8213,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "updates": [
+                 *         {
+                 *           "id": "req_0000000000000000000000000",
+                 *           "status": "in-progress"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
-                    updates: unknown[];
+                    updates: {
+                        id: string;
+                        /** @enum {string} */
+                        status: "pending" | "in-progress" | "completed";
+                    }[];
                 };
             };
         };
@@ -5251,7 +8238,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errors: {
+                            id: string | null;
+                            index: number;
+                            message: string;
+                        }[];
+                        updated: {
+                            id: string;
+                            /** @enum {string} */
+                            status: "pending" | "in-progress" | "completed";
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -5280,9 +8280,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5292,6 +8312,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5314,7 +8345,17 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            events: string[];
+                            id: string;
+                            url: string;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -5346,6 +8387,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5355,6 +8398,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5372,6 +8426,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/compliance",
+                 *       "events": [
+                 *         "requirement.created",
+                 *         "compliance.score_changed"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     events: ("requirement.created" | "requirement.updated" | "requirement.deleted" | "compliance.score_changed" | "validation.completed" | "finding.created" | "finding.updated" | "report.completed" | "user.activity" | "system.alert" | "*")[];
                     secret?: string;
@@ -5385,7 +8448,16 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        events: string[];
+                        id: string;
+                        secret: string;
+                        url: string;
+                    };
+                };
             };
             /** @description Invalid URL (scheme, private network) or event type */
             400: {
@@ -5414,9 +8486,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5426,6 +8518,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5491,6 +8594,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5500,6 +8605,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5527,7 +8643,24 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            attempts: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            deliveredAt: string | null;
+                            eventId: string;
+                            id: string;
+                            lastError: string | null;
+                            lastStatusCode: number | null;
+                            nextAttemptAt: string | null;
+                            status: string;
+                            type: string;
+                            webhookId: string;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -5568,6 +8701,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5582,6 +8717,337 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+        };
+    };
+    webhook_compliance_score_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "compliance.score_changed";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_finding_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "finding.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_finding_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "finding.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_report_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "report.completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_requirement_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "requirement.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_requirement_deleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "requirement.deleted";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_requirement_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "requirement.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_system_alert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "system.alert";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_user_activity: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "user.activity";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_validation_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "validation.completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
