@@ -423,6 +423,7 @@ describe('the web console in Chromium', () => {
         await page.goto(`${gw.url}/#/${route}`);
         await page.locator('main h1').waitFor();
         await page.waitForLoadState('networkidle');
+        if (route === 'speech') await page.waitForFunction(() => document.querySelector('[data-testid="estimate"]')?.textContent?.startsWith('Estimated cost'));
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect({ route, width, overflow }).toEqual({ route, width, overflow: 0 });
         if (shots) await page.screenshot({ path: path.join(shots, `${route}-${label}.png`), fullPage: true });
