@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { DomainError, toDomainError } from '../domain/errors';
-import { rejectNulCharacters } from '../domain/validation';
+import { rejectUnstorableStrings } from '../domain/validation';
 import type { DomainContext } from '../domain/context';
 import type { Services } from '../domain/services';
 
@@ -44,10 +44,10 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
 });
 
 export const router = t.router;
-/** PostgreSQL text has no U+0000: refuse it in any input up front (ids skip the domain's parseInput). */
-const rejectNulInput = t.middleware(async ({ getRawInput, next }) => {
-  rejectNulCharacters(await getRawInput());
+/** PostgreSQL text has no U+0000 and UTF-8 no lone surrogate: refuse them in any input up front (ids skip the domain's parseInput). */
+const rejectUnstorableInput = t.middleware(async ({ getRawInput, next }) => {
+  rejectUnstorableStrings(await getRawInput());
   return next();
 });
 
-export const procedure = t.procedure.use(mapDomainErrors).use(rejectNulInput);
+export const procedure = t.procedure.use(mapDomainErrors).use(rejectUnstorableInput);

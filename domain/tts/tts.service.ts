@@ -327,12 +327,23 @@ export class TtsService {
       lastAccessedAt: now,
       expiresAt: req.ttlSeconds ? new Date(now.getTime() + req.ttlSeconds * 1000) : null,
     };
-    const entry = await em.upsert(AudioEntry, { hash: direct, ...fields, accessCount: 0 }, {
-      onConflictFields: ['hash'],
-      onConflictMergeFields: Object.keys(fields) as any,
-    });
+    let entry: AudioEntry;
+    try {
+      entry = await em.upsert(AudioEntry, { hash: direct, ...fields, accessCount: 0 }, {
+        onConflictFields: ['hash'],
+        onConflictMergeFields: Object.keys(fields) as any,
+      });
+    } catch (err) {
+      // No file without its record: drop the bytes just written unless another entry shares them.
+      await this.dropBlobIfUnused(em, blobKey).catch(() => undefined);
+      throw err;
+    }
     this.hot.set(entry.hash, { size: data.length, data, view: this.viewOf(entry) });
     return entry;
+  }
+
+  private async dropBlobIfUnused(em: EntityManager, blobKey: string) {
+    if (!(await em.fork().count(AudioEntry, { blobKey }))) await this.deps.blobs.delete(blobKey);
   }
 
   private badAudio(provider: ProviderId, reason: string) {
@@ -419,17 +430,32 @@ export class TtsService {
       data = await this.deps.blobs.get(entry.blobKey);
     } catch (err) {
       if (!(err instanceof CorruptBlobError)) throw err;
-      await this.deps.blobs.delete(entry.blobKey).catch(() => undefined);
-      await ctx.em.nativeDelete(AudioEntry, { hash });
+      await this.dropDamagedBlob(ctx.em, entry.blobKey);
       throw new DomainError('NOT_FOUND', `Audio '${hash}' was damaged in storage and has been removed; generate it again`, {
         details: { hash, reason: 'integrity-check-failed' },
       });
     }
-    if (!data) throw this.audioNotFound(hash);
+    if (!data) {
+      // The file is gone (removed by hand, lost with a volume): as damaged, for every entry sharing it.
+      await this.dropDamagedBlob(ctx.em, entry.blobKey);
+      throw this.audioNotFound(hash);
+    }
     const view = this.viewOf(entry);
     this.hot.set(hash, { size: data.length, data, view });
     if (opts.countAccess !== false) this.accesses.record(hash);
     return { data, view, tier: 'storage' };
+  }
+
+  /**
+   * A damaged file is gone for every entry that points at it (blobs are content-addressed and
+   * shared): all of them are removed, here and from every instance's hot tier, so the next request
+   * for any of them generates again instead of answering `cached: true` with a dead URL.
+   */
+  private async dropDamagedBlob(em: EntityManager, blobKey: string) {
+    const sharing = await em.find(AudioEntry, { blobKey }, { fields: ['hash'] });
+    await em.nativeDelete(AudioEntry, { blobKey });
+    await this.deps.blobs.delete(blobKey).catch(() => undefined);
+    this.invalidate(sharing.map((e) => e.hash));
   }
 
   private audioNotFound(hash: string) {
