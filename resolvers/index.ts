@@ -3,6 +3,7 @@ import { TtsResolver } from './tts.resolver';
 import { LiveResolver } from './live.resolver';
 import { ComplianceResolver } from './compliance.resolver';
 import { AuditTrailResolver } from './audit-trail.resolver';
+import { AssuranceResolver } from './assurance.resolver';
 
 /** Every resolver class of the schema. */
-export const RESOLVERS: NonEmptyArray<Function> = [TtsResolver, LiveResolver, ComplianceResolver, AuditTrailResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [TtsResolver, LiveResolver, ComplianceResolver, AuditTrailResolver, AssuranceResolver];

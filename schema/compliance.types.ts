@@ -1,3 +1,4 @@
+import { ScoreParts } from './assurance.types';
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 
@@ -201,6 +202,7 @@ export class FrameworkStatus {
   @Field(() => String, { description: 'compliant, mostly-compliant, partially-compliant, non-compliant or not-assessed' }) status!: string;
   @Field(() => FrameworkRequirementCounts) requirements!: FrameworkRequirementCounts;
   @Field(() => String, { nullable: true }) lastAssessment?: string | null;
+  @Field(() => ScoreParts, { description: 'How the score was reached (docs/scoring.md)' }) scoring!: ScoreParts;
 }
 
 @ObjectType()

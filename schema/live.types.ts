@@ -1,3 +1,4 @@
+import { ScoreParts } from './assurance.types';
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 
@@ -63,6 +64,7 @@ export class FrameworkScore {
   @Field(() => Float) score!: number;
   @Field(() => String) status!: string;
   @Field(() => String, { nullable: true }) lastAssessed?: string | null;
+  @Field(() => ScoreParts, { description: 'How the score was reached (docs/scoring.md)' }) scoring!: ScoreParts;
 }
 
 @ObjectType()

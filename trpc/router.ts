@@ -3,6 +3,7 @@ import { ttsRouter } from './routers/tts.router';
 import { liveRouter } from './routers/live.router';
 import { authRouter, complianceRouter } from './routers/compliance.router';
 import { auditTrailRouter } from './routers/audit-trail.router';
+import { assuranceRouter } from './routers/assurance.router';
 
 /** The tRPC API: one thin router per feature over the domain services. */
 export const appRouter = router({
@@ -11,6 +12,7 @@ export const appRouter = router({
   compliance: complianceRouter,
   auth: authRouter,
   auditTrail: auditTrailRouter,
+  assurance: assuranceRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,6 +8,7 @@ import { FrameworksService } from './frameworks.service';
 import { RequirementService } from './requirements/requirement.service';
 import { ComplianceStatusService } from './status/compliance-status.service';
 import { createLiveComplianceServices } from './live';
+import { GateService } from './gate/gate.service';
 
 /**
  * The compliance platform's services. The returned object stays flat: each service is one member,
@@ -20,11 +21,13 @@ export function createComplianceServices(deps: DomainDeps, shared: { health: Hea
   const complianceStatus = new ComplianceStatusService(deps.rootEm, events);
   const frameworks = new FrameworksService();
   const requirements = new RequirementService({ events, activity, status: complianceStatus, auditTrail: shared.auditTrail });
-  const findings = new FindingService({ events, activity, auditTrail: shared.auditTrail });
+  const findings = new FindingService({ events, activity, auditTrail: shared.auditTrail, status: complianceStatus });
+
+  const gate = new GateService(complianceStatus);
 
   const live = createLiveComplianceServices(deps, { health: shared.health, events, complianceStatus, auditTrail: shared.auditTrail });
 
-  const svc = { events, activity, complianceStatus, frameworks, requirements, findings, ...live.services };
+  const svc = { events, activity, complianceStatus, frameworks, requirements, findings, gate, ...live.services };
   return {
     ...svc,
     async start() {

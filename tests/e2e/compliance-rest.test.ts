@@ -271,16 +271,19 @@ describe('batch operations', () => {
 
 describe('compliance status', () => {
   test('weighted score, status thresholds and counts per framework', async () => {
-    // iso13485 only has "Batch four" (low, pending) so far; add a critical completed one: (4*1 + 1*0)/(4+1) = 80.
+    // iso13485 only has "Batch four" (low, pending) so far; add a critical completed one: implementation (4*1 + 1*0)/(4+1) = 80.
+    // Their text maps to one of ISO 13485's 48 clauses and neither is validated, so by docs/scoring.md the score is
+    // 0.5·(100·1/48) + 0.3·80 + 0.2·0 = 25.0: two requirements covering one clause are not "mostly compliant".
     const c = (await post('/v1/requirements', good({ title: 'ISO critical', framework: 'iso13485', priority: 'critical' }))).body.id;
     await put(`/v1/requirements/${c}`, { status: 'completed' });
     const { status, body } = await call('/v1/compliance/status?framework=iso13485');
     expect(status).toBe(200);
     expect(Object.keys(body.frameworks)).toEqual(['iso13485']);
     expect(body.frameworks.iso13485).toMatchObject({
-      score: 80,
-      status: 'mostly-compliant',
+      score: 25,
+      status: 'non-compliant',
       requirements: { total: 2, completed: 1, inProgress: 0, pending: 1 },
+      scoring: { coverage: { clauses: 48, covered: 1, percent: 2.1 }, implementation: 80, validation: 0, base: 25, findings: { penalty: 0, cap: null } },
     });
     expect(Date.parse(body.frameworks.iso13485.lastAssessment)).toBeGreaterThan(Date.now() - 60_000);
     expect(typeof body.overallScore).toBe('number');
@@ -291,7 +294,7 @@ describe('compliance status', () => {
 
     const short = await call('/api/compliance/iso13485');
     expect(short.status).toBe(200);
-    expect(short.body).toMatchObject({ framework: 'iso13485', score: 80, status: 'mostly-compliant' });
+    expect(short.body).toMatchObject({ framework: 'iso13485', score: 25, status: 'non-compliant', scoring: { implementation: 80 } });
   });
 
   test('a change that moves a score publishes compliance.score_changed after commit and writes history', async () => {

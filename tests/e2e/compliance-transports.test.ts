@@ -1,3 +1,4 @@
+import { expectScoreByModel } from '../helpers/scoring';
 import { startGateway, issueKey, type TestGateway } from '../helpers/gateway';
 
 /** GraphQL and tRPC over the same compliance domain operations as REST. */
@@ -97,10 +98,14 @@ describe('GraphQL', () => {
     const stored = await gql(`query($id: String!) { requirement(id: $id) { validation { status score } } }`, { id: ids[1] });
     expect(stored.body.data.requirement.validation.score).toBe(val.body.data.validateRequirement.score);
 
-    const status = await gql(`{ complianceStatus(framework: "gdpr") { overallScore frameworks { framework score status requirements { total completed } lastAssessment } } }`);
-    expect(status.body.data.complianceStatus.frameworks).toEqual([
-      expect.objectContaining({ framework: 'gdpr', requirements: { total: 3, completed: 1 }, score: 33.3, status: 'non-compliant' }),
-    ]);
+    const status = await gql(
+      `{ complianceStatus(framework: "gdpr") { overallScore frameworks { framework score status requirements { total completed } lastAssessment scoring { coverage { clauses covered percent } implementation validation base findings { open { critical high medium low } penalty cap } } } } }`,
+    );
+    // Three high requirements, one completed: implementation 33.3; the score weighs it with coverage, validation and open findings.
+    const gdpr = status.body.data.complianceStatus.frameworks[0];
+    expect(gdpr).toEqual(expect.objectContaining({ framework: 'gdpr', requirements: { total: 3, completed: 1 }, status: 'non-compliant' }));
+    expect(gdpr.scoring.implementation).toBe(33.3);
+    expectScoreByModel(gdpr);
 
     const fw = await gql(`{ frameworks { id requirementCount requirements { section } validationRules { id } } framework(id: "soc2") { name version } }`);
     expect(fw.body.data.frameworks).toHaveLength(4);

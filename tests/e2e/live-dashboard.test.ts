@@ -38,10 +38,17 @@ describe('dashboard REST', () => {
       expect(m.project).toEqual({ name: expect.any(String), version: expect.any(String), lastUpdated: expect.any(String) });
       expect(m.requirements).toEqual({ total: 3, completed: 1, inProgress: 1, pending: 1, completionRate: 33.3 });
       const iso = m.compliance.frameworks.find((f: any) => f.name === 'iso13485');
-      // (4·1 + 3·0.5 + 1·0) / 8 = 68.75 → 68.8, partially-compliant (40–70)
-      expect(iso).toEqual({ name: 'iso13485', score: 68.8, status: 'partially-compliant', lastAssessed: expect.any(String) });
+      // implementation (4·1 + 3·0.5 + 1·0) / 8 = 68.75; no clause covered, nothing validated (docs/scoring.md):
+      // 0.3 · 68.75 = 20.6, non-compliant. The overall score is the mean of the assessed frameworks (only iso13485).
+      expect(iso).toEqual({
+        name: 'iso13485',
+        score: 20.6,
+        status: 'non-compliant',
+        lastAssessed: expect.any(String),
+        scoring: expect.objectContaining({ coverage: { clauses: 48, covered: 0, percent: 0 }, implementation: 68.8, validation: 0 }),
+      });
       expect(m.compliance.frameworks.map((f: any) => f.name)).toEqual(['iso13485', 'fda21cfr11', 'gdpr', 'soc2']);
-      expect(m.compliance.overallScore).toBe(68.8);
+      expect(m.compliance.overallScore).toBe(20.6);
     }
   });
 

@@ -1,3 +1,4 @@
+import { expectScoreByModel } from '../helpers/scoring';
 import { Requirement } from '../../domain/compliance/requirements/requirement.entity';
 import { issueKey, startGateway, type TestGateway } from '../helpers/gateway';
 
@@ -100,8 +101,11 @@ describe('compliance reports', () => {
     expect(ids).not.toContain(otherFrameworkReqId);
     expect(model.findings).toHaveLength(1);
     expect(model.evidence).toEqual([{ findingId: model.findings[0].id, items: ['audit-2026.pdf'] }]);
-    // Only the in-range requirement counts: one medium, completed → 100.
-    expect(model.summary.frameworks).toEqual([expect.objectContaining({ id: 'gdpr', total: 1, completed: 1, score: 100 })]);
+    // Only the in-range requirement counts: one medium, completed → implementation 100; the score weighs it with
+    // coverage, validation and the open finding (docs/scoring.md), as the live status does.
+    expect(model.summary.frameworks).toEqual([expect.objectContaining({ id: 'gdpr', total: 1, completed: 1, scoring: expect.objectContaining({ implementation: 100 }) })]);
+    expectScoreByModel(model.summary.frameworks[0]);
+    expect(model.summary.frameworks[0].score).toBeLessThan(100);
   });
 
   test('csv: downloaded file parses into rows with the header and the in-range requirement only', async () => {

@@ -1,3 +1,4 @@
+import type { ScoreParts } from '../status/scoring';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { requirePermission } from '../../auth/auth.service';
@@ -19,7 +20,7 @@ const PROBE_INTERVAL_MS = 30_000;
 export interface DashboardMetrics {
   project: { name: string; version: string; lastUpdated: string };
   requirements: { total: number; completed: number; inProgress: number; pending: number; completionRate: number };
-  compliance: { frameworks: { name: string; score: number; status: string; lastAssessed: string | null }[]; overallScore: number };
+  compliance: { frameworks: { name: string; score: number; status: string; lastAssessed: string | null; scoring: ScoreParts }[]; overallScore: number };
 }
 
 export interface DashboardStatus {
@@ -118,7 +119,7 @@ export class DashboardService {
         completionRate: m.overall.completionRate,
       },
       compliance: {
-        frameworks: SUPPORTED_FRAMEWORKS.map((f) => ({ name: f, score: m.frameworks[f].score, status: m.frameworks[f].status, lastAssessed: lastAssessed.get(f) ?? null })),
+        frameworks: SUPPORTED_FRAMEWORKS.map((f) => ({ name: f, score: m.frameworks[f].score, status: m.frameworks[f].status, lastAssessed: lastAssessed.get(f) ?? null, scoring: m.frameworks[f].parts! })),
         overallScore: m.overall.score,
       },
     };

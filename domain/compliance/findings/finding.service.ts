@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { actorOf, type AuditTrail } from '../../audit/audit-trail.service';
+import type { ComplianceStatusService } from '../status/compliance-status.service';
 import { requirePermission } from '../../auth/auth.service';
 import type { DomainContext } from '../../context';
 import { DomainError, notFound } from '../../errors';
@@ -95,7 +96,8 @@ const fieldError = (field: string, message: string) => new DomainError('VALIDATI
  * resolvedAt (now unless given); reopening clears both, since they describe a fix no longer in force.
  */
 export class FindingService {
-  constructor(private readonly deps: { events: ComplianceEventPublisher; activity: ActivityService; auditTrail: AuditTrail }) {}
+  /** `status` re-scores after each change: open findings weigh on the score (docs/scoring.md). */
+  constructor(private readonly deps: { events: ComplianceEventPublisher; activity: ActivityService; auditTrail: AuditTrail; status: ComplianceStatusService }) {}
 
   async list(ctx: DomainContext, rawQuery: unknown): Promise<Page<FindingView>> {
     requirePermission(ctx, 'read:audits');
@@ -122,6 +124,7 @@ export class FindingService {
     precheckFramework(raw);
     const input = parseInput(CreateFindingInput, raw);
     return runChange(ctx, this.deps.events, async (tx, staged) => {
+      const before = await this.deps.status.measure(tx);
       if (input.requirementId) {
         const req = await tx.findOne(Requirement, { id: input.requirementId, deletedAt: null });
         if (!req) throw fieldError('requirementId', `requirement '${input.requirementId}' not found`);
@@ -150,6 +153,7 @@ export class FindingService {
       this.deps.auditTrail.recordChange(tx, actorOf(ctx), { action: 'finding.create', entityType: 'finding', entityId: f.id }, null, { ...view });
       staged.push(await this.deps.events.stage(tx, 'finding.created', { ...view }));
       staged.push(await this.deps.activity.record(tx, ctx, 'finding.created', `Recorded ${f.severity} finding "${f.title}" (${f.framework})`, f.id));
+      staged.push(...(await this.deps.status.recordChanges(tx, before)));
       return view;
     });
   }
@@ -161,6 +165,7 @@ export class FindingService {
     if (!changed.length) throw fieldError('(body)', `give one or more of: ${Object.keys(UpdateFindingInput.shape).join(', ')}`);
     return runChange(ctx, this.deps.events, async (tx, staged) => {
       const f = await this.load(tx, id);
+      const before = await this.deps.status.measure(tx);
       const previous = findingView(f);
       const previousStatus = f.status;
       const nextStatus = input.status ?? f.status;
@@ -190,6 +195,7 @@ export class FindingService {
       staged.push(await this.deps.events.stage(tx, 'finding.updated', { ...view, changes: changed, previousStatus }));
       const statusNote = f.status !== previousStatus ? `; status ${previousStatus} → ${f.status}` : '';
       staged.push(await this.deps.activity.record(tx, ctx, 'finding.updated', `Updated finding "${f.title}" (${changed.join(', ')})${statusNote}`, f.id));
+      staged.push(...(await this.deps.status.recordChanges(tx, before)));
       return view;
     });
   }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SUPPORTED_FRAMEWORKS, getFramework, isFrameworkId } from '../catalogue';
-import { AuditFinding } from '../findings/audit-finding.entity';
+import { AuditFinding, type Severity } from '../findings/audit-finding.entity';
+import { noOpenFindings, scoreParts } from '../status/scoring';
 import { Requirement, type Priority, type RequirementStatus } from '../requirements/requirement.entity';
 import { PRIORITY_WEIGHT, STATUS_CREDIT, levelOf } from '../status/compliance-status.service';
 import type { ReportFrameworkSummary, ReportKind, ReportModel } from './render';
@@ -15,30 +16,46 @@ export interface ReportScope {
   generatedAt: Date;
 }
 
-const round1 = (n: number) => Math.round(n * 10) / 10;
+type ScoredRequirement = Pick<Requirement, 'framework' | 'status' | 'priority'> & { clauses?: string[] | null; validation?: { status: string } | null };
+type ScoredFinding = Pick<AuditFinding, 'framework' | 'severity' | 'status'>;
 
 /**
- * Scores of the requirements a report covers, by the same rules as the live compliance status
- * (priority-weighted; completed 1, in-progress 0.5), so a report over all time agrees with it.
+ * Scores of what a report covers by the same model as the live status (docs/scoring.md): clause
+ * coverage, requirement status and validation of the requirements in it, less its open findings;
+ * so a report over all time agrees with the status.
  */
-export function summarise(requirements: Pick<Requirement, 'framework' | 'status' | 'priority'>[], frameworks: string[]): ReportModel['summary'] {
-  const tally = (rows: typeof requirements): ReportFrameworkSummary & { weight: number; earned: number } => {
+export function summarise(requirements: ScoredRequirement[], frameworks: string[], findings: ScoredFinding[] = []): ReportModel['summary'] {
+  const perFramework = frameworks.map((id): ReportFrameworkSummary => {
+    const rows = requirements.filter((r) => r.framework === id);
     let weight = 0;
     let earned = 0;
-    const count = (s: RequirementStatus) => rows.filter((r) => r.status === s).length;
+    let validatedWeight = 0;
+    const covered = new Set<string>();
     for (const r of rows) {
       const w = PRIORITY_WEIGHT[r.priority as Priority] ?? PRIORITY_WEIGHT.medium;
       weight += w;
       earned += w * (STATUS_CREDIT[r.status] ?? 0);
+      if (r.validation?.status === 'passed') validatedWeight += w;
+      for (const c of r.clauses ?? []) covered.add(c);
     }
-    const score = weight > 0 ? round1((100 * earned) / weight) : 0;
-    return { id: '', score, status: levelOf(score, rows.length), total: rows.length, completed: count('completed'), inProgress: count('in-progress'), pending: count('pending'), weight, earned };
-  };
-  const perFramework = frameworks.map((id) => {
-    const { weight: _w, earned: _e, ...t } = tally(requirements.filter((r) => r.framework === id));
-    return { ...t, id };
+    const open = noOpenFindings();
+    for (const f of findings) if (f.framework === id && f.status !== 'resolved' && f.severity in open) open[f.severity as Severity] += 1;
+    const clauses = isFrameworkId(id) ? getFramework(id).clauses.map((c) => c.section) : [];
+    const { score, parts } = scoreParts({
+      clauses: clauses.length,
+      coveredClauses: clauses.filter((c) => covered.has(c)).length,
+      requirements: rows.length,
+      weight,
+      earned,
+      validatedWeight,
+      openFindings: open,
+    });
+    const count = (st: RequirementStatus) => rows.filter((r) => r.status === st).length;
+    return { id, score, status: levelOf(score, rows.length), total: rows.length, completed: count('completed'), inProgress: count('in-progress'), pending: count('pending'), scoring: parts };
   });
-  return { overallScore: tally(requirements).score, frameworks: perFramework };
+  const assessed = perFramework.filter((f) => f.total > 0);
+  const overallScore = assessed.length ? Math.round((10 * assessed.reduce((sum, f) => sum + f.score, 0)) / assessed.length) / 10 : 0;
+  return { overallScore, frameworks: perFramework };
 }
 
 const titleOf = (kind: ReportKind, framework: string | null) => {
@@ -63,7 +80,9 @@ export async function buildReportModel(em: EntityManager, scope: ReportScope): P
   const wantsFindings = scope.kind === 'compliance' || scope.kind === 'audit';
 
   const requirements = await em.find(Requirement, { deletedAt: null, ...byFramework, ...inRange('createdAt') }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-  const findings = wantsFindings ? await em.find(AuditFinding, { ...byFramework, ...inRange('discoveredAt') }, { orderBy: { discoveredAt: 'asc', id: 'asc' } }) : [];
+  // Findings always count towards the score; only the report types that list them show them.
+  const allFindings = await em.find(AuditFinding, { ...byFramework, ...inRange('discoveredAt') }, { orderBy: { discoveredAt: 'asc', id: 'asc' } });
+  const findings = wantsFindings ? allFindings : [];
   const frameworks = scope.framework ? [scope.framework] : [...SUPPORTED_FRAMEWORKS];
 
   return {
@@ -73,7 +92,7 @@ export async function buildReportModel(em: EntityManager, scope: ReportScope): P
     framework: scope.framework,
     generatedAt: scope.generatedAt.toISOString(),
     period: { start: scope.rangeStart?.toISOString() ?? null, end: scope.rangeEnd?.toISOString() ?? null },
-    summary: summarise(requirements, frameworks),
+    summary: summarise(requirements, frameworks, allFindings),
     requirements: wantsRequirements && scope.kind !== 'summary'
       ? requirements.map((r) => ({
           id: r.id,

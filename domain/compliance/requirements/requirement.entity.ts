@@ -62,6 +62,14 @@ export class Requirement {
   @Property({ type: 'json', nullable: true })
   validation?: ValidationState | null;
 
+  /**
+   * Catalogue clauses (sections, e.g. `11.10(e)`) of its framework this requirement maps to: the
+   * validation engine's compliance mapping of its text, kept current on every change so coverage
+   * and the traceability matrix are read without re-mapping every requirement.
+   */
+  @Property({ type: 'json', nullable: true })
+  clauses?: string[] | null;
+
   @Property({ type: 'datetime', columnType: 'timestamptz' })
   createdAt: Date = new Date();
 

@@ -13,6 +13,7 @@ import type { ComplianceEventPublisher } from '../events';
 import { precheckFramework } from '../frameworks.service';
 import type { ComplianceStatusService } from '../status/compliance-status.service';
 import { validateRequirement, type ValidationResult } from '../validation';
+import { clausesOf } from './clauses';
 import { PRIORITIES, REQUIREMENT_STATUSES, Requirement, type Implementation, type RequirementStatus, type TechnicalContext, type ValidationState } from './requirement.entity';
 
 /** Documented page-size limits of list endpoints. */
@@ -431,6 +432,7 @@ export class RequirementService {
       technicalContext: input.technicalContext ? compact(input.technicalContext) : null,
       implementation: input.implementation ? compact(input.implementation) : null,
       validation: null,
+      clauses: clausesOf(input),
       createdAt: now,
       updatedAt: now,
       deletedAt: null,
@@ -465,6 +467,7 @@ export class RequirementService {
     }
     // JSON columns are compared by value; a new object makes the change visible to the unit of work.
     if (implementation !== r.implementation) r.implementation = implementation ? { ...implementation } : implementation;
+    r.clauses = clausesOf(r);
   }
 
   private async validateOne(tx: EntityManager, ctx: DomainContext, r: Requirement, staged: DomainEvent[]): Promise<ValidationResult> {

@@ -7,7 +7,11 @@ import { SUPPORTED_FRAMEWORKS, type FrameworkId } from '../catalogue';
 import { MetricSnapshot } from '../dashboard/snapshot.entity';
 import type { ComplianceEventPublisher } from '../events';
 import { assertFramework } from '../frameworks.service';
-import type { Priority, RequirementStatus } from '../requirements/requirement.entity';
+import { Requirement, type Priority, type RequirementStatus } from '../requirements/requirement.entity';
+import { clausesOf } from '../requirements/clauses';
+import { getFramework } from '../catalogue';
+import type { Severity } from '../findings/audit-finding.entity';
+import { noOpenFindings, scoreParts, type OpenFindingCounts, type ScoreParts } from './scoring';
 
 export type ComplianceLevel = 'compliant' | 'mostly-compliant' | 'partially-compliant' | 'non-compliant' | 'not-assessed';
 
@@ -43,6 +47,8 @@ export interface Measure {
   completionRate: number;
   /** Percent of requirements whose latest validation passed. */
   validationRate: number;
+  /** How the score was reached (docs/scoring.md); for the overall measure, null (it is the mean of the assessed frameworks). */
+  parts: ScoreParts | null;
 }
 
 export interface Measurement {
@@ -55,6 +61,8 @@ export interface FrameworkStatusView {
   status: ComplianceLevel;
   requirements: { total: number; completed: number; inProgress: number; pending: number };
   lastAssessment: string | null;
+  /** The parts of the score (docs/scoring.md). */
+  scoring: ScoreParts;
 }
 
 export interface ComplianceStatusView {
@@ -65,38 +73,52 @@ export interface ComplianceStatusView {
 interface Tally {
   weight: number;
   earned: number;
+  validatedWeight: number;
   total: number;
   completed: number;
   inProgress: number;
   pending: number;
   passed: number;
+  covered: Set<string>;
+  open: OpenFindingCounts;
 }
 
-const emptyTally = (): Tally => ({ weight: 0, earned: 0, total: 0, completed: 0, inProgress: 0, pending: 0, passed: 0 });
+const emptyTally = (): Tally => ({ weight: 0, earned: 0, validatedWeight: 0, total: 0, completed: 0, inProgress: 0, pending: 0, passed: 0, covered: new Set(), open: noOpenFindings() });
 
-function measureOf(t: Tally): Measure {
-  const score = t.weight > 0 ? round1((100 * t.earned) / t.weight) : 0;
+function counts(t: Tally) {
   const pct = (n: number) => (t.total > 0 ? round1((100 * n) / t.total) : 0);
-  return {
-    score,
-    status: levelOf(score, t.total),
-    total: t.total,
-    completed: t.completed,
-    inProgress: t.inProgress,
-    pending: t.pending,
-    completionRate: pct(t.completed),
-    validationRate: pct(t.passed),
-  };
+  return { total: t.total, completed: t.completed, inProgress: t.inProgress, pending: t.pending, completionRate: pct(t.completed), validationRate: pct(t.passed) };
+}
+
+function frameworkMeasure(framework: FrameworkId, t: Tally): Measure {
+  const clauses = getFramework(framework).clauses.map((c) => c.section);
+  const { score, parts } = scoreParts({
+    clauses: clauses.length,
+    coveredClauses: clauses.filter((c) => t.covered.has(c)).length,
+    requirements: t.total,
+    weight: t.weight,
+    earned: t.earned,
+    validatedWeight: t.validatedWeight,
+    openFindings: t.open,
+  });
+  return { score, status: levelOf(score, t.total), ...counts(t), parts };
+}
+
+/** Overall: the mean score of the frameworks that have requirements (each framework counts once, whatever its size). */
+function overallMeasure(t: Tally, frameworks: Measure[]): Measure {
+  const assessed = frameworks.filter((m) => m.total > 0);
+  const score = assessed.length ? round1(assessed.reduce((s, m) => s + m.score, 0) / assessed.length) : 0;
+  return { score, status: levelOf(score, t.total), ...counts(t), parts: null };
 }
 
 const sameMeasure = (a: Measure, b: Measure) =>
   a.score === b.score && a.status === b.status && a.completionRate === b.completionRate && a.validationRate === b.validationRate && a.total === b.total;
 
 /**
- * Compliance scores. A framework's score is the priority-weighted share of its requirements that
- * are done: completed earns a requirement's full weight, in-progress half, pending nothing;
- * weights are critical 4, high 3, medium 2, low 1; ×100, one decimal. The overall score is the
- * same formula over every requirement. No requirements: score 0, status `not-assessed`.
+ * Compliance scores by the model in `scoring.ts` (docs/scoring.md): clause coverage, requirement
+ * status (priority-weighted: critical 4, high 3, medium 2, low 1; completed 1, in-progress ½) and
+ * validation results, less open findings by severity. The overall score is the mean of the
+ * frameworks that have requirements. No requirements: score 0, status `not-assessed`.
  */
 export class ComplianceStatusService {
   constructor(
@@ -106,11 +128,22 @@ export class ComplianceStatusService {
 
   /** Current numbers, from one aggregate query (inside a transaction when `em` is one). */
   async measure(em: EntityManager): Promise<Measurement> {
-    const rows = await em.getConnection().execute<{ framework: string; status: RequirementStatus; priority: Priority; n: number; passed: number }[]>(
-      `select framework, status, priority, count(*)::int as n,
-              count(*) filter (where validation->>'status' = 'passed')::int as passed
+    const rows = await em.getConnection().execute<
+      { kind: 'r' | 'c' | 'f'; framework: string; status: RequirementStatus | null; priority: Priority | null; n: number; passed: number; clause: string | null; severity: Severity | null }[]
+    >(
+      `select 'r' as kind, framework, status, priority, count(*)::int as n,
+              count(*) filter (where validation->>'status' = 'passed')::int as passed, null::text as clause, null::text as severity
          from requirements where deleted_at is null
-        group by framework, status, priority`,
+        group by framework, status, priority
+       union all
+       select 'c', r.framework, null, null, 0, 0, c.clause, null
+         from requirements r cross join lateral jsonb_array_elements_text(coalesce(r.clauses, '[]'::jsonb)) as c(clause)
+        where r.deleted_at is null
+        group by r.framework, c.clause
+       union all
+       select 'f', framework, null, null, count(*)::int, 0, null, severity
+         from audit_findings where status <> 'resolved'
+        group by framework, severity`,
       [],
       'all',
       em.getTransactionContext(),
@@ -118,24 +151,33 @@ export class ComplianceStatusService {
     const overall = emptyTally();
     const byFramework = Object.fromEntries(SUPPORTED_FRAMEWORKS.map((f) => [f, emptyTally()])) as Record<FrameworkId, Tally>;
     for (const r of rows) {
+      const t = byFramework[r.framework as FrameworkId];
+      if (r.kind === 'c') {
+        if (t && r.clause) t.covered.add(r.clause);
+        continue;
+      }
+      if (r.kind === 'f') {
+        if (t && r.severity && r.severity in t.open) t.open[r.severity] += Number(r.n);
+        continue;
+      }
       const n = Number(r.n);
-      const weight = (PRIORITY_WEIGHT[r.priority] ?? PRIORITY_WEIGHT.medium) * n;
-      const earned = weight * (STATUS_CREDIT[r.status] ?? 0);
-      for (const t of [overall, byFramework[r.framework as FrameworkId]]) {
-        if (!t) continue; // a framework no longer in the catalogue counts only overall
-        t.weight += weight;
-        t.earned += earned;
-        t.total += n;
-        t.passed += Number(r.passed);
-        if (r.status === 'completed') t.completed += n;
-        else if (r.status === 'in-progress') t.inProgress += n;
-        else t.pending += n;
+      const weight = (PRIORITY_WEIGHT[r.priority as Priority] ?? PRIORITY_WEIGHT.medium) * n;
+      const earned = weight * (STATUS_CREDIT[r.status as RequirementStatus] ?? 0);
+      const passed = Number(r.passed);
+      for (const tally of [overall, t]) {
+        if (!tally) continue; // a framework no longer in the catalogue counts only overall
+        tally.weight += weight;
+        tally.earned += earned;
+        tally.validatedWeight += (PRIORITY_WEIGHT[r.priority as Priority] ?? PRIORITY_WEIGHT.medium) * passed;
+        tally.total += n;
+        tally.passed += passed;
+        if (r.status === 'completed') tally.completed += n;
+        else if (r.status === 'in-progress') tally.inProgress += n;
+        else tally.pending += n;
       }
     }
-    return {
-      overall: measureOf(overall),
-      frameworks: Object.fromEntries(SUPPORTED_FRAMEWORKS.map((f) => [f, measureOf(byFramework[f])])) as Record<FrameworkId, Measure>,
-    };
+    const frameworks = Object.fromEntries(SUPPORTED_FRAMEWORKS.map((f) => [f, frameworkMeasure(f, byFramework[f])])) as Record<FrameworkId, Measure>;
+    return { overall: overallMeasure(overall, Object.values(frameworks)), frameworks };
   }
 
   /**
@@ -186,8 +228,23 @@ export class ComplianceStatusService {
     return this.frameworkStatus(ctx, id, { skipPermission: true });
   }
 
+  /** Maps requirements stored before clause mapping existed (once, under the start-up lock). */
+  async backfillClauses(): Promise<number> {
+    const em = this.rootEm.fork() as EntityManager;
+    let done = 0;
+    for (;;) {
+      const rows = await em.find(Requirement, { clauses: null }, { limit: 500, orderBy: { id: 'asc' } });
+      if (!rows.length) return done;
+      for (const r of rows) r.clauses = clausesOf(r);
+      await em.flush();
+      em.clear();
+      done += rows.length;
+    }
+  }
+
   /** Gives history a baseline: with no snapshot at all, records the current state once. */
   async ensureBaseline(): Promise<void> {
+    await this.backfillClauses();
     const em = this.rootEm.fork() as EntityManager;
     if ((await em.count(MetricSnapshot, {})) > 0) return;
     const m = await this.measure(em);
@@ -247,5 +304,6 @@ function statusView(m: Measure, lastAssessment: string | null): FrameworkStatusV
     status: m.status,
     requirements: { total: m.total, completed: m.completed, inProgress: m.inProgress, pending: m.pending },
     lastAssessment,
+    scoring: m.parts!,
   };
 }

@@ -4,6 +4,8 @@
  * Timestamps are ISO 8601 strings as stored.
  */
 
+import type { ScoreParts } from '../../status/scoring';
+
 export type ReportKind = 'compliance' | 'requirements' | 'audit' | 'summary';
 
 export interface ReportFrameworkSummary {
@@ -15,6 +17,8 @@ export interface ReportFrameworkSummary {
   completed: number;
   inProgress: number;
   pending: number;
+  /** How the score was reached (docs/scoring.md). */
+  scoring?: ScoreParts;
 }
 
 export interface ReportRequirementRow {

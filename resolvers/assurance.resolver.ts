@@ -1,0 +1,16 @@
+import { Arg, Ctx, Float, Int, Query, Resolver } from 'type-graphql';
+import { GateResult } from '../schema/assurance.types';
+import type { GqlContext } from './context';
+
+@Resolver()
+export class AssuranceResolver {
+  @Query(() => GateResult, { description: 'GET /v1/compliance/gate: pass or fail with the reasons (an open critical finding always fails; minScore defaults to 70)' })
+  complianceGate(
+    @Arg('framework', () => String) framework: string,
+    @Arg('minScore', () => Float, { nullable: true }) minScore: number | undefined,
+    @Arg('maxOpenFindings', () => Int, { nullable: true }) maxOpenFindings: number | undefined,
+    @Ctx() { services, domain }: GqlContext,
+  ) {
+    return services.gate.evaluate(domain, { framework, minScore: minScore ?? undefined, maxOpenFindings: maxOpenFindings ?? undefined });
+  }
+}
