@@ -63,6 +63,8 @@ const EnvSchema = z.object({
    * client and not the balancer. Express's `trust proxy`: a hop count, or addresses/subnets/
    * `loopback`/`uniquelocal`, comma-separated. Unset: the socket's address is the client.
    */
+  /** A database that answers nothing for this long (and fails a probe) counts as down: 503 until it answers again. */
+  DATABASE_HANG_MS: z.coerce.number().int().min(100).max(60_000).default(700),
   TRUST_PROXY: z
     .string()
     .refine(isTrustProxy, 'must be a hop count or comma-separated addresses, subnets or loopback/linklocal/uniquelocal')
@@ -132,6 +134,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     corsOrigins: c.CORS_ORIGINS ? c.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     hotCacheBytes: c.AUDIO_HOT_CACHE_BYTES,
     blobStore: c.BLOB_STORE ?? (c.DATABASE_URL && c.REDIS_URL ? 'database' : 'fs'),
+    databaseHangMs: c.DATABASE_HANG_MS,
     trustProxy: c.TRUST_PROXY === undefined ? false : /^\d+$/.test(c.TRUST_PROXY) ? Number(c.TRUST_PROXY) : c.TRUST_PROXY,
   } as const;
 }

@@ -68,6 +68,7 @@ export function formatGraphqlError(log: Logger) {
     }
     const err = toDomainError(original);
     if (!(original instanceof DomainError) && err.status >= 500) log.error({ err: original }, 'graphql resolver failed');
+    const retryAfter = err.headers?.['Retry-After'];
     return {
       message: err.message,
       locations: formatted.locations,
@@ -75,6 +76,8 @@ export function formatGraphqlError(log: Logger) {
       extensions: {
         code: err.code,
         status: err.status,
+        // Clients without HTTP headers (graphql-ws) read when to retry here.
+        ...(retryAfter ? { retryAfter: Number(retryAfter) } : {}),
         ...(err.details ? { details: err.details } : {}),
         ...(err.fields ? { fields: err.fields } : {}),
         ...(err.provider ? { provider: err.provider } : {}),
@@ -297,11 +300,45 @@ function asGraphqlJsError(error: GraphQLError): GraphQLError {
   return copy;
 }
 
+/**
+ * A refusal that says when to come back (503 with the database down, 429 over a budget) carries its
+ * `Retry-After` on the HTTP answer too; when no data came back at all, the answer takes its status.
+ */
+export const retryAfterPlugin: ApolloServerPlugin<GqlContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response, errors }) {
+        if (!errors?.length) return;
+        let refusal: DomainError | undefined;
+        for (const e of errors) {
+          const original = e instanceof GraphQLError ? e.originalError : e;
+          if (!original) continue;
+          const err = toDomainError(original);
+          if (err.headers?.['Retry-After'] && (!refusal || err.status > refusal.status)) refusal = err;
+        }
+        if (!refusal) return;
+        response.http.headers.set('retry-after', refusal.headers!['Retry-After']);
+        if (response.body.kind === 'single' && (response.body.singleResult.data ?? null) === null) response.http.status = refusal.status;
+      },
+    };
+  },
+};
+
+/** graphql-ws answers with the same error shape (codes, status, retryAfter) as GraphQL over HTTP. */
+export function formatWsResult(log: Logger) {
+  const format = formatGraphqlError(log);
+  return (result: ExecutionResult): ExecutionResult => {
+    if (!result.errors?.length) return result;
+    return { ...result, errors: result.errors.map((e) => format(e.toJSON(), e) as unknown as GraphQLError) };
+  };
+}
+
 export async function createApollo(opts: { schema: GraphQLSchema; httpServer: Server; production: boolean; log: Logger; responseCache?: ResponseCacheOptions; extraPlugins?: ApolloServerPlugin<GqlContext>[] }) {
   const protection = armorProtection(opts.production);
   const plugins: ApolloServerPlugin<GqlContext>[] = [
     ApolloServerPluginDrainHttpServer({ httpServer: opts.httpServer }),
     ...(protection.plugins as ApolloServerPlugin<GqlContext>[]),
+    retryAfterPlugin,
     ...(opts.extraPlugins ?? []),
   ];
   if (opts.production) plugins.push(ApolloServerPluginLandingPageDisabled());

@@ -12,8 +12,10 @@ import * as trpcExpress from '@trpc/server/adapters/express';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import Redis from 'ioredis';
+import type { ExecutionResult } from 'graphql';
 import { createDomainContext } from '../domain/context';
 import { openDatabase, type Database } from '../domain/database/orm';
+import { DatabaseGuard } from '../domain/database/guard';
 import { DomainError, toDomainError } from '../domain/errors';
 import { InProcessEventBus, type EventBus } from '../domain/events/bus';
 import { createServices, type Services } from '../domain/services';
@@ -30,7 +32,7 @@ import type { StreamRegistry } from '../rest-adapter/route';
 import type { GqlContext } from '../resolvers/context';
 import { appRouter } from '../trpc/router';
 import type { GatewayConfig } from './config';
-import { buildGraphqlSchema, createApollo, graphqlWsOnSubscribe } from './graphql';
+import { buildGraphqlSchema, createApollo, formatWsResult, graphqlWsOnSubscribe } from './graphql';
 import { accessTokenOf, bearerFrom } from './credentials';
 import { createLogger, type Logger } from './logger';
 import { createMetrics, type Metrics } from './metrics';
@@ -87,6 +89,12 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     }),
   );
   const rootEm = db.orm.em as any;
+  // A hung database answers 503 within about two seconds, and the gateway closes again by itself.
+  const dbGuard = new DatabaseGuard(rootEm.getConnection().getKnex().client, {
+    hangMs: config.databaseHangMs,
+    onTrip: (reason) => log.error({ component: 'database-guard', reason }, 'database unavailable: answering 503 until it responds'),
+    onRecover: (downMs) => log.warn({ component: 'database-guard', downMs }, 'database answers again'),
+  });
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
   const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, log) : new InProcessEventBus();
@@ -253,6 +261,11 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
         services,
         domain: createDomainContext(rootEm, { requestId: req.id, principal: req.principal ?? null, ip: req.ip }),
       }),
+      // A refusal that says when to come back (database down, over a budget) sets Retry-After.
+      responseMeta: ({ errors }) => {
+        const retryAfter = errors.map((e) => (e.cause instanceof DomainError ? e.cause.headers?.['Retry-After'] : undefined)).find(Boolean);
+        return retryAfter ? { headers: { 'Retry-After': retryAfter } } : {};
+      },
       onError: ({ error }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof DomainError)) log.error({ err: error.cause ?? error }, 'trpc procedure failed');
       },
@@ -285,6 +298,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     {
       schema,
       onSubscribe: graphqlWsOnSubscribe(schema, config.production), // the same limits as over HTTP
+      onNext: (_ctx, _id, _payload, _args, result) => formatWsResult(log)(result as ExecutionResult),
       context: async (ctx) => ({
         services,
         domain: createDomainContext(rootEm, { requestId: randomUUID(), principal: (ctx.extra as any).principal ?? null }),
@@ -349,6 +363,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
       await step('locks', () => locks?.close());
       await step('event bus', () => bus.close());
       redis?.disconnect();
+      dbGuard.close();
       await step('database', () => db.close());
       log.info('gateway stopped');
     })());
