@@ -5,7 +5,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { defaultFieldResolver, execute, getOperationAST, GraphQLError, Kind, GraphQLObjectType, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, execute, getOperationAST, GraphQLError, Kind, GraphQLObjectType, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type FragmentDefinitionNode, type GraphQLFormattedError, type GraphQLSchema, type SelectionSetNode } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import { buildSchema } from 'type-graphql';
 import { rejectUnstorableStrings } from '../domain/validation';
@@ -15,6 +15,7 @@ import type { GqlContext } from '../resolvers/context';
 import type { Principal } from '../domain/auth/principal';
 import { SizeBoundedLru } from '../domain/util/size-bounded-lru';
 import type { Logger } from './logger';
+import type { BudgetKind, Caller, OperationBudgets } from './rate-limit';
 import { subscribeIterator, type EventBus } from '../domain/events/bus';
 
 /**
@@ -101,6 +102,51 @@ function armorProtection(production: boolean) {
   return armor.protect();
 }
 
+/** Counts each root field of an operation against its limiter (see OperationBudgets). */
+export interface OperationCharging {
+  budgets: OperationBudgets;
+  /** Root fields that count against the TTS limit (the rest count against the plan). */
+  ttsFields: ReadonlySet<string>;
+}
+
+/** How many root fields of each kind the operation selects (through fragments too); `__typename` is free. */
+export function rootFieldCounts(document: DocumentNode, operationName: string | null | undefined, ttsFields: ReadonlySet<string>): Record<BudgetKind, number> {
+  const counts: Record<BudgetKind, number> = { tts: 0, plan: 0 };
+  const operation = getOperationAST(document, operationName ?? undefined);
+  if (!operation) return counts;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const seen = new Set<string>();
+  const walk = (set: SelectionSetNode) => {
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD) {
+        if (sel.name.value !== '__typename') counts[ttsFields.has(sel.name.value) ? 'tts' : 'plan']++;
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        walk(sel.selectionSet);
+      } else if (!seen.has(sel.name.value)) {
+        seen.add(sel.name.value);
+        const f = fragments.get(sel.name.value);
+        if (f) walk(f.selectionSet);
+      }
+    }
+  };
+  walk(operation.selectionSet);
+  return counts;
+}
+
+/** Charges an operation's root fields to the caller; throws the limiter's 429 when over. */
+export async function chargeOperation(charging: OperationCharging, document: DocumentNode, operationName: string | null | undefined, caller: Caller) {
+  const counts = rootFieldCounts(document, operationName, charging.ttsFields);
+  await charging.budgets.charge('tts', caller, counts.tts);
+  await charging.budgets.charge('plan', caller, counts.plan);
+}
+
+/** A domain error as graphql-ws sends it: the same `extensions` as GraphQL over HTTP. */
+function wsError(err: DomainError): GraphQLError {
+  const retryAfter = err.headers?.['Retry-After'];
+  return new GraphQLError(err.message, { extensions: { code: err.code, status: err.status, ...(err.details ? { details: err.details } : {}), ...(retryAfter ? { retryAfter: Number(retryAfter) } : {}) } });
+}
+
 /** How many distinct subscription documents graphql-ws keeps parsed and validated. */
 const WS_DOCUMENT_CACHE_SIZE = 200;
 
@@ -114,16 +160,26 @@ const WS_DOCUMENT_CACHE_SIZE = 200;
  * subscription share one AST (~2 KB each otherwise, held for the subscription's lifetime) and are
  * validated once. Refused documents are not kept (nobody gets to fill the cache with junk).
  */
-export function graphqlWsOnSubscribe(schema: GraphQLSchema, production: boolean) {
+export function graphqlWsOnSubscribe<C>(schema: GraphQLSchema, production: boolean, charging?: OperationCharging & { callerOf(ctx: C): Caller }) {
   const rules = [...specifiedRules, ...armorProtection(production).validationRules];
   const documents = new Map<string, DocumentNode>(); // insertion order = least recently used first
-  return (_ctx: unknown, _id: string, payload: SubscribePayload): ExecutionArgs | readonly GraphQLError[] => {
+  const admit = async (ctx: C, args: ExecutionArgs): Promise<ExecutionArgs | readonly GraphQLError[]> => {
+    if (!charging) return args;
+    try {
+      rejectUnstorableStrings(args.variableValues ?? {});
+      await chargeOperation(charging, args.document, args.operationName, charging.callerOf(ctx));
+      return args;
+    } catch (err) {
+      return [wsError(toDomainError(err))];
+    }
+  };
+  return (ctx: C, _id: string, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> | readonly GraphQLError[] => {
     const execArgs = (document: DocumentNode): ExecutionArgs => ({ schema, document, operationName: payload.operationName, variableValues: payload.variables ?? undefined });
     const known = documents.get(payload.query);
     if (known) {
       documents.delete(payload.query);
       documents.set(payload.query, known);
-      return execArgs(known);
+      return admit(ctx, execArgs(known));
     }
     let document: DocumentNode;
     try {
@@ -135,7 +191,7 @@ export function graphqlWsOnSubscribe(schema: GraphQLSchema, production: boolean)
     if (errors.length) return errors;
     documents.set(payload.query, document);
     if (documents.size > WS_DOCUMENT_CACHE_SIZE) documents.delete(documents.keys().next().value!);
-    return execArgs(document);
+    return admit(ctx, execArgs(document));
   };
 }
 
@@ -333,11 +389,38 @@ export function formatWsResult(log: Logger) {
   };
 }
 
-export async function createApollo(opts: { schema: GraphQLSchema; httpServer: Server; production: boolean; log: Logger; responseCache?: ResponseCacheOptions; extraPlugins?: ApolloServerPlugin<GqlContext>[] }) {
+/** Each root field of a valid operation is charged before anything runs (Apollo answers the 429). */
+function chargingPlugin(charging: OperationCharging): ApolloServerPlugin<GqlContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, operationName, contextValue }) {
+          try {
+            await chargeOperation(charging, document, operationName, { ip: contextValue.domain.ip, principal: contextValue.domain.principal });
+          } catch (err) {
+            const e = toDomainError(err);
+            throw new GraphQLError(e.message, { originalError: e });
+          }
+        },
+      };
+    },
+  };
+}
+
+export async function createApollo(opts: {
+  schema: GraphQLSchema;
+  httpServer: Server;
+  production: boolean;
+  log: Logger;
+  responseCache?: ResponseCacheOptions;
+  charging?: OperationCharging;
+  extraPlugins?: ApolloServerPlugin<GqlContext>[];
+}) {
   const protection = armorProtection(opts.production);
   const plugins: ApolloServerPlugin<GqlContext>[] = [
     ApolloServerPluginDrainHttpServer({ httpServer: opts.httpServer }),
     ...(protection.plugins as ApolloServerPlugin<GqlContext>[]),
+    ...(opts.charging ? [chargingPlugin(opts.charging)] : []),
     retryAfterPlugin,
     ...(opts.extraPlugins ?? []),
   ];

@@ -31,6 +31,7 @@ import { ROUTE_TABLE } from '../rest-adapter/route-table';
 import type { StreamRegistry } from '../rest-adapter/route';
 import type { GqlContext } from '../resolvers/context';
 import { appRouter } from '../trpc/router';
+import { ttsRootFields } from '../resolvers';
 import type { GatewayConfig } from './config';
 import { buildGraphqlSchema, createApollo, formatWsResult, graphqlWsOnSubscribe } from './graphql';
 import { accessTokenOf, bearerFrom } from './credentials';
@@ -52,6 +53,9 @@ export interface Gateway {
   bootstrapAdminKey: string | null;
   stop(): Promise<void>;
 }
+
+/** Calls in one tRPC batch; each is charged as one request (a larger batch is a 400). */
+const TRPC_MAX_BATCH = 100;
 
 /** Bound on the GraphQL answers kept for read-model queries (gateway/graphql.ts, ResponseCache). */
 const GRAPHQL_RESPONSE_CACHE_BYTES = 8 * 1024 * 1024;
@@ -154,6 +158,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     metrics.httpRequests.inc({ route, method, status: String(status) });
     metrics.httpDuration.observe({ route, method }, seconds);
   };
+  const clientIpOf = (req: http.IncomingMessage) => proxyaddr(req as any, app.get('trust proxy fn')); // what express's req.ip answers
   const fastLane = createFastLane({
     routes: ROUTE_TABLE,
     services,
@@ -161,7 +166,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     ttsCounter: limiters.ttsCounter,
     staticHeaders: await captureHeaders([securityHeaders, corsHeaders]),
     requestIdOf,
-    clientIpOf: (req) => proxyaddr(req, app.get('trust proxy fn')), // what express's req.ip answers
+    clientIpOf,
     authenticate: (secret) => services.auth.authenticate(secret),
     answered: (req, route, status, requestId, startedNs) => {
       const seconds = Number(process.hrtime.bigint() - startedNs) / 1e9;
@@ -231,16 +236,18 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
 
   // --- GraphQL over HTTP ---
   const schema = await buildGraphqlSchema(bus);
+  const charging = { budgets: limiters.budgets, ttsFields: ttsRootFields() };
   const apollo = await createApollo({
     schema,
     httpServer,
     production: config.production,
     log,
     responseCache: { version: () => readModelVersion(rootEm), roots: READ_MODEL_QUERIES, maxBytes: GRAPHQL_RESPONSE_CACHE_BYTES },
+    charging,
   });
+  // Budgets are charged per root field (GraphQL) and per call (tRPC), not per HTTP request.
   app.use(
     '/graphql',
-    limiters.plan,
     express.json({ limit: '1mb' }),
     expressMiddleware(apollo, {
       context: async ({ req }): Promise<GqlContext> => ({
@@ -253,13 +260,14 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
   // --- tRPC ---
   app.use(
     '/trpc',
-    limiters.plan,
     trpcExpress.createExpressMiddleware({
       router: appRouter,
       maxBodySize: 1024 * 1024,
+      maxBatchSize: TRPC_MAX_BATCH,
       createContext: ({ req }) => ({
         services,
         domain: createDomainContext(rootEm, { requestId: req.id, principal: req.principal ?? null, ip: req.ip }),
+        budgets: limiters.budgets,
       }),
       // A refusal that says when to come back (database down, over a budget) sets Retry-After.
       responseMeta: ({ errors }) => {
@@ -297,11 +305,12 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
   const gqlWsServer = useServer<Record<string, unknown>, { principal?: any }>(
     {
       schema,
-      onSubscribe: graphqlWsOnSubscribe(schema, config.production), // the same limits as over HTTP
+      // The same limits and budgets as over HTTP: each operation's root fields are charged.
+      onSubscribe: graphqlWsOnSubscribe(schema, config.production, { ...charging, callerOf: (ctx: any) => ({ principal: ctx.extra.principal ?? null, ip: clientIpOf(ctx.extra.request) }) }),
       onNext: (_ctx, _id, _payload, _args, result) => formatWsResult(log)(result as ExecutionResult),
       context: async (ctx) => ({
         services,
-        domain: createDomainContext(rootEm, { requestId: randomUUID(), principal: (ctx.extra as any).principal ?? null }),
+        domain: createDomainContext(rootEm, { requestId: randomUUID(), principal: (ctx.extra as any).principal ?? null, ip: clientIpOf(ctx.extra.request) }),
       }),
       onConnect: async (ctx) => {
         const fromParams = typeof ctx.connectionParams?.authorization === 'string' ? bearerFrom(ctx.connectionParams.authorization as string) ?? (ctx.connectionParams.authorization as string) : undefined;

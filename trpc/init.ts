@@ -3,10 +3,13 @@ import { DomainError, toDomainError } from '../domain/errors';
 import { rejectUnstorableStrings } from '../domain/validation';
 import type { DomainContext } from '../domain/context';
 import type { Services } from '../domain/services';
+import type { OperationBudgets } from '../gateway/rate-limit';
 
 export interface TrpcContext {
   domain: DomainContext;
   services: Services;
+  /** Each call (a batch item too) is charged as one request: `tts.*` to the TTS limit, the rest to the plan. */
+  budgets?: OperationBudgets;
 }
 
 const t = initTRPC.context<TrpcContext>().create({
@@ -50,4 +53,9 @@ const rejectUnstorableInput = t.middleware(async ({ getRawInput, next }) => {
   return next();
 });
 
-export const procedure = t.procedure.use(mapDomainErrors).use(rejectUnstorableInput);
+const chargeBudget = t.middleware(async ({ ctx, path, next }) => {
+  await ctx.budgets?.charge(path.startsWith('tts.') ? 'tts' : 'plan', { ip: ctx.domain.ip, principal: ctx.domain.principal });
+  return next();
+});
+
+export const procedure = t.procedure.use(mapDomainErrors).use(chargeBudget).use(rejectUnstorableInput);
