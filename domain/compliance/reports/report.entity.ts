@@ -1,4 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { clock } from '../../clock';
 
 export type ReportStatus = 'generating' | 'completed' | 'failed';
 export type ReportOrigin = 'compliance' | 'dashboard';
@@ -60,5 +61,5 @@ export class Report {
   requestedBy?: string | null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
+  createdAt: Date = clock.now();
 }

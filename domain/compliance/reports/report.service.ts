@@ -14,6 +14,7 @@ import { SUPPORTED_FRAMEWORKS } from '../catalogue';
 import { REPORT_MEDIA_TYPES, renderReport } from './render';
 import { buildReportModel } from './report-model';
 import { Report, type ReportOrigin } from './report.entity';
+import { clock } from '../../clock';
 
 export const REPORT_JOB = 'report.generate';
 
@@ -142,7 +143,7 @@ export class ReportService {
     const principal = requirePermission(ctx, 'write:dashboard');
     precheckFramework(raw);
     const input = parseInput(DashboardReportRequest, raw);
-    const now = new Date();
+    const now = clock.now();
     const [rangeStart, rangeEnd] =
       input.period === 'custom' ? [toStart(input.startDate!), toEnd(input.endDate!)] : [new Date(now.getTime() - PERIOD_DAYS[input.period] * DAY_MS), now];
     return this.create(ctx, {
@@ -187,7 +188,7 @@ export class ReportService {
   async purgeExpired(): Promise<number> {
     const res = await this.rootEm
       .getConnection()
-      .execute<{ affectedRows: number }>(`update reports set content = null where expires_at < now() and content is not null`, [], 'run');
+      .execute<{ affectedRows: number }>(`update reports set content = null where expires_at < ? and content is not null`, [clock.now()], 'run');
     return res.affectedRows ?? 0;
   }
 
@@ -200,8 +201,8 @@ export class ReportService {
       const row = tx.create(Report, {
         ...init,
         status: 'generating',
-        estimatedCompletion: new Date(Date.now() + this.settings.estimateMs),
-        createdAt: new Date(),
+        estimatedCompletion: new Date(clock.nowMs() + this.settings.estimateMs),
+        createdAt: clock.now(),
       });
       this.jobs.enqueue(tx as EntityManager, REPORT_JOB, { reportId: row.id }, { maxAttempts: 3 });
       this.auditTrail.record(tx as EntityManager, actorOf(ctx), { action: 'report.request', entityType: 'report', entityId: row.id }, null, {
@@ -239,10 +240,10 @@ export class ReportService {
     if (row.status !== 'completed') {
       throw new DomainError('CONFLICT', `Report '${row.id}' is still generating`, {
         details: { reportId: row.id, status: row.status, estimatedCompletion: row.estimatedCompletion.toISOString() },
-        headers: { 'Retry-After': String(Math.max(1, Math.ceil((row.estimatedCompletion.getTime() - Date.now()) / 1000))) },
+        headers: { 'Retry-After': String(Math.max(1, Math.ceil((row.estimatedCompletion.getTime() - clock.nowMs()) / 1000))) },
       });
     }
-    if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) {
+    if (row.expiresAt && row.expiresAt.getTime() <= clock.nowMs()) {
       throw new DomainError('GONE', `Report '${row.id}' expired at ${row.expiresAt.toISOString()}; request a new one`, {
         details: { reportId: row.id, expiresAt: row.expiresAt.toISOString() },
       });
@@ -277,7 +278,7 @@ export class ReportService {
     const report = await em.findOne(Report, reportId);
     if (!report || report.status !== 'generating') return;
     try {
-      const generatedAt = new Date();
+      const generatedAt = clock.now();
       const model = await buildReportModel(em, {
         reportId: report.id,
         kind: report.type,
