@@ -116,6 +116,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     hotCacheBytes: config.hotCacheBytes,
     environment: config.production ? 'production' : 'development',
     webhookAllowPrivateNetworks: config.webhookAllowPrivateNetworks,
+    speechLimits: config.speechLimits,
     instanceId,
     onBackgroundError: (component, err) => log.warn({ err, component }, 'background work failed'),
     generationLock: locks ? generationLockOn(locks) : undefined,
@@ -153,7 +154,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     contentSecurityPolicy: { directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'] } },
     crossOriginResourcePolicy: { policy: 'cross-origin' },
   });
-  const corsHeaders = cors({ origin: config.corsOrigins ?? (config.production ? false : true), exposedHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'ETag', 'Content-Range', 'X-Provider', 'X-Cached-Tier'] });
+  const corsHeaders = cors({ origin: config.corsOrigins ?? (config.production ? false : true), exposedHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'ETag', 'Content-Range', 'X-Provider', 'X-Cached-Tier', 'RateLimit-Policy', 'RateLimit-Characters-Limit', 'RateLimit-Characters-Remaining', 'RateLimit-Characters-Reset'] });
   const observe = (route: string, method: string, status: number, seconds: number) => {
     metrics.httpRequests.inc({ route, method, status: String(status) });
     metrics.httpDuration.observe({ route, method }, seconds);

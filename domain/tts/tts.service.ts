@@ -9,6 +9,7 @@ import { BlobStore, CorruptBlobError, blobKeyOf } from './cache/blob-store';
 import { SizeBoundedLru } from '../util/size-bounded-lru';
 import { PROVIDER_CATALOGUE, PROVIDER_IDS, isProviderId, type AudioFormat, type ProviderId } from './catalogue';
 import { TtsAccessPolicy } from './access';
+import { characterHeaders, type CharacterBudget, type SpeechAdmission } from './admission';
 import { Pricing } from './pricing';
 import type { SpeechProvider } from './providers/provider';
 import { GenerationRequestSchema, resolveRequest, TtsOptionsSchema, type ResolvedRequest } from './request';
@@ -82,6 +83,8 @@ export interface TtsServiceDeps {
   /** Serialises identical generations across instances; in-process single-flight covers one instance. */
   generationLock?: <T>(hash: string, fn: () => Promise<T>) => Promise<T>;
   onCacheInvalidated?: (hashes: string[] | 'all') => void;
+  /** Character budget, per-client and server-wide bounds on generations (admission.ts). */
+  admission?: SpeechAdmission;
 }
 
 const HashRequestSchema = z.object({
@@ -170,8 +173,36 @@ export class TtsService {
       if (hit) return this.toResponse(hit, true);
     }
     const direct = computeHash('direct', req.text, req.options);
-    const entry = await this.singleFlight(direct, req.cache, () => this.produce(req, direct, CHUNK_CONCURRENCY));
-    return this.toResponse(entry, false);
+    const release = await this.admit(ctx, req, direct);
+    try {
+      const entry = await this.singleFlight(direct, req.cache, () => this.produce(req, direct, CHUNK_CONCURRENCY));
+      return this.toResponse(entry, false);
+    } finally {
+      release();
+    }
+  }
+
+  /** Who a generation is charged to: the API key, else the address. */
+  private clientOf(ctx: DomainContext) {
+    return ctx.principal ? `key:${ctx.principal.keyId}` : `ip:${ctx.ip ?? 'unknown'}`;
+  }
+
+  /**
+   * A generation that is not a cache hit passes admission (characters, per-client and server-wide
+   * concurrency) first; joining an identical generation already under way costs nothing. Admin keys
+   * are not charged characters (like the plan limit, which does not apply to them), but queue as anyone.
+   */
+  private async admit(ctx: DomainContext, req: ResolvedRequest, direct: string): Promise<() => void> {
+    const admission = this.deps.admission;
+    if (!admission || this.inflight.has(direct)) return () => undefined;
+    return admission.admit(this.clientOf(ctx), ctx.principal?.isAdmin ? 0 : req.text.length);
+  }
+
+  /** The caller's character budget as `RateLimit-Characters-*` headers (none for admin keys or without admission). */
+  characterBudgetHeaders(ctx: DomainContext): Record<string, string> | undefined {
+    if (!this.deps.admission || ctx.principal?.isAdmin) return undefined;
+    const budget: CharacterBudget = this.deps.admission.budgetOf(this.clientOf(ctx));
+    return characterHeaders(budget);
   }
 
   /**
@@ -194,18 +225,25 @@ export class TtsService {
         return;
       }
     }
-    emit({ type: 'started', totalChunks: chunks.length });
+    // Refused (429/503) before the stream opens, so the client gets a plain error answer.
+    const release = await this.admit(ctx, req, direct);
     let completed = 0;
-    const entry = await this.singleFlight(direct, req.cache, () =>
-      this.produce(req, direct, CHUNK_CONCURRENCY, {
-        chunks,
-        signal,
-        onChunk: () => {
-          completed++;
-          emit({ type: 'progress', completed, total: chunks.length, progress: Math.round((completed / chunks.length) * 1000) / 10 });
-        },
-      }),
-    );
+    let entry: AudioEntry;
+    try {
+      emit({ type: 'started', totalChunks: chunks.length });
+      entry = await this.singleFlight(direct, req.cache, () =>
+        this.produce(req, direct, CHUNK_CONCURRENCY, {
+          chunks,
+          signal,
+          onChunk: () => {
+            completed++;
+            emit({ type: 'progress', completed, total: chunks.length, progress: Math.round((completed / chunks.length) * 1000) / 10 });
+          },
+        }),
+      );
+    } finally {
+      release();
+    }
     if (completed < chunks.length) {
       // Another request produced the same audio while we waited: report it as done.
       emit({ type: 'progress', completed: chunks.length, total: chunks.length, progress: 100 });

@@ -104,7 +104,7 @@ describe('the plan limit per operation', () => {
     }
     // The last `left` calls of a larger batch pass, the rest are 429 each.
     const res = await batch(left + 5);
-    const items: any[] = await res.json();
+    const items = (await res.json()) as any[];
     expect(items.filter((i) => i.result).length).toBe(left);
     expect(items.filter((i) => i.error?.data?.domainCode === 'RATE_LIMIT_EXCEEDED').length).toBe(5);
 
