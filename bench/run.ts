@@ -46,6 +46,11 @@ const gatewayEnv = () =>
     DATA_DIR: dataDir,
     ADMIN_API_KEY: ADMIN_KEY,
     API_RATE_LIMIT: '1000000000',
+    // Throughput cases measure the gateway, not its fair-use budgets (the fair-use case sets its own).
+    TTS_CHARS_PER_MINUTE: '1000000000',
+    TTS_MAX_CONCURRENT_PER_CLIENT: '1000',
+    TTS_MAX_CONCURRENT_GENERATIONS: '1000',
+    TTS_ADMISSION_QUEUE: '100000',
     LOG_LEVEL: 'warn',
     MOCK_LATENCY_MS: '200',
     BENCH_COUNT_SQL: '1',
