@@ -71,8 +71,10 @@ const EnvSchema = z.object({
   TTS_MAX_CONCURRENT_GENERATIONS: z.coerce.number().int().min(1).max(1000).default(4),
   /** Generations waiting for a place, server-wide; a full queue answers 503 with Retry-After. */
   TTS_ADMISSION_QUEUE: z.coerce.number().int().min(0).max(100_000).default(64),
+  /** Largest JSON answer of one GraphQL operation (413 PAYLOAD_TOO_LARGE beyond); the cost limit refuses most such queries first. */
+  GRAPHQL_MAX_RESULT_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
   /** A database that answers nothing for this long (and fails a probe) counts as down: 503 until it answers again. */
-  DATABASE_HANG_MS: z.coerce.number().int().min(100).max(60_000).default(700),
+  DATABASE_HANG_MS: z.coerce.number().int().min(100).max(60_000).default(600),
   TRUST_PROXY: z
     .string()
     .refine(isTrustProxy, 'must be a hop count or comma-separated addresses, subnets or loopback/linklocal/uniquelocal')
@@ -143,6 +145,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     hotCacheBytes: c.AUDIO_HOT_CACHE_BYTES,
     blobStore: c.BLOB_STORE ?? (c.DATABASE_URL && c.REDIS_URL ? 'database' : 'fs'),
     databaseHangMs: c.DATABASE_HANG_MS,
+    graphqlMaxResultBytes: c.GRAPHQL_MAX_RESULT_BYTES,
     speechLimits: {
       charsPerMinute: c.TTS_CHARS_PER_MINUTE,
       perClient: c.TTS_MAX_CONCURRENT_PER_CLIENT,

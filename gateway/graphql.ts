@@ -15,6 +15,7 @@ import type { GqlContext } from '../resolvers/context';
 import type { Principal } from '../domain/auth/principal';
 import { SizeBoundedLru } from '../domain/util/size-bounded-lru';
 import type { Logger } from './logger';
+import { checkOperationCost, resultTooLarge } from './graphql-cost';
 import type { BudgetKind, Caller, OperationBudgets } from './rate-limit';
 import { subscribeIterator, type EventBus } from '../domain/events/bus';
 
@@ -168,6 +169,7 @@ export function graphqlWsOnSubscribe<C>(schema: GraphQLSchema, production: boole
     try {
       rejectUnstorableStrings(args.variableValues ?? {});
       await chargeOperation(charging, args.document, args.operationName, charging.callerOf(ctx));
+      checkOperationCost(schema, args.document, args.operationName, args.variableValues ?? undefined, GRAPHQL_LIMITS.maxCost);
       return args;
     } catch (err) {
       return [wsError(toDomainError(err))];
@@ -225,7 +227,7 @@ interface Compiled {
  * answer is reused only while that version is still current, so a committed change on any instance is
  * never hidden. Answers with errors are not kept.
  */
-export function compiledExecution(schema: GraphQLSchema, cache?: ResponseCacheOptions): Gateway {
+export function compiledExecution(schema: GraphQLSchema, cache?: ResponseCacheOptions, maxResultBytes = DEFAULT_MAX_RESULT_BYTES): Gateway {
   // Apollo hands the same DocumentNode for the same query text (its document store), so compiled
   // queries live as long as their document does. query null: graphql-jit cannot compile it (e.g. an
   // unknown operation name); graphql-js then answers, with its own error.
@@ -274,14 +276,16 @@ export function compiledExecution(schema: GraphQLSchema, cache?: ResponseCacheOp
       }
       const result = await query.query(undefined, request.context, variables);
       if (!result.errors) {
-        if (key !== undefined) answers!.set(key, version!, result);
+        const size = jsonSize(result);
+        if (size > maxResultBytes) return tooLargeResult(size, maxResultBytes);
+        if (key !== undefined) answers!.set(key, version!, result, size);
         return result;
       }
       // Field errors come with data; request errors (variables that do not coerce) do not, and
       // graphql-js reports those in the form Apollo recognises as BAD_USER_INPUT.
-      if (result.data !== undefined) return { ...result, errors: result.errors.map(asGraphqlJsError) };
+      if (result.data !== undefined) return capped({ ...result, errors: result.errors.map(asGraphqlJsError) }, maxResultBytes);
     }
-    return execute({ schema, document: request.document, operationName, variableValues: variables, contextValue: request.context });
+    return capped(await execute({ schema, document: request.document, operationName, variableValues: variables, contextValue: request.context }), maxResultBytes);
   };
   return {
     async load() {
@@ -325,6 +329,24 @@ function callerKey(principal: Principal | null): string {
   return key;
 }
 
+/** Largest JSON answer of one GraphQL operation, unless configured (GRAPHQL_MAX_RESULT_BYTES). */
+export const DEFAULT_MAX_RESULT_BYTES = 5 * 1024 * 1024;
+
+/** The length of a result's JSON (what goes on the wire, near enough: UTF-16 units, not bytes). */
+function jsonSize(result: ExecutionResult): number {
+  return JSON.stringify(result).length;
+}
+
+function tooLargeResult(size: number, maxBytes: number): ExecutionResult {
+  return { data: null, errors: [new GraphQLError('The result is too large', { originalError: resultTooLarge(size, maxBytes) })] };
+}
+
+/** The result, or a 413 error in its place when its JSON is over the cap. */
+export function capped(result: ExecutionResult, maxBytes: number): ExecutionResult {
+  const size = jsonSize(result);
+  return size > maxBytes ? tooLargeResult(size, maxBytes) : result;
+}
+
 /** Answers bounded by their JSON size, least recently used first out; an entry is valid for one version. */
 class ResponseCache {
   private readonly entries: SizeBoundedLru<{ size: number; version: string; result: ExecutionResult }>;
@@ -341,8 +363,8 @@ class ResponseCache {
     return undefined;
   }
 
-  set(key: string, version: string, result: ExecutionResult) {
-    this.entries.set(key, { size: JSON.stringify(result).length + key.length, version, result });
+  set(key: string, version: string, result: ExecutionResult, size: number) {
+    this.entries.set(key, { size: size + key.length, version, result });
   }
 }
 
@@ -358,7 +380,7 @@ function asGraphqlJsError(error: GraphQLError): GraphQLError {
 
 /**
  * A refusal that says when to come back (503 with the database down, 429 over a budget) carries its
- * `Retry-After` on the HTTP answer too; when no data came back at all, the answer takes its status.
+ * `Retry-After` on the HTTP answer too.
  */
 export const retryAfterPlugin: ApolloServerPlugin<GqlContext> = {
   async requestDidStart() {
@@ -374,32 +396,39 @@ export const retryAfterPlugin: ApolloServerPlugin<GqlContext> = {
         }
         if (!refusal) return;
         response.http.headers.set('retry-after', refusal.headers!['Retry-After']);
-        if (response.body.kind === 'single' && (response.body.singleResult.data ?? null) === null) response.http.status = refusal.status;
+        // Over a budget is the caller's 429, as the limiter answered before per-operation budgets;
+        // a server-side 503 stays a GraphQL error in a 200 (extensions.status says 503).
+        if (refusal.status === 429 && response.body.kind === 'single' && (response.body.singleResult.data ?? null) === null) response.http.status = 429;
       },
     };
   },
 };
 
 /** graphql-ws answers with the same error shape (codes, status, retryAfter) as GraphQL over HTTP. */
-export function formatWsResult(log: Logger) {
+export function formatWsResult(log: Logger, maxResultBytes = DEFAULT_MAX_RESULT_BYTES) {
   const format = formatGraphqlError(log);
-  return (result: ExecutionResult): ExecutionResult => {
+  return (raw: ExecutionResult, measure = true): ExecutionResult => {
+    const result = measure ? capped(raw, maxResultBytes) : raw;
     if (!result.errors?.length) return result;
     return { ...result, errors: result.errors.map((e) => format(e.toJSON(), e) as unknown as GraphQLError) };
   };
 }
 
-/** Each root field of a valid operation is charged before anything runs (Apollo answers the 429). */
-function chargingPlugin(charging: OperationCharging): ApolloServerPlugin<GqlContext> {
+/**
+ * Before anything runs, with the variables known: each root field of the operation is charged (429
+ * when over a budget), then its list-aware cost is checked (400 when over).
+ */
+function admissionPlugin(schema: GraphQLSchema, charging: OperationCharging | undefined): ApolloServerPlugin<GqlContext> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ document, operationName, contextValue }) {
+        async didResolveOperation({ document, operationName, contextValue, request }) {
           try {
-            await chargeOperation(charging, document, operationName, { ip: contextValue.domain.ip, principal: contextValue.domain.principal });
+            if (charging) await chargeOperation(charging, document, operationName, { ip: contextValue.domain.ip, principal: contextValue.domain.principal });
+            checkOperationCost(schema, document, operationName, request.variables, GRAPHQL_LIMITS.maxCost);
           } catch (err) {
             const e = toDomainError(err);
-            throw new GraphQLError(e.message, { originalError: e });
+            throw new GraphQLError(e.message, { originalError: e, extensions: { http: { status: e.status } } });
           }
         },
       };
@@ -414,13 +443,15 @@ export async function createApollo(opts: {
   log: Logger;
   responseCache?: ResponseCacheOptions;
   charging?: OperationCharging;
+  /** Largest JSON answer one operation may produce (413 PAYLOAD_TOO_LARGE beyond). */
+  maxResultBytes?: number;
   extraPlugins?: ApolloServerPlugin<GqlContext>[];
 }) {
   const protection = armorProtection(opts.production);
   const plugins: ApolloServerPlugin<GqlContext>[] = [
     ApolloServerPluginDrainHttpServer({ httpServer: opts.httpServer }),
     ...(protection.plugins as ApolloServerPlugin<GqlContext>[]),
-    ...(opts.charging ? [chargingPlugin(opts.charging)] : []),
+    admissionPlugin(opts.schema, opts.charging),
     retryAfterPlugin,
     ...(opts.extraPlugins ?? []),
   ];
@@ -428,7 +459,7 @@ export async function createApollo(opts: {
   // No cache hints are used; without this plugin no resolver is wrapped for `willResolveField`.
   plugins.push(ApolloServerPluginCacheControlDisabled());
   const apollo = new ApolloServer<GqlContext>({
-    gateway: compiledExecution(opts.schema, opts.responseCache),
+    gateway: compiledExecution(opts.schema, opts.responseCache, opts.maxResultBytes),
     introspection: !opts.production,
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,

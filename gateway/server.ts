@@ -12,7 +12,7 @@ import * as trpcExpress from '@trpc/server/adapters/express';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import Redis from 'ioredis';
-import type { ExecutionResult } from 'graphql';
+import { getOperationAST, type ExecutionResult } from 'graphql';
 import { createDomainContext } from '../domain/context';
 import { openDatabase, type Database } from '../domain/database/orm';
 import { DatabaseGuard } from '../domain/database/guard';
@@ -245,6 +245,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     log,
     responseCache: { version: () => readModelVersion(rootEm), roots: READ_MODEL_QUERIES, maxBytes: GRAPHQL_RESPONSE_CACHE_BYTES },
     charging,
+    maxResultBytes: config.graphqlMaxResultBytes,
   });
   // Budgets are charged per root field (GraphQL) and per call (tRPC), not per HTTP request.
   app.use(
@@ -302,13 +303,15 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
 
   // --- WebSockets: graphql-ws on /graphql, the dashboard channel, routed by path on upgrade ---
   const upgrades = new Map<string, UpgradeHandler>();
+  const wsResult = formatWsResult(log, config.graphqlMaxResultBytes);
   const gqlWss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const gqlWsServer = useServer<Record<string, unknown>, { principal?: any }>(
     {
       schema,
       // The same limits and budgets as over HTTP: each operation's root fields are charged.
       onSubscribe: graphqlWsOnSubscribe(schema, config.production, { ...charging, callerOf: (ctx: any) => ({ principal: ctx.extra.principal ?? null, ip: clientIpOf(ctx.extra.request) }) }),
-      onNext: (_ctx, _id, _payload, _args, result) => formatWsResult(log)(result as ExecutionResult),
+      // Subscription events are small and many (one per subscriber): only query/mutation answers are measured.
+      onNext: (_ctx, _id, _payload, args, result) => wsResult(result as ExecutionResult, getOperationAST(args.document, args.operationName)?.operation !== 'subscription'),
       context: async (ctx) => ({
         services,
         domain: createDomainContext(rootEm, { requestId: randomUUID(), principal: (ctx.extra as any).principal ?? null, ip: clientIpOf(ctx.extra.request) }),

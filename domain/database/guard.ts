@@ -1,3 +1,4 @@
+import { clock } from '../clock';
 /**
  * A database that refuses connections fails fast by itself (ECONNREFUSED → 503). One that hangs —
  * paused, a dead network path, a half-open connection — does not: queries and connection attempts just
@@ -73,8 +74,8 @@ export class DatabaseGuard {
   private readonly probeMs: number;
   private readonly probeIntervalMs: number;
   private readonly pending = new Set<Pending>();
-  private lastProgressAt = Date.now();
-  private lastTickAt = Date.now();
+  private lastProgressAt = clock.nowMs();
+  private lastTickAt = clock.nowMs();
   private downSince: number | null = null;
   private probing = false;
   private readonly timer: NodeJS.Timeout;
@@ -82,8 +83,8 @@ export class DatabaseGuard {
 
   /** `client` is the knex client under MikroORM (`orm.em.getConnection().getKnex().client`). */
   constructor(private readonly client: any, private readonly opts: DatabaseGuardOptions = {}) {
-    this.hangMs = opts.hangMs ?? 700;
-    this.probeMs = opts.probeMs ?? 500;
+    this.hangMs = opts.hangMs ?? 600;
+    this.probeMs = opts.probeMs ?? 400;
     this.probeIntervalMs = opts.probeIntervalMs ?? 500;
     this.restore = this.instrument();
     this.timer = setInterval(() => this.tick(), TICK_MS);
@@ -105,7 +106,7 @@ export class DatabaseGuard {
   }
 
   private progress() {
-    this.lastProgressAt = Date.now();
+    this.lastProgressAt = clock.nowMs();
   }
 
   /**
@@ -141,7 +142,7 @@ export class DatabaseGuard {
     return new Promise<T>((resolve, reject) => {
       let settled = false;
       const entry: Pending = {
-        startedAt: Date.now(),
+        startedAt: clock.nowMs(),
         connection,
         reject: (err) => {
           settled = true;
@@ -170,7 +171,7 @@ export class DatabaseGuard {
   }
 
   private tick() {
-    const now = Date.now();
+    const now = clock.nowMs();
     // The timer itself came late: this process was busy, so nothing could be observed; start over.
     if (now - this.lastTickAt > TICK_MS * 3) this.lastProgressAt = now;
     this.lastTickAt = now;
@@ -196,7 +197,7 @@ export class DatabaseGuard {
         return;
       }
       // Progress may have come while probing (a long statement finished).
-      if (Date.now() - this.lastProgressAt < this.hangMs) return;
+      if (clock.nowMs() - this.lastProgressAt < this.hangMs) return;
       this.trip('no answer from the database');
     } finally {
       this.probing = false;
@@ -205,9 +206,9 @@ export class DatabaseGuard {
 
   private trip(reason: string) {
     if (!this.available) return;
-    this.downSince = Date.now();
+    this.downSince = clock.nowMs();
     tripped.add(this);
-    this.lastProbeAt = Date.now();
+    this.lastProbeAt = clock.nowMs();
     this.opts.onTrip?.(reason);
     const err = this.unavailable();
     for (const p of [...this.pending]) {
@@ -224,9 +225,9 @@ export class DatabaseGuard {
   private async probeAndRecover() {
     this.probing = true;
     try {
-      this.lastProbeAt = Date.now();
+      this.lastProbeAt = clock.nowMs();
       if (await this.probe()) {
-        const downMs = Date.now() - (this.downSince ?? Date.now());
+        const downMs = clock.nowMs() - (this.downSince ?? clock.nowMs());
         this.downSince = null;
         tripped.delete(this);
         this.progress();

@@ -1,3 +1,4 @@
+import { clock } from '../clock';
 import { DomainError } from '../errors';
 
 /**
@@ -47,7 +48,7 @@ export class SpeechAdmission {
   constructor(readonly limits: AdmissionLimits) {
     this.perClientWaiting = Math.max(1, limits.perClient * 4);
     this.sweeper = setInterval(() => {
-      const now = Date.now();
+      const now = clock.nowMs();
       for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
     }, WINDOW_MS);
     this.sweeper.unref();
@@ -60,7 +61,7 @@ export class SpeechAdmission {
 
   /** The client's character budget as it stands (for RateLimit-* headers). */
   budgetOf(client: string): CharacterBudget {
-    const now = Date.now();
+    const now = clock.nowMs();
     const w = this.windows.get(client);
     const live = w && w.resetAt > now ? w : undefined;
     return {
@@ -101,7 +102,7 @@ export class SpeechAdmission {
   }
 
   private charge(client: string, characters: number) {
-    const now = Date.now();
+    const now = clock.nowMs();
     let w = this.windows.get(client);
     if (!w || w.resetAt <= now) this.windows.set(client, (w = { used: 0, resetAt: now + WINDOW_MS }));
     if (w.used + characters > this.limits.charsPerMinute) {
