@@ -74,7 +74,7 @@ const EnvSchema = z.object({
   /** Largest JSON answer of one GraphQL operation (413 PAYLOAD_TOO_LARGE beyond); the cost limit refuses most such queries first. */
   GRAPHQL_MAX_RESULT_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
   /** A database that answers nothing for this long (and fails a probe) counts as down: 503 until it answers again. */
-  DATABASE_HANG_MS: z.coerce.number().int().min(100).max(60_000).default(600),
+  DATABASE_HANG_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   TRUST_PROXY: z
     .string()
     .refine(isTrustProxy, 'must be a hop count or comma-separated addresses, subnets or loopback/linklocal/uniquelocal')

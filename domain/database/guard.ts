@@ -83,8 +83,8 @@ export class DatabaseGuard {
 
   /** `client` is the knex client under MikroORM (`orm.em.getConnection().getKnex().client`). */
   constructor(private readonly client: any, private readonly opts: DatabaseGuardOptions = {}) {
-    this.hangMs = opts.hangMs ?? 600;
-    this.probeMs = opts.probeMs ?? 400;
+    this.hangMs = opts.hangMs ?? 1000;
+    this.probeMs = opts.probeMs ?? 700;
     this.probeIntervalMs = opts.probeIntervalMs ?? 500;
     this.restore = this.instrument();
     this.timer = setInterval(() => this.tick(), TICK_MS);
@@ -107,6 +107,7 @@ export class DatabaseGuard {
 
   private progress() {
     this.lastProgressAt = clock.nowMs();
+    this.probeFailed = false;
   }
 
   /**
@@ -121,7 +122,11 @@ export class DatabaseGuard {
     client.acquireConnection = (...args: unknown[]) => {
       if (!this.available) return Promise.reject(this.unavailable());
       return this.watch(acquire.apply(client, args), undefined, (connection) => client.releaseConnection(connection)).then((connection: any) => {
-        connection[GUARD] = this;
+        if (connection[GUARD] !== this) {
+          connection[GUARD] = this;
+          // Any bytes from the database count as progress: a busy server streaming rows is not hung.
+          connection.connection?.stream?.on?.('data', () => this.progress());
+        }
         return connection;
       });
     };
@@ -175,30 +180,36 @@ export class DatabaseGuard {
     // The timer itself came late: this process was busy, so nothing could be observed; start over.
     if (now - this.lastTickAt > TICK_MS * 3) this.lastProgressAt = now;
     this.lastTickAt = now;
-    if (this.probing) return;
     if (!this.available) {
-      if (now - this.lastProbeAt >= this.probeIntervalMs) void this.probeAndRecover();
+      if (!this.probing && now - this.lastProbeAt >= this.probeIntervalMs) void this.probeAndRecover();
       return;
     }
-    if (!this.pending.size || now - this.lastProgressAt < this.hangMs) return;
+    const quietMs = now - this.lastProgressAt;
+    if (!this.pending.size || quietMs < this.hangMs / 2) return;
     let oldest = now;
     for (const p of this.pending) oldest = Math.min(oldest, p.startedAt);
-    if (now - oldest < this.hangMs) return;
-    void this.confirmHang();
+    if (now - oldest < this.hangMs / 2) return;
+    // Quiet for half the window: the probe starts now, so that a hang is decided soon after the window
+    // ends. It trips when the database stayed quiet for the whole window and the probe has not
+    // answered for probeMs (or failed).
+    if (quietMs >= this.hangMs && (this.probeFailed || (this.probing && now - this.probeStartedAt >= this.probeMs))) {
+      this.trip('no answer from the database');
+      return;
+    }
+    if (!this.probing && !this.probeFailed) void this.suspect();
   }
 
   private lastProbeAt = 0;
+  private probeStartedAt = 0;
+  private probeFailed = false;
 
-  private async confirmHang() {
+  private async suspect() {
     this.probing = true;
+    this.probeFailed = false;
+    this.probeStartedAt = clock.nowMs();
     try {
-      if (await this.probe()) {
-        this.progress(); // busy, not hung
-        return;
-      }
-      // Progress may have come while probing (a long statement finished).
-      if (clock.nowMs() - this.lastProgressAt < this.hangMs) return;
-      this.trip('no answer from the database');
+      if (await this.probe()) this.progress(); // busy, not hung
+      else this.probeFailed = true;
     } finally {
       this.probing = false;
     }
@@ -207,6 +218,7 @@ export class DatabaseGuard {
   private trip(reason: string) {
     if (!this.available) return;
     this.downSince = clock.nowMs();
+    this.probeFailed = false;
     tripped.add(this);
     this.lastProbeAt = clock.nowMs();
     this.opts.onTrip?.(reason);

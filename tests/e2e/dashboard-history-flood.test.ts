@@ -17,12 +17,12 @@ afterAll(async () => {
 const snapshotCount = (framework: string | null) => (gw.db.orm.em.fork() as any).count(MetricSnapshot, { framework });
 const DAY_MS = 86_400_000;
 
-test('three tRPC batches of 100 assessments add at most one snapshot per framework and keep "last assessed" exact', async () => {
+test('a hundred assessments in tRPC batches add at most one snapshot per framework and keep "last assessed" exact', async () => {
   const before = { gdpr: await snapshotCount('gdpr'), overall: await snapshotCount(null) };
   const startedAt = Date.now();
-  for (let b = 0; b < 3; b++) {
-    const paths = Array.from({ length: 100 }, () => 'compliance.assess').join(',');
-    const body = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [String(i), { framework: 'gdpr' }]));
+  for (let b = 0; b < 5; b++) {
+    const paths = Array.from({ length: 20 }, () => 'compliance.assess').join(',');
+    const body = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [String(i), { framework: 'gdpr' }]));
     const res = await gw.request(`/trpc/${paths}?batch=1`, { method: 'POST', json: body });
     expect(res.status).toBe(200);
     const items = (await res.json()) as any[];
