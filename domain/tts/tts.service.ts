@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { DomainContext } from '../context';
 import { DomainError, notFound } from '../errors';
 import { parseInput } from '../validation';
-import { joinWavChunks, probe } from './audio';
+import { joinWavChunks, joinWavChunksInOrder, probe } from './audio';
 import { AudioEntry } from './audio-entry.entity';
 import { BlobStore, CorruptBlobError, blobKeyOf } from './cache/blob-store';
 import { SizeBoundedLru } from '../util/size-bounded-lru';
@@ -15,7 +15,7 @@ import type { SpeechProvider } from './providers/provider';
 import { GenerationRequestSchema, resolveRequest, TtsOptionsSchema, type ResolvedRequest } from './request';
 import { AccessRecorder, ProviderStatsRecorder } from './stats';
 import { chunkText, computeHash, computeHashes, normalizeContent, HASH_MODES, type HashMode } from './text';
-import { mapLimit } from '../util/concurrency';
+import { aheadInOrder, mapLimit } from '../util/concurrency';
 import { clock } from '../clock';
 
 export const AUDIO_URL_PREFIX = '/api/v1/audio/';
@@ -99,6 +99,8 @@ const HASH_PARAM = /^[0-9a-f]{64}$/;
 /** Chunk size of progressive generation: small enough that the first progress event comes quickly. */
 const PROGRESSIVE_CHUNK_CHARS = 400;
 const CHUNK_CONCURRENCY = 8;
+/** How far chunk generation may run ahead of the encoder (chunks kept waiting in memory at most). */
+const CHUNK_LOOKAHEAD = 16;
 const deepFreeze = <T extends object>(o: T): T => {
   for (const v of Object.values(o)) if (v && typeof v === 'object') deepFreeze(v);
   return Object.freeze(o);
@@ -313,16 +315,27 @@ export class TtsService {
         sampleRate = 24000;
         bitrate = duration > 0 ? Math.round((data.length * 8) / duration) : 0;
       } else {
-        const generating = mapLimit(chunks, concurrency, async (text) => {
+        const synthesize = async (text: string) => {
           const wav = await provider.synthesize({ ...call, text, format: 'wav' }, signal);
           const checked = probe(wav, 'wav');
           if (!checked.ok) throw this.badAudio(o.provider, checked.reason);
           progressive?.onChunk();
           return wav;
-        });
-        generating.catch(() => undefined); // awaited below; a failure must not surface as unhandled first
-        allHashes();
-        const joined = await joinWavChunks(await generating, o.format, { quality: o.quality });
+        };
+        let joined: Awaited<ReturnType<typeof joinWavChunks>>;
+        if (o.format === 'wav') {
+          // The file is the samples themselves: all chunks are needed at once anyway.
+          const generating = mapLimit(chunks, concurrency, synthesize);
+          generating.catch(() => undefined); // awaited below; a failure must not surface as unhandled first
+          allHashes();
+          joined = await joinWavChunks(await generating, o.format, { quality: o.quality });
+        } else {
+          // Encoded as the chunks come, in order, with chunks made at most CHUNK_LOOKAHEAD ahead of the
+          // encoder: memory is that window plus the encoded file, not every chunk of a long text.
+          const ahead = aheadInOrder(chunks, concurrency, CHUNK_LOOKAHEAD, synthesize);
+          allHashes();
+          joined = await joinWavChunksInOrder(chunks.length, (i) => ahead.take(i), o.format, { quality: o.quality });
+        }
         data = joined.data;
         duration = joined.durationSeconds;
         sampleRate = joined.sampleRate;
