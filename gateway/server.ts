@@ -34,7 +34,7 @@ import { appRouter } from '../trpc/router';
 import { ttsRootFields } from '../resolvers';
 import type { GatewayConfig } from './config';
 import { buildGraphqlSchema, createApollo, formatWsResult, graphqlWsOnSubscribe } from './graphql';
-import { accessTokenOf, bearerFrom } from './credentials';
+import { accessTokenOf, bearerFrom, keyFromConnectionParams } from './credentials';
 import { createLogger, type Logger } from './logger';
 import { createMetrics, type Metrics } from './metrics';
 import { createLimiters } from './rate-limit';
@@ -268,11 +268,16 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
       router: appRouter,
       maxBodySize: 1024 * 1024,
       maxBatchSize: TRPC_MAX_BATCH,
-      createContext: ({ req }) => ({
-        services,
-        domain: createDomainContext(rootEm, { requestId: req.id, principal: req.principal ?? null, ip: req.ip }),
-        budgets: limiters.budgets,
-      }),
+      // A browser's EventSource cannot send headers: subscriptions may carry the key as tRPC's
+      // `connectionParams` (httpSubscriptionLink) or `?access_token=` instead.
+      createContext: async ({ req, info }) => {
+        let principal = req.principal ?? null;
+        if (!principal && !req.headers.authorization && info.type === 'subscription') {
+          const secret = keyFromConnectionParams(info.connectionParams) ?? accessTokenOf(req.originalUrl);
+          if (secret) principal = await services.auth.authenticate(secret);
+        }
+        return { services, domain: createDomainContext(rootEm, { requestId: req.id, principal, ip: req.ip }), budgets: limiters.budgets };
+      },
       // A refusal that says when to come back (database down, over a budget) sets Retry-After.
       responseMeta: ({ errors }) => {
         const retryAfter = errors.map((e) => (e.cause instanceof DomainError ? e.cause.headers?.['Retry-After'] : undefined)).find(Boolean);
