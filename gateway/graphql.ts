@@ -273,7 +273,7 @@ export function compiledExecution(schema: GraphQLSchema, cache?: ResponseCacheOp
           version = await cache!.version();
         } catch (err) {
           // The database is unavailable (or failing): the same error answer as from a resolver, not a 500.
-          return { errors: [new GraphQLError(toDomainError(err).message, { originalError: err as Error })] };
+          return { data: null, errors: [new GraphQLError(toDomainError(err).message, { originalError: err as Error })] };
         }
         key = `${request.queryHash}\u0000${operationName ?? ''}\u0000${vars}\u0000${callerKey((request.context as GqlContext).domain.principal)}`;
         const hit = answers!.get(key, version);
