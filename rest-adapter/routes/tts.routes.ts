@@ -127,7 +127,9 @@ export const ttsRoutes = defineRoutes([
     answerFromMemory: ({ ctx, services, body, bodyText }) => services.tts.cachedGeneration(ctx, body, bodyText),
     handle: async (call) => {
       const answer = await call.services.tts.generate(call.ctx, call.body);
-      showCharacterBudget(call);
+      // Only a generation that was charged shows the budget: a cache hit costs nothing, and is
+      // answered the same whether the fast lane or express serves it.
+      if (!answer.cached) showCharacterBudget(call);
       return answer;
     },
   },
