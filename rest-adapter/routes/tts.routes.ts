@@ -73,14 +73,29 @@ async function sendAudio({ ctx, services, params, req, res }: RestCall, headOnly
   res.status(200).set('Content-Length', String(data.length)).end(data);
 }
 
+/**
+ * The caller's character budget beside the request-count headers: `RateLimit-Characters-*`, and the
+ * policy listed in `RateLimit-Policy` after the request policy (docs/decisions.md).
+ */
+function showCharacterBudget({ ctx, services, res }: RestCall) {
+  const headers = services.tts.characterBudgetHeaders(ctx);
+  if (!headers || res.headersSent) return;
+  res.set(headers);
+  const policy = res.getHeader('RateLimit-Policy');
+  const chars = `${headers['RateLimit-Characters-Limit']};w=60;comment="characters"`;
+  res.set('RateLimit-Policy', policy ? `${policy}, ${chars}` : chars);
+}
+
 /** SSE: headers go out with the first event, so invalid input still gets a plain JSON 400. */
-async function streamProgressive({ ctx, services, body, req, res, streams }: RestCall) {
+async function streamProgressive(call: RestCall) {
+  const { ctx, services, body, res, streams } = call;
   let open = false;
   let ended = false;
   const write = (e: ProgressEvent) => {
     if (ended || res.writableEnded) return;
     if (!open) {
       open = true;
+      showCharacterBudget(call);
       res.status(200).set({
         'Content-Type': 'text/event-stream; charset=utf-8',
         'Cache-Control': 'no-cache, no-transform',
@@ -127,7 +142,13 @@ export const ttsRoutes = defineRoutes([
     request: { body: GenerationBody, example: GENERATE_EXAMPLE },
     responses: { 400: err('Invalid request'), 429: err('Rate limit exceeded'), 500: err('Provider not configured'), 502: err('Upstream provider error') },
     answerFromMemory: ({ ctx, services, body, bodyText }) => services.tts.cachedGeneration(ctx, body, bodyText),
-    handle: ({ ctx, services, body }) => services.tts.generate(ctx, body),
+    handle: async (call) => {
+      const answer = await call.services.tts.generate(call.ctx, call.body);
+      // Only a generation that was charged shows the budget: a cache hit costs nothing, and is
+      // answered the same whether the fast lane or express serves it.
+      if (!answer.cached) showCharacterBudget(call);
+      return answer;
+    },
   },
   {
     method: 'post',

@@ -38,6 +38,11 @@ export async function startGateway(env: Record<string, string | undefined> = {},
     ADMIN_API_KEY: ADMIN_KEY,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     API_RATE_LIMIT: '100000',
+    // Suites that are not about speech budgets generate freely (tests/e2e/speech-budgets.test.ts is).
+    TTS_CHARS_PER_MINUTE: '100000000',
+    TTS_MAX_CONCURRENT_PER_CLIENT: '64',
+    TTS_MAX_CONCURRENT_GENERATIONS: '64',
+    TTS_ADMISSION_QUEUE: '1000',
     ...env,
     DATABASE_URL: databaseUrl,
   } as NodeJS.ProcessEnv);
