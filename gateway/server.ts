@@ -27,6 +27,7 @@ import { errorBody, envelopeForPath } from '../rest-adapter/envelopes';
 import { mountRoutes, sendError } from '../rest-adapter/mount';
 import { captureHeaders, createFastLane } from '../rest-adapter/fast-lane';
 import { buildOpenApi, docsPage, DOCS_INIT_JS } from '../rest-adapter/openapi';
+import { buildAsyncApi } from '../rest-adapter/asyncapi';
 import { ROUTE_TABLE } from '../rest-adapter/route-table';
 import type { StreamRegistry } from '../rest-adapter/route';
 import type { GqlContext } from '../resolvers/context';
@@ -223,6 +224,10 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
   const openapi = buildOpenApi(ROUTE_TABLE);
   app.get('/api/openapi.json', (_req, res) => {
     res.json(openapi);
+  });
+  const asyncapi = buildAsyncApi();
+  app.get('/api/asyncapi.json', (_req, res) => {
+    res.json(asyncapi);
   });
   app.use('/api/docs', documentHeaders);
   app.get('/api/docs', (_req, res) => {

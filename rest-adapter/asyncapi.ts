@@ -1,0 +1,84 @@
+import { SERVICE_VERSION } from '../domain/health';
+import { COMPLIANCE_EVENT_TYPES, WS_EVENT_OF, WS_EVENT_TYPES } from '../domain/compliance/events';
+
+/** The shape of every frame the dashboard WebSocket sends (gateway/live.ts `message`). */
+const frame = (type: Record<string, unknown>, data: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  type: 'object',
+  required: ['type', 'data', 'timestamp', ...Object.keys(extra)],
+  properties: { type, data, timestamp: { type: 'string', format: 'date-time' }, ...extra },
+});
+const eventsList = { type: 'array', minItems: 1, items: { type: 'string', enum: [...WS_EVENT_TYPES] } };
+
+/**
+ * AsyncAPI 3.0 for `/v1/dashboard/ws`, built from the same event lists the socket checks
+ * subscriptions against, so the document cannot name an event the server does not send.
+ */
+export function buildAsyncApi() {
+  const messages: Record<string, unknown> = {
+    subscribe: {
+      name: 'subscribe',
+      summary: 'Start receiving the listed event types',
+      payload: { type: 'object', required: ['type', 'events'], properties: { type: { const: 'subscribe' }, events: eventsList } },
+      examples: [{ name: 'scores', payload: { type: 'subscribe', events: ['compliance_changed', 'requirement_updated'] } }],
+    },
+    unsubscribe: {
+      name: 'unsubscribe',
+      summary: 'Stop receiving the listed event types (all of them when `events` is left out)',
+      payload: { type: 'object', required: ['type'], properties: { type: { const: 'unsubscribe' }, events: eventsList } },
+    },
+    ping: { name: 'ping', summary: 'Application-level keep-alive; answered with pong', payload: { type: 'object', required: ['type'], properties: { type: { const: 'ping' } } } },
+    subscribed: {
+      name: 'subscribed',
+      summary: 'The event types now subscribed to',
+      payload: frame({ const: 'subscribed' }, { type: 'object', required: ['events'], properties: { events: { type: 'array', items: { type: 'string', enum: [...WS_EVENT_TYPES] } } } }),
+    },
+    unsubscribed: {
+      name: 'unsubscribed',
+      summary: 'The event types still subscribed to',
+      payload: frame({ const: 'unsubscribed' }, { type: 'object', required: ['events'], properties: { events: { type: 'array', items: { type: 'string', enum: [...WS_EVENT_TYPES] } } } }),
+    },
+    pong: { name: 'pong', summary: 'Answer to ping', payload: frame({ const: 'pong' }, { type: 'object' }) },
+    error: {
+      name: 'error',
+      summary: 'A message the server could not accept (the connection stays open)',
+      payload: frame({ const: 'error' }, { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string', examples: ['VALIDATION_ERROR'] }, message: { type: 'string' } } }),
+    },
+  };
+  for (const wsType of WS_EVENT_TYPES) {
+    const dotted = COMPLIANCE_EVENT_TYPES.filter((t) => WS_EVENT_OF[t] === wsType);
+    messages[wsType] = {
+      name: wsType,
+      summary: `A ${wsType} event (domain events: ${dotted.join(', ')})`,
+      payload: frame({ const: wsType }, { type: 'object', additionalProperties: true }, { id: { type: 'string' }, event: { type: 'string', enum: dotted } }),
+    };
+  }
+  const ref = (name: string) => ({ $ref: `#/channels/dashboard/messages/${name}` });
+  const received = ['subscribed', 'unsubscribed', 'pong', 'error', ...WS_EVENT_TYPES];
+  return {
+    asyncapi: '3.0.0',
+    info: {
+      title: 'Speech and compliance gateway: dashboard WebSocket',
+      version: SERVICE_VERSION,
+      description:
+        'Live compliance events. Connect with `Authorization: Bearer <key>` on the upgrade request or `?access_token=<key>` (browsers); the key needs `read:dashboard`. A refused key gets an HTTP 401/403 with the JSON error envelope instead of the upgrade. Send `subscribe` with the event types wanted; nothing is sent before. The same events reach webhooks with their dotted types (see the `webhooks` section of /api/openapi.json).',
+      license: { name: 'Proprietary (UNLICENSED)' },
+    },
+    defaultContentType: 'application/json',
+    servers: {
+      gateway: { host: 'localhost:3000', protocol: 'ws', description: 'The gateway itself; use wss behind TLS', security: [{ $ref: '#/components/securitySchemes/bearer' }, { $ref: '#/components/securitySchemes/accessToken' }] },
+    },
+    channels: {
+      dashboard: { address: '/v1/dashboard/ws', title: 'Dashboard events', messages },
+    },
+    operations: {
+      sendSubscribe: { action: 'send', channel: { $ref: '#/channels/dashboard' }, summary: 'Choose event types, or ping', messages: ['subscribe', 'unsubscribe', 'ping'].map(ref) },
+      receiveEvents: { action: 'receive', channel: { $ref: '#/channels/dashboard' }, summary: 'Events of the subscribed types, and answers to what was sent', messages: received.map(ref) },
+    },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY> on the upgrade request' },
+        accessToken: { type: 'httpApiKey', in: 'query', name: 'access_token', description: 'For clients that cannot set headers (a browser WebSocket)' },
+      },
+    },
+  };
+}
