@@ -1,9 +1,15 @@
 import { Arg, Ctx, Float, Int, Query, Resolver } from 'type-graphql';
 import { GateResult } from '../schema/assurance.types';
+import { TraceabilityMatrix } from '../schema/traceability.types';
 import type { GqlContext } from './context';
 
 @Resolver()
 export class AssuranceResolver {
+  @Query(() => TraceabilityMatrix, { description: 'GET /v1/compliance/traceability: every clause → requirements → latest validation → findings → evidence; gaps (findings need read:audits)' })
+  traceability(@Arg('framework', () => String) framework: string, @Ctx() { services, domain }: GqlContext) {
+    return services.traceability.matrix(domain, { framework });
+  }
+
   @Query(() => GateResult, { description: 'GET /v1/compliance/gate: pass or fail with the reasons (an open critical finding always fails; minScore defaults to 70)' })
   complianceGate(
     @Arg('framework', () => String) framework: string,
