@@ -21,6 +21,8 @@ export interface DomainDeps {
   hotCacheBytes: number;
   environment: string;
   webhookAllowPrivateNetworks: boolean;
+  /** Printed on every report (`ORGANISATION_NAME`). */
+  organisationName?: string;
   generationLock?: <T>(key: string, fn: () => Promise<T>) => Promise<T>;
   onCacheInvalidated?: (hashes: string[] | 'all') => void;
   /** Identifies this process in job leases. */

@@ -63,6 +63,8 @@ const EnvSchema = z.object({
    * client and not the balancer. Express's `trust proxy`: a hop count, or addresses/subnets/
    * `loopback`/`uniquelocal`, comma-separated. Unset: the socket's address is the client.
    */
+  /** The organisation whose records the reports are, printed on every report. */
+  ORGANISATION_NAME: z.string().max(200, 'must be at most 200 characters').optional(),
   TRUST_PROXY: z
     .string()
     .refine(isTrustProxy, 'must be a hop count or comma-separated addresses, subnets or loopback/linklocal/uniquelocal')
@@ -132,6 +134,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     corsOrigins: c.CORS_ORIGINS ? c.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     hotCacheBytes: c.AUDIO_HOT_CACHE_BYTES,
     blobStore: c.BLOB_STORE ?? (c.DATABASE_URL && c.REDIS_URL ? 'database' : 'fs'),
+    organisationName: c.ORGANISATION_NAME?.trim() || undefined,
     trustProxy: c.TRUST_PROXY === undefined ? false : /^\d+$/.test(c.TRUST_PROXY) ? Number(c.TRUST_PROXY) : c.TRUST_PROXY,
   } as const;
 }

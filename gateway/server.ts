@@ -104,6 +104,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     hotCacheBytes: config.hotCacheBytes,
     environment: config.production ? 'production' : 'development',
     webhookAllowPrivateNetworks: config.webhookAllowPrivateNetworks,
+    organisationName: config.organisationName,
     instanceId,
     onBackgroundError: (component, err) => log.warn({ err, component }, 'background work failed'),
     generationLock: locks ? generationLockOn(locks) : undefined,
