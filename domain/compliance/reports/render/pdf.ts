@@ -452,11 +452,11 @@ function writeApproval(doc: Doc, model: ReportModel): void {
   drawTable(
     doc,
     [
-      { header: 'Role', width: 0.1, value: (r) => r.role },
+      { header: 'Role', width: 0.08, value: (r) => r.role },
       { header: 'Name', width: 0.2, value: (r) => r.name },
-      { header: 'Date and time', width: 0.14, value: (r) => r.at },
+      { header: 'Date and time', width: 0.17, value: (r) => r.at },
       { header: 'Meaning', width: 0.16, value: (r) => r.meaning },
-      { header: 'Bound to (SHA-256)', width: 0.4, value: (r) => r.binding },
+      { header: 'Bound to (SHA-256)', width: 0.39, value: (r) => r.binding },
     ],
     rows,
     '',
