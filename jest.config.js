@@ -6,7 +6,10 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: { isolatedModules: true, module: 'commonjs', moduleResolution: 'node10' } }],
   },
-  setupFiles: ['reflect-metadata'],
+  setupFiles: ['reflect-metadata', '<rootDir>/tests/setup/process-clock.ts'],
   testTimeout: 180000,
+  // A shifted clock (tests/setup/process-clock.ts) replaces the global Date; jest would otherwise
+  // "clean up" that global between files and warn whenever a straggling timer reads it.
+  ...(process.env.TEST_CLOCK_START ? { testEnvironmentOptions: { globalsCleanup: 'off' } } : {}),
   maxWorkers: 2,
 };

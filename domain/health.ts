@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { clock } from './clock';
 
 export const SERVICE_VERSION = '0.1.0';
 
 /** Liveness (the process answers) and readiness (the database answers) for probes and load balancers. */
 export class HealthService {
-  private readonly startedAt = Date.now();
+  private readonly startedAt = clock.nowMs();
 
   constructor(
     private readonly rootEm: EntityManager,
@@ -12,13 +13,13 @@ export class HealthService {
   ) {}
 
   uptimeSeconds() {
-    return Math.floor((Date.now() - this.startedAt) / 1000);
+    return Math.floor((clock.nowMs() - this.startedAt) / 1000);
   }
 
   health() {
     return {
       status: 'healthy',
-      timestamp: new Date().toISOString(),
+      timestamp: clock.now().toISOString(),
       uptime: this.uptimeSeconds(),
       environment: this.environment,
       version: SERVICE_VERSION,
@@ -40,10 +41,10 @@ export class HealthService {
 
   async ready() {
     const database = await this.databaseReachable();
-    return { ready: database, timestamp: new Date().toISOString(), checks: { database: database ? 'up' : 'down' } };
+    return { ready: database, timestamp: clock.now().toISOString(), checks: { database: database ? 'up' : 'down' } };
   }
 
   live() {
-    return { live: true, timestamp: new Date().toISOString() };
+    return { live: true, timestamp: clock.now().toISOString() };
   }
 }

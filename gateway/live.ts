@@ -8,6 +8,7 @@ import type { Services } from '../domain/services';
 import { accessTokenOf, bearerFrom } from './credentials';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
+import { clock } from '../domain/clock';
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
@@ -40,7 +41,7 @@ function refuse(socket: Duplex, status: 401 | 403, code: string, message: string
   );
 }
 
-const message = (type: string, data: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ type, data, timestamp: new Date().toISOString(), ...extra });
+const message = (type: string, data: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ type, data, timestamp: clock.now().toISOString(), ...extra });
 
 /**
  * The dashboard WebSocket (`/v1/dashboard/ws`). The key comes as `Authorization: Bearer` on the
@@ -87,7 +88,7 @@ export function mountLiveChannels(deps: { upgrades: Map<string, UpgradeHandler>;
   const sendError = (client: Client, code: string, text: string) => client.socket.send(message('error', { code, message: text }));
 
   function onMessage(client: Client, raw: RawData, isBinary: boolean) {
-    const now = Date.now();
+    const now = clock.nowMs();
     client.recent = client.recent.filter((t) => now - t < 1000);
     client.recent.push(now);
     if (client.recent.length > WS_LIMITS.messagesPerSecond) {

@@ -5,6 +5,7 @@ import type Redis from 'ioredis';
 import { DomainError } from '../domain/errors';
 import type { Plan } from '../domain/auth/api-key.entity';
 import { errorBody, envelopeForPath } from '../rest-adapter/envelopes';
+import { clock } from '../domain/clock';
 
 /** Requests per hour of each compliance plan (spec: Limits); enterprise is unlimited. */
 export const PLAN_LIMITS: Record<Plan, number> = { standard: 1000, premium: 10000, enterprise: Infinity };
@@ -60,7 +61,7 @@ export class WindowCounterStore implements Store {
     this.windowMs = options.windowMs;
     clearInterval(this.sweeper);
     this.sweeper = setInterval(() => {
-      const now = Date.now();
+      const now = clock.nowMs();
       for (const [key, c] of this.clients) if (c.resetTime.getTime() <= now) this.clients.delete(key);
     }, this.windowMs);
     this.sweeper.unref();
@@ -73,7 +74,7 @@ export class WindowCounterStore implements Store {
 
   increment(key: string) {
     let c = this.live(key);
-    if (!c) this.clients.set(key, (c = { hits: 0, resetTime: new Date(Date.now() + this.windowMs) }));
+    if (!c) this.clients.set(key, (c = { hits: 0, resetTime: new Date(clock.nowMs() + this.windowMs) }));
     c.hits++;
     return { totalHits: c.hits, resetTime: c.resetTime };
   }
@@ -97,7 +98,7 @@ export class WindowCounterStore implements Store {
 
   private live(key: string) {
     const c = this.clients.get(key);
-    if (c && c.resetTime.getTime() <= Date.now()) {
+    if (c && c.resetTime.getTime() <= clock.nowMs()) {
       this.clients.delete(key);
       return undefined;
     }
@@ -106,7 +107,7 @@ export class WindowCounterStore implements Store {
 }
 
 /** Whole seconds until a window resets, at least 1 (an unknown reset: 1). */
-function secondsUntil(resetTime: Date | undefined, now = Date.now()): number {
+function secondsUntil(resetTime: Date | undefined, now = clock.nowMs()): number {
   return Math.max(1, Math.ceil(((resetTime?.getTime() ?? now + 1000) - now) / 1000));
 }
 
@@ -162,7 +163,7 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
   const limitText = String(limit);
   // The same figures and rounding as express-rate-limit's draft-6 headers.
   const verdict = ({ totalHits, resetTime }: ClientRateLimitInfo): RateVerdict => {
-    const now = Date.now();
+    const now = clock.nowMs();
     const resetSeconds = resetTime ? Math.max(0, Math.ceil((resetTime.getTime() - now) / 1000)) : Math.ceil(TTS_WINDOW_MS / 1000);
     return {
       exceeded: totalHits > limit,

@@ -7,6 +7,7 @@ import { newId } from '../ids';
 import { parseInput } from '../validation';
 import { AuditEntry } from './audit-entry.entity';
 import { changedFields, chainHashOf, contentHashOf, GENESIS_HASH } from './chain';
+import { clock } from '../clock';
 
 /** The kinds of record the trail covers. */
 export const AUDIT_ENTITY_TYPES = ['requirement', 'finding', 'api_key', 'report', 'webhook'] as const;
@@ -192,7 +193,7 @@ export class AuditTrail {
     if (!trx) throw new Error('audit entries are written inside the transaction of the change they record');
     const content = {
       id: newId('aud'),
-      at: new Date(),
+      at: clock.now(),
       keyId: actor.keyId,
       actor: actor.name.slice(0, 200),
       action: subject.action,
@@ -293,7 +294,7 @@ export class AuditTrail {
     }
     return {
       intact: problems === 0,
-      verifiedAt: new Date().toISOString(),
+      verifiedAt: clock.now().toISOString(),
       rows: { total: sealed + unsealed, sealed, unsealed },
       oldestUnsealedAt,
       head,

@@ -1,4 +1,5 @@
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { clock } from '../clock';
 
 export type Plan = 'standard' | 'premium' | 'enterprise';
 
@@ -41,5 +42,5 @@ export class ApiKey {
   createdBy?: string | null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
+  createdAt: Date = clock.now();
 }

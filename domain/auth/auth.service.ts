@@ -9,6 +9,7 @@ import { parseInput } from '../validation';
 import { ApiKey, type Plan } from './api-key.entity';
 import { ALL_PERMISSIONS, isPermission, type Permission } from './permissions';
 import { can, type Principal } from './principal';
+import { clock } from '../clock';
 
 const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
@@ -95,7 +96,7 @@ export class AuthService {
       permissions: [...ALL_PERMISSIONS],
       plan: 'enterprise',
       isAdmin: true,
-      createdAt: new Date(),
+      createdAt: clock.now(),
       });
       this.auditTrail?.record(tx as EntityManager, SYSTEM_ACTOR, { action: 'api_key.issue', entityType: 'api_key', entityId: key.id }, null, auditedKey(key));
     });
@@ -113,7 +114,7 @@ export class AuthService {
       // The deployment-wide API_KEY of the TTS spec: speech only, nothing of the compliance platform.
       return { keyId: 'api-key', name: 'API_KEY', permissions: new Set<Permission>(['tts:generate', 'tts:read']), isAdmin: false, plan: 'standard' };
     }
-    const now = Date.now();
+    const now = clock.nowMs();
     const hit = this.cache.get(digest);
     if (hit && hit.until > now) return hit.principal;
     // Lookup is by the hash's unique index: the secret never meets a comparison that could leak timing.
@@ -152,7 +153,7 @@ export class AuthService {
       });
     }
     const secret = `sk_${randomBytes(24).toString('base64url')}`;
-    const now = new Date();
+    const now = clock.now();
     const expiresAt = input.expiresIn ? new Date(now.getTime() + parseDuration(input.expiresIn)!) : null;
     const key = await ctx.em.transactional(async (tx) => {
       const row = tx.create(ApiKey, {
@@ -190,7 +191,7 @@ export class AuthService {
         throw new DomainError('AUTHORIZATION_ERROR', 'Only the admin or the issuer can revoke this key');
       }
       if (key.revokedAt) return;
-      key.revokedAt = new Date();
+      key.revokedAt = clock.now();
       this.auditTrail?.record(tx as EntityManager, actorOf(ctx), { action: 'api_key.revoke', entityType: 'api_key', entityId: key.id }, { revokedAt: null }, { revokedAt: key.revokedAt.toISOString() });
     });
     this.cache.clear();

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { newId } from '../ids';
+import { clock } from '../clock';
 
 export interface DomainEvent<T = Record<string, unknown>> {
   id: string;
@@ -11,7 +12,7 @@ export interface DomainEvent<T = Record<string, unknown>> {
 }
 
 export function makeEvent<T>(type: string, data: T): DomainEvent<T> {
-  return { id: newId('evt'), type, data, createdAt: new Date().toISOString() };
+  return { id: newId('evt'), type, data, createdAt: clock.now().toISOString() };
 }
 
 export type Unsubscribe = () => void;

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Poller } from './poller';
 import { newId } from '../ids';
 import { Job } from './job.entity';
+import { clock } from '../clock';
 
 /** What a handler learns about the job it runs. */
 export interface RunningJob {
@@ -86,8 +87,8 @@ export class JobQueue {
       status: 'queued',
       attempts: 0,
       maxAttempts: opts.maxAttempts ?? 8,
-      runAt: opts.runAt ?? new Date(),
-      createdAt: new Date(),
+      runAt: opts.runAt ?? clock.now(),
+      createdAt: clock.now(),
     });
     em.persist(job);
     return job;
@@ -112,16 +113,16 @@ export class JobQueue {
     if (!types.length) return null;
     const placeholders = types.map(() => '?').join(', ');
     const rows = await this.rootEm.getConnection().execute<JobRow[]>(
-      `update jobs set status = 'running', locked_by = ?, locked_until = now() + (? * interval '1 millisecond'), attempts = attempts + 1
+      `update jobs set status = 'running', locked_by = ?, locked_until = ?, attempts = attempts + 1
         where id = (
           select id from jobs
            where type in (${placeholders})
-             and ((status = 'queued' and run_at <= now()) or (status = 'running' and locked_until < now()))
+             and ((status = 'queued' and run_at <= ?) or (status = 'running' and locked_until < ?))
            order by run_at
            for update skip locked
            limit 1)
         returning id, type, payload, attempts, max_attempts`,
-      [this.opts.instanceId, this.opts.leaseMs, ...types],
+      [this.opts.instanceId, new Date(clock.nowMs() + this.opts.leaseMs), ...types, clock.now(), clock.now()],
       'all',
     );
     const row = rows[0];
@@ -139,7 +140,7 @@ export class JobQueue {
     const conn = this.rootEm.getConnection();
     const renew = setInterval(() => {
       void conn
-        .execute(`update jobs set locked_until = now() + (? * interval '1 millisecond') where id = ? and locked_by = ? and status = 'running'`, [this.opts.leaseMs, job.id, this.opts.instanceId], 'run')
+        .execute(`update jobs set locked_until = ? where id = ? and locked_by = ? and status = 'running'`, [new Date(clock.nowMs() + this.opts.leaseMs), job.id, this.opts.instanceId], 'run')
         .catch(() => undefined);
     }, Math.max(50, Math.floor(this.opts.leaseMs / 3)));
     renew.unref();
@@ -149,9 +150,9 @@ export class JobQueue {
       await handler(job);
       clearInterval(renew);
       await conn.execute(
-        `update jobs set status = 'done', finished_at = now(), locked_by = null, locked_until = null, last_error = null
+        `update jobs set status = 'done', finished_at = ?, locked_by = null, locked_until = null, last_error = null
           where id = ? and locked_by = ? and status = 'running'`,
-        [job.id, this.opts.instanceId],
+        [clock.now(), job.id, this.opts.instanceId],
         'run',
       );
     } catch (err) {
@@ -163,9 +164,9 @@ export class JobQueue {
       await conn
         .execute(
           finalFailure
-            ? `update jobs set status = 'failed', finished_at = now(), locked_by = null, locked_until = null, last_error = ? where id = ? and locked_by = ? and status = 'running'`
-            : `update jobs set status = 'queued', run_at = now() + (${Number(delay)} * interval '1 millisecond'), locked_by = null, locked_until = null, last_error = ? where id = ? and locked_by = ? and status = 'running'`,
-          [message.slice(0, 2000), job.id, this.opts.instanceId],
+            ? `update jobs set status = 'failed', finished_at = ?, locked_by = null, locked_until = null, last_error = ? where id = ? and locked_by = ? and status = 'running'`
+            : `update jobs set status = 'queued', run_at = ?, locked_by = null, locked_until = null, last_error = ? where id = ? and locked_by = ? and status = 'running'`,
+          [finalFailure ? clock.now() : new Date(clock.nowMs() + delay), message.slice(0, 2000), job.id, this.opts.instanceId],
           'run',
         )
         .catch((e) => this.opts.onError?.(e, job));

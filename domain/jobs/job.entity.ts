@@ -1,4 +1,5 @@
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { clock } from '../clock';
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
 
@@ -29,7 +30,7 @@ export class Job {
   maxAttempts = 8;
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  runAt: Date = new Date();
+  runAt: Date = clock.now();
 
   @Property({ type: 'string', length: 80, nullable: true })
   lockedBy?: string | null;
@@ -41,7 +42,7 @@ export class Job {
   lastError?: string | null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
+  createdAt: Date = clock.now();
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   finishedAt?: Date | null;

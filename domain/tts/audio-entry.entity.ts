@@ -1,4 +1,5 @@
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { clock } from '../clock';
 
 /** One generated audio file: its three hashes, the options that shaped it, and where its bytes are. */
 @Entity({ tableName: 'audio_entries' })
@@ -72,10 +73,10 @@ export class AudioEntry {
   requestMetadata?: Record<string, unknown> | null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  generatedAt: Date = new Date();
+  generatedAt: Date = clock.now();
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  lastAccessedAt: Date = new Date();
+  lastAccessedAt: Date = clock.now();
 
   @Property({ type: 'integer', default: 0 })
   accessCount = 0;

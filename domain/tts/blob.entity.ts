@@ -1,4 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { clock } from '../clock';
 
 /** Audio bytes kept in the shared database, for deployments of several instances without a shared disk. */
 @Entity({ tableName: 'audio_blobs' })
@@ -13,5 +14,5 @@ export class AudioBlob {
   size!: number;
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
+  createdAt: Date = clock.now();
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PROVIDER_IDS } from './catalogue';
+import { clock } from '../clock';
 
 export interface ProviderStatsView {
   requests: number;
@@ -66,9 +67,9 @@ export class AccessRecorder {
     const p = this.pending.get(hash);
     if (p) {
       p.count++;
-      p.last = new Date();
+      p.last = clock.now();
     } else {
-      this.pending.set(hash, { count: 1, last: new Date() });
+      this.pending.set(hash, { count: 1, last: clock.now() });
     }
   }
 

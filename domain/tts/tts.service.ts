@@ -15,6 +15,7 @@ import { GenerationRequestSchema, resolveRequest, TtsOptionsSchema, type Resolve
 import { AccessRecorder, ProviderStatsRecorder } from './stats';
 import { chunkText, computeHash, computeHashes, normalizeContent, HASH_MODES, type HashMode } from './text';
 import { mapLimit } from '../util/concurrency';
+import { clock } from '../clock';
 
 export const AUDIO_URL_PREFIX = '/api/v1/audio/';
 
@@ -181,7 +182,7 @@ export class TtsService {
     this.access.require(ctx, 'tts:generate');
     const req = resolveRequest(raw, this.defaultProvider);
     const direct = computeHash('direct', req.text, req.options);
-    const started = Date.now();
+    const started = clock.nowMs();
     const spec = PROVIDER_CATALOGUE[req.options.provider];
     const chunks = chunkText(req.text, { maxChars: Math.min(spec.maxCharsPerCall, PROGRESSIVE_CHUNK_CHARS) });
     if (req.cache) {
@@ -189,7 +190,7 @@ export class TtsService {
       if (hit) {
         emit({ type: 'started', totalChunks: chunks.length });
         emit({ type: 'progress', completed: chunks.length, total: chunks.length, progress: 100 });
-        emit(this.completeEvent(hit, chunks.length, Date.now() - started, true));
+        emit(this.completeEvent(hit, chunks.length, clock.nowMs() - started, true));
         return;
       }
     }
@@ -209,7 +210,7 @@ export class TtsService {
       // Another request produced the same audio while we waited: report it as done.
       emit({ type: 'progress', completed: chunks.length, total: chunks.length, progress: 100 });
     }
-    emit(this.completeEvent(entry, chunks.length, Date.now() - started, false));
+    emit(this.completeEvent(entry, chunks.length, clock.nowMs() - started, false));
   }
 
   private completeEvent(entry: AudioEntry, chunks: number, elapsedMs: number, cached: boolean): ProgressEvent {
@@ -255,7 +256,7 @@ export class TtsService {
     const estimate = this.deps.pricing.estimate(o.provider, o.quality, req.text);
     const call = { voice: o.voice, speed: o.speed, quality: o.quality, language: o.language, emotion: o.emotion, pitch: o.pitch };
     const signal = progressive?.signal ? AbortSignal.any([progressive.signal, this.shuttingDown.signal]) : this.shuttingDown.signal;
-    const startedAt = Date.now();
+    const startedAt = clock.nowMs();
     let data: Buffer;
     let duration: number;
     let sampleRate: number;
@@ -291,16 +292,16 @@ export class TtsService {
       }
     } catch (err) {
       await this.stats
-        .record(o.provider, { characters: 0, cost: 0, latencyMs: Date.now() - startedAt, error: true })
+        .record(o.provider, { characters: 0, cost: 0, latencyMs: clock.nowMs() - startedAt, error: true })
         .catch(() => undefined);
       throw err;
     }
-    const latencyMs = Date.now() - startedAt;
+    const latencyMs = clock.nowMs() - startedAt;
     await this.stats.record(o.provider, { characters: estimate.characterCount, cost: estimate.cost, latencyMs, error: false });
 
     const blobKey = blobKeyOf(data);
     await this.deps.blobs.put(blobKey, data);
-    const now = new Date();
+    const now = clock.now();
     const em = this.deps.rootEm.fork();
     const fields = {
       contentHash: allHashes().content,
@@ -376,7 +377,7 @@ export class TtsService {
   private liveHot(hash: string): HotItem | undefined {
     const hot = this.hot.get(hash);
     if (!hot) return undefined;
-    if (hot.view.expiresAt === null || hot.view.expiresAt > Date.now()) return hot;
+    if (hot.view.expiresAt === null || hot.view.expiresAt > clock.nowMs()) return hot;
     this.hot.delete(hash);
     return undefined;
   }
@@ -384,7 +385,7 @@ export class TtsService {
   private async findLive(em: EntityManager, hash: string, by: HashMode = 'direct'): Promise<AudioEntry | null> {
     const where =
       by === 'direct' ? { hash } : by === 'content' ? { contentHash: hash } : { semanticHash: hash };
-    const entry = await em.findOne(AudioEntry, { ...where, $or: [{ expiresAt: null }, { expiresAt: { $gt: new Date() } }] }, {
+    const entry = await em.findOne(AudioEntry, { ...where, $or: [{ expiresAt: null }, { expiresAt: { $gt: clock.now() } }] }, {
       orderBy: { generatedAt: 'desc' },
     });
     return entry;
@@ -585,7 +586,8 @@ export class TtsService {
     const rows = await ctx.em
       .getConnection()
       .execute<any[]>(
-        'select count(*)::int as n, coalesce(sum(file_size),0)::bigint as bytes, min(generated_at) as oldest, max(generated_at) as newest from audio_entries where expires_at is null or expires_at > now()',
+        'select count(*)::int as n, coalesce(sum(file_size),0)::bigint as bytes, min(generated_at) as oldest, max(generated_at) as newest from audio_entries where expires_at is null or expires_at > ?',
+        [clock.now()],
       );
     const r = rows[0];
     const iso = (d: unknown) => (d ? new Date(d as string).toISOString() : null);
@@ -617,7 +619,7 @@ export class TtsService {
   /** Removes expired entries; run periodically. */
   async sweepExpired(): Promise<number> {
     const em = this.deps.rootEm.fork();
-    const expired = await em.find(AudioEntry, { expiresAt: { $lte: new Date() } }, { fields: ['hash', 'blobKey'], limit: 500 });
+    const expired = await em.find(AudioEntry, { expiresAt: { $lte: clock.now() } }, { fields: ['hash', 'blobKey'], limit: 500 });
     if (!expired.length) return 0;
     await em.nativeDelete(AudioEntry, { hash: { $in: expired.map((e) => e.hash) } });
     for (const e of expired) {

@@ -1,3 +1,4 @@
+import { clock, clockStartingAt } from '../../domain/clock';
 import { ADMIN_KEY, issueKey, startGateway, type TestGateway } from '../helpers/gateway';
 
 /** Authentication and the permission of every compliance REST path this service adds. */
@@ -163,14 +164,32 @@ describe('API keys', () => {
     expect(body.error.details).toEqual([{ field: 'permissions', message: expect.stringContaining('write:requirements') }]);
   });
 
-  test('an expired key is refused with 401', async () => {
-    const key = await issueKey(gw, ['read:compliance'], { expiresIn: '1s' });
-    expect((await gw.request('/v1/frameworks', { auth: key })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1300));
-    const res = await gw.request('/v1/frameworks', { auth: key });
-    expect(res.status).toBe(401);
-    expect(((await res.json()) as any).error.code).toBe('AUTHENTICATION_ERROR');
-  });
+  // Expiry runs on the domain clock, so the test moves the clock instead of sleeping (a sleep
+  // assumes an idle machine), at instants where a day, a month or a year turns over.
+  test.each(['2026-11-24T23:59:30.000Z', '2026-11-24T00:00:30.000Z', '2027-01-31T23:59:50.000Z', '2026-12-31T23:59:59.000Z'])(
+    'a key issued at %s for 1m works until its last second and is refused with 401 after',
+    async (instant) => {
+      const at = (offsetMs: number) => clock.use(clockStartingAt(Date.parse(instant) + offsetMs));
+      let restore = at(0);
+      try {
+        const issued = await gw.request('/v1/auth/api-keys', { method: 'POST', json: { name: 'short-lived', permissions: ['read:compliance'], expiresIn: '1m' } });
+        const { key, expiresAt }: any = await issued.json();
+        expect(Date.parse(expiresAt) - Date.parse(instant)).toBeGreaterThanOrEqual(60_000);
+        expect(Date.parse(expiresAt) - Date.parse(instant)).toBeLessThan(62_000);
+        expect((await gw.request('/v1/frameworks', { auth: key })).status).toBe(200);
+        restore();
+        restore = at(Date.parse(expiresAt) - Date.parse(instant) - 1_000);
+        expect((await gw.request('/v1/frameworks', { auth: key })).status).toBe(200);
+        restore();
+        restore = at(Date.parse(expiresAt) - Date.parse(instant) + 1);
+        const res = await gw.request('/v1/frameworks', { auth: key });
+        expect(res.status).toBe(401);
+        expect(((await res.json()) as any).error.code).toBe('AUTHENTICATION_ERROR');
+      } finally {
+        restore();
+      }
+    },
+  );
 
   test('a revoked key is refused with 401 at once; revoking an unknown key → 404', async () => {
     const res = await gw.request('/v1/auth/api-keys', { method: 'POST', json: { name: 'revoke me', permissions: ['read:compliance'] } });

@@ -1,5 +1,6 @@
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { clock, clockStartingAt } from '../../domain/clock';
 import { MetricSnapshot } from '../../domain/compliance/dashboard/snapshot.entity';
 import { ADMIN_KEY, issueKey, startGateway, type TestGateway } from '../helpers/gateway';
 import { readSse } from '../helpers/sse';
@@ -68,57 +69,94 @@ describe('dashboard REST', () => {
     }
   });
 
-  test('history: daily buckets (last reading wins), least-squares trend, average; weekly for 1y; empty → stable 0', async () => {
-    const em = gw.db.orm.em.fork();
-    await em.nativeDelete(MetricSnapshot, { framework: { $in: ['fda21cfr11', 'soc2'] } });
-    const now = Date.now();
-    const snap = (framework: string, daysAgo: number, score: number, completion = score, hourOffset = 0) =>
-      em.create(MetricSnapshot, {
-        id: `snap_t${framework}${daysAgo}_${hourOffset}`,
-        takenAt: new Date(now - daysAgo * DAY + hourOffset * 3_600_000),
-        framework,
-        complianceScore: score,
-        requirementCompletion: completion,
-        validationRate: 50,
-      });
-    // fda21cfr11: rising score, falling completion; two readings on one day (the later one counts).
-    snap('fda21cfr11', 5, 10, 90);
-    snap('fda21cfr11', 4, 20, 80);
-    snap('fda21cfr11', 3, 99, 70, -1);
-    snap('fda21cfr11', 3, 30, 70);
-    snap('fda21cfr11', 2, 40, 60);
-    snap('fda21cfr11', 40, 0, 0); // outside 7d and 30d
-    // soc2: readings over a year, two in one ISO week.
-    snap('soc2', 300, 50);
-    snap('soc2', 200, 50);
-    snap('soc2', 100, 50);
-    await em.flush();
+  // History buckets by UTC day (by ISO week for 1y), so each case runs at an instant where that
+  // matters: just after and just before midnight, the last second of a month and of a year, a
+  // Monday just after midnight (a new week), the day after a leap day.
+  const INSTANTS = [
+    '2026-11-24T00:00:30.000Z',
+    '2026-11-24T00:30:00.000Z',
+    '2026-11-24T23:59:30.000Z',
+    '2027-01-31T23:59:30.000Z',
+    '2026-12-31T23:59:59.000Z',
+    '2027-02-01T00:00:30.000Z',
+    '2028-03-01T00:00:30.000Z',
+  ];
+  test.each(INSTANTS)('history at %s: daily buckets (last reading wins), least-squares trend, average; weekly for 1y; empty → stable 0', async (instant) => {
+    const restore = clock.use(clockStartingAt(instant));
+    try {
+      const em = gw.db.orm.em.fork();
+      await em.nativeDelete(MetricSnapshot, { framework: { $in: ['fda21cfr11', 'soc2'] } });
+      const now = clock.nowMs();
+      const today = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate());
+      const dayStart = (daysAgo: number) => today - daysAgo * DAY;
+      let n = 0;
+      const snap = (framework: string, at: number, score: number, completion = score) =>
+        em.create(MetricSnapshot, {
+          id: `snap_t${framework}_${n++}`,
+          takenAt: new Date(at),
+          framework,
+          complianceScore: score,
+          requirementCompletion: completion,
+          validationRate: 50,
+        });
+      // fda21cfr11: rising score, falling completion. Readings on the first and the last
+      // millisecond of a day stay in that day; of two readings on one day the later one counts.
+      snap('fda21cfr11', dayStart(5) + 3_600_000, 10, 90);
+      snap('fda21cfr11', dayStart(4) + DAY - 1, 20, 80);
+      snap('fda21cfr11', dayStart(3), 99, 70);
+      snap('fda21cfr11', dayStart(3) + 12 * 3_600_000, 30, 70);
+      snap('fda21cfr11', dayStart(2), 40, 60);
+      snap('fda21cfr11', dayStart(40), 0, 0); // outside 7d and 30d
+      // soc2: readings over a year, and two a minute apart around the instant itself.
+      snap('soc2', now - 300 * DAY, 50);
+      snap('soc2', now - 200 * DAY, 50);
+      snap('soc2', now - 100 * DAY, 50);
+      snap('soc2', now - 60_000, 50);
+      snap('soc2', now - 1_000, 50);
+      await em.flush();
 
-    const res = await gw.request('/v1/dashboard/history?period=7d&metric=compliance_score&framework=fda21cfr11');
-    expect(res.status).toBe(200);
-    const h: any = await res.json();
-    expect(h.metric).toBe('compliance_score');
-    expect(h.period).toBe('7d');
-    expect(h.dataPoints.map((p: any) => p.value)).toEqual([10, 20, 30, 40]);
-    for (const p of h.dataPoints) expect(p.timestamp).toMatch(/T00:00:00\.000Z$/);
-    expect(h.trend).toBe('increasing');
-    expect(h.averageValue).toBe(25);
+      const res = await gw.request('/v1/dashboard/history?period=7d&metric=compliance_score&framework=fda21cfr11');
+      expect(res.status).toBe(200);
+      const h: any = await res.json();
+      expect(h.metric).toBe('compliance_score');
+      expect(h.period).toBe('7d');
+      expect(h.dataPoints).toEqual([5, 4, 3, 2].map((d, i) => ({ timestamp: new Date(dayStart(d)).toISOString(), value: [10, 20, 30, 40][i] })));
+      expect(h.trend).toBe('increasing');
+      expect(h.averageValue).toBe(25);
 
-    const falling: any = await (await gw.request('/v1/dashboard/history?period=30d&metric=requirement_completion&framework=fda21cfr11')).json();
-    expect(falling.dataPoints.map((p: any) => p.value)).toEqual([90, 80, 70, 60]);
-    expect(falling.trend).toBe('decreasing');
-    const flat: any = await (await gw.request('/v1/dashboard/history?period=90d&metric=validation_rate&framework=fda21cfr11')).json();
-    expect(flat.dataPoints).toHaveLength(5);
-    expect(flat.trend).toBe('stable');
-    expect(flat.averageValue).toBe(50);
+      const falling: any = await (await gw.request('/v1/dashboard/history?period=30d&metric=requirement_completion&framework=fda21cfr11')).json();
+      expect(falling.dataPoints.map((p: any) => p.value)).toEqual([90, 80, 70, 60]);
+      expect(falling.trend).toBe('decreasing');
+      const flat: any = await (await gw.request('/v1/dashboard/history?period=90d&metric=validation_rate&framework=fda21cfr11')).json();
+      expect(flat.dataPoints).toHaveLength(5);
+      expect(flat.trend).toBe('stable');
+      expect(flat.averageValue).toBe(50);
 
-    const year: any = await (await gw.request('/v1/dashboard/history?period=1y&metric=compliance_score&framework=soc2')).json();
-    expect(year.dataPoints).toHaveLength(3);
-    for (const p of year.dataPoints) expect(new Date(p.timestamp).getUTCDay()).toBe(1); // weeks start on Monday
-    expect(year.trend).toBe('stable');
+      // The last two soc2 readings fall in two days (and two weeks) only when the instant is just
+      // after midnight (on a Monday); the expectation says which, by the calendar, not by the code.
+      const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      const splitDay = utcDay(now - 60_000) !== utcDay(now - 1_000);
+      const splitWeek = splitDay && new Date(now).getUTCDay() === 1;
+      const day: any = await (await gw.request('/v1/dashboard/history?period=7d&metric=compliance_score&framework=soc2')).json();
+      expect(day.dataPoints.map((p: any) => p.timestamp)).toEqual(
+        splitDay ? [new Date(dayStart(1)).toISOString(), new Date(dayStart(0)).toISOString()] : [new Date(dayStart(0)).toISOString()],
+      );
+      expect(instant.includes('T00:00:30') ? splitDay : !splitDay).toBe(true);
 
-    const empty: any = await (await gw.request('/v1/dashboard/history?period=7d&metric=compliance_score&framework=soc2')).json();
-    expect(empty).toEqual({ metric: 'compliance_score', period: '7d', framework: 'soc2', dataPoints: [], trend: 'stable', averageValue: 0 });
+      const year: any = await (await gw.request('/v1/dashboard/history?period=1y&metric=compliance_score&framework=soc2')).json();
+      expect(year.dataPoints).toHaveLength(splitWeek ? 5 : 4);
+      for (const p of year.dataPoints) {
+        expect(new Date(p.timestamp).getUTCDay()).toBe(1); // weeks start on Monday…
+        expect(p.timestamp).toMatch(/T00:00:00\.000Z$/); // …at midnight UTC
+      }
+      expect(year.trend).toBe('stable');
+
+      await em.nativeDelete(MetricSnapshot, { framework: 'soc2' });
+      const empty: any = await (await gw.request('/v1/dashboard/history?period=7d&metric=compliance_score&framework=soc2')).json();
+      expect(empty).toEqual({ metric: 'compliance_score', period: '7d', framework: 'soc2', dataPoints: [], trend: 'stable', averageValue: 0 });
+    } finally {
+      restore();
+    }
   });
 
   test('history: bad query values → 400 in the dashboard envelope', async () => {

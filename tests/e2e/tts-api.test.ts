@@ -1,3 +1,4 @@
+import { clock, clockStartingAt } from '../../domain/clock';
 import { decode, probe } from '../../domain/tts/audio';
 import { ADMIN_KEY, issueKey, startGateway, type TestGateway } from '../helpers/gateway';
 import { readSse } from '../helpers/sse';
@@ -50,13 +51,23 @@ describe('POST /generate', () => {
     expect(noCache.body).toMatchObject({ cached: false, hash: slow.body.hash });
   });
 
+  // The clock moves instead of the test sleeping, so a busy machine cannot make the entry expire
+  // before the first look (or not yet at the second).
   test('ttl expires an entry', async () => {
-    const { body } = await gen('This entry lives for one second only.', { ttl: 1 });
+    const generatedAt = Date.now();
+    const { body } = await gen('This entry lives for one minute only.', { ttl: 60 });
     expect((await gw.request(body.audioUrl, { method: 'HEAD' })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 1300));
-    expect((await gw.request(body.audioUrl, { method: 'HEAD' })).status).toBe(404);
-    const again = await gen('This entry lives for one second only.', { ttl: 1 });
-    expect(again.body.cached).toBe(false);
+    let restore = clock.use(clockStartingAt(generatedAt + 58_000));
+    try {
+      expect((await gw.request(body.audioUrl, { method: 'HEAD' })).status).toBe(200);
+      restore();
+      restore = clock.use(clockStartingAt(Date.now() + 61_000));
+      expect((await gw.request(body.audioUrl, { method: 'HEAD' })).status).toBe(404);
+      const again = await gen('This entry lives for one minute only.', { ttl: 60 });
+      expect(again.body.cached).toBe(false);
+    } finally {
+      restore();
+    }
   });
 
   test.each([

@@ -133,7 +133,7 @@ test('a worker that lost its lease cannot finish the job', async () => {
   q.start();
   await started;
   // Another process steals the job (as if our lease had lapsed while we were paused).
-  await rootEm.getConnection().execute(`update jobs set locked_by = 'thief', locked_until = now() + interval '1 hour' where id = ?`, [job.id], 'run');
+  await rootEm.getConnection().execute(`update jobs set locked_by = 'thief', locked_until = ? where id = ?`, [new Date(Date.now() + 3_600_000), job.id], 'run');
   release();
   await new Promise((r) => setTimeout(r, 200));
   const row = await rootEm.fork().findOneOrFail(Job, job.id);

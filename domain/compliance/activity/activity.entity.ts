@@ -1,4 +1,5 @@
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { clock } from '../../clock';
 
 /** Who did what and when: the dashboard's recent activity and the `user_activity` event. */
 @Entity({ tableName: 'activity_log' })
@@ -8,7 +9,7 @@ export class Activity {
 
   @Index()
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  at: Date = new Date();
+  at: Date = clock.now();
 
   @Property({ type: 'string', length: 60 })
   type!: string;

@@ -4,6 +4,7 @@ import type { DomainEvent } from '../../events/bus';
 import { newId } from '../../ids';
 import type { ComplianceEventPublisher } from '../events';
 import { Activity } from './activity.entity';
+import { clock } from '../../clock';
 
 export interface ActivityView {
   id: string;
@@ -31,7 +32,7 @@ export class ActivityService {
   async record(em: EntityManager, ctx: DomainContext, type: string, description: string, subjectId?: string | null): Promise<DomainEvent> {
     const row = em.create(Activity, {
       id: newId('act'),
-      at: new Date(),
+      at: clock.now(),
       type,
       user: actorName(ctx),
       description: description.slice(0, 2000),

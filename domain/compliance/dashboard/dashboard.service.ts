@@ -11,6 +11,7 @@ import { precheckFramework } from '../frameworks.service';
 import type { Measurement } from '../status/compliance-status.service';
 import { averageOf, bucketLast, HISTORY_METRICS, HISTORY_PERIODS, periodStart, trendOf, type DataPoint, type HistoryMetric, type Trend } from './history';
 import { MetricSnapshot } from './snapshot.entity';
+import { clock } from '../../clock';
 
 export const PROJECT_NAME = 'Compliance Management Platform';
 /** Who counts as an active user: anyone with recorded activity this recently. */
@@ -67,7 +68,7 @@ export class DashboardService {
   private lastProbeAt = 0;
   private lastProbeOk = true;
   private probeTimer: NodeJS.Timeout | null = null;
-  private readonly startedAt = new Date();
+  private readonly startedAt = clock.now();
 
   constructor(
     private readonly deps: { health: HealthService; measure: (em: EntityManager) => Promise<Measurement> },
@@ -93,7 +94,7 @@ export class DashboardService {
     const ok = await this.deps.health.databaseReachable();
     this.probes++;
     if (ok) this.probesOk++;
-    this.lastProbeAt = Date.now();
+    this.lastProbeAt = clock.nowMs();
     this.lastProbeOk = ok;
     return ok;
   }
@@ -134,10 +135,10 @@ export class DashboardService {
       recent = await ctx.em.find(Activity, {}, { orderBy: { at: 'desc', id: 'desc' }, limit: 10 });
       const [row] = await ctx.em
         .getConnection()
-        .execute<{ n: number }[]>(`select count(distinct "user")::int as n from activity_log where at > now() - (? * interval '1 millisecond')`, [ACTIVE_USER_WINDOW_MS], 'all');
+        .execute<{ n: number }[]>(`select count(distinct "user")::int as n from activity_log where at > ?`, [new Date(clock.nowMs() - ACTIVE_USER_WINDOW_MS)], 'all');
       activeUsers = Number(row?.n ?? 0);
     }
-    const monitoringFresh = this.probeTimer !== null && Date.now() - this.lastProbeAt <= 2 * PROBE_INTERVAL_MS;
+    const monitoringFresh = this.probeTimer !== null && clock.nowMs() - this.lastProbeAt <= 2 * PROBE_INTERVAL_MS;
     return {
       status: databaseUp ? 'healthy' : 'degraded',
       uptime: `${((100 * this.probesOk) / Math.max(1, this.probes)).toFixed(2)}%`,

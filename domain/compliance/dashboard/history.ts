@@ -1,3 +1,4 @@
+import { clock } from '../../clock';
 /**
  * Pure history maths: bucketing snapshots and naming their trend. Kept apart from the service so
  * the rules are easy to read and to test.
@@ -66,6 +67,6 @@ export function averageOf(points: DataPoint[]): number {
   return round2(points.reduce((a, p) => a + p.value, 0) / points.length);
 }
 
-export function periodStart(period: HistoryPeriod, now = new Date()): Date {
+export function periodStart(period: HistoryPeriod, now = clock.now()): Date {
   return new Date(now.getTime() - PERIOD_DAYS[period] * DAY_MS);
 }

@@ -1,4 +1,5 @@
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { clock } from '../../clock';
 
 /** A point-in-time reading of the metrics that `/dashboard/history` charts; history is never invented. */
 @Entity({ tableName: 'metric_snapshots' })
@@ -8,7 +9,7 @@ export class MetricSnapshot {
   id!: string;
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  takenAt: Date = new Date();
+  takenAt: Date = clock.now();
 
   /** null = across all frameworks. */
   @Property({ type: 'string', length: 20, nullable: true })

@@ -1,4 +1,5 @@
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { clock } from '../../clock';
 
 export type Severity = 'low' | 'medium' | 'high' | 'critical';
 export const SEVERITIES: readonly Severity[] = ['low', 'medium', 'high', 'critical'];
@@ -40,14 +41,14 @@ export class AuditFinding {
   resolvedAt?: Date | null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  discoveredAt: Date = new Date();
+  discoveredAt: Date = clock.now();
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   dueDate?: Date | null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
+  createdAt: Date = clock.now();
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  updatedAt: Date = new Date();
+  updatedAt: Date = clock.now();
 }

@@ -14,6 +14,7 @@ import { precheckFramework } from '../frameworks.service';
 import { Requirement } from '../requirements/requirement.entity';
 import { PageQuery, runChange, withoutNulls, type Page } from '../requirements/requirement.service';
 import { AuditFinding, FINDING_STATUSES, SEVERITIES } from './audit-finding.entity';
+import { clock } from '../../clock';
 
 const isoDateTime = z.iso.datetime({ offset: true });
 /** A due date may be a calendar date (end of that day is not implied: it is read as midnight UTC) or a timestamp. */
@@ -132,7 +133,7 @@ export class FindingService {
           throw fieldError('framework', `requirement '${req.id}' belongs to framework '${req.framework}', not '${input.framework}'`);
         }
       }
-      const now = new Date();
+      const now = clock.now();
       const f = tx.create(AuditFinding, {
         id: newId('fnd'),
         title: input.title,
@@ -172,7 +173,7 @@ export class FindingService {
       if (input.resolvedAt !== undefined && nextStatus !== 'resolved') {
         throw fieldError('resolvedAt', 'only a resolved finding has a resolution time; send status "resolved" as well');
       }
-      if (input.resolvedAt !== undefined && new Date(input.resolvedAt).getTime() > Date.now() + FUTURE_SKEW_MS) {
+      if (input.resolvedAt !== undefined && new Date(input.resolvedAt).getTime() > clock.nowMs() + FUTURE_SKEW_MS) {
         throw fieldError('resolvedAt', 'must not be in the future');
       }
       if (input.severity !== undefined) f.severity = input.severity;
@@ -183,13 +184,13 @@ export class FindingService {
       if (nextStatus === 'resolved') {
         if (!f.resolution) throw fieldError('resolution', 'a resolution is required to resolve a finding');
         if (input.resolvedAt) f.resolvedAt = new Date(input.resolvedAt);
-        else f.resolvedAt ??= new Date();
+        else f.resolvedAt ??= clock.now();
       } else if (previousStatus === 'resolved') {
         f.resolvedAt = null;
         if (input.resolution === undefined) f.resolution = null;
       }
       f.status = nextStatus;
-      f.updatedAt = new Date();
+      f.updatedAt = clock.now();
       const view = findingView(f);
       this.deps.auditTrail.recordChange(tx, actorOf(ctx), { action: 'finding.update', entityType: 'finding', entityId: f.id }, { ...previous }, { ...view });
       staged.push(await this.deps.events.stage(tx, 'finding.updated', { ...view, changes: changed, previousStatus }));

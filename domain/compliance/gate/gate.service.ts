@@ -6,6 +6,7 @@ import { SUPPORTED_FRAMEWORKS, type FrameworkId } from '../catalogue';
 import { precheckFramework } from '../frameworks.service';
 import type { ComplianceLevel, ComplianceStatusService } from '../status/compliance-status.service';
 import type { OpenFindingCounts, ScoreParts } from '../status/scoring';
+import { clock } from '../../clock';
 
 /** Without `minScore`, a release needs `mostly-compliant` (70). */
 export const DEFAULT_MIN_SCORE = 70;
@@ -111,7 +112,7 @@ export class GateService {
       thresholds: { minScore, maxOpenFindings },
       openFindings: { ...open, total: openTotal },
       scoring: parts,
-      evaluatedAt: new Date().toISOString(),
+      evaluatedAt: clock.now().toISOString(),
     };
   }
 }

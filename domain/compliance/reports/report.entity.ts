@@ -1,5 +1,6 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
 import type { ReportModel, ReportSignatureRow } from './render/types';
+import { clock } from '../../clock';
 
 export type ReportStatus = 'generating' | 'completed' | 'failed';
 export type ReportOrigin = 'compliance' | 'dashboard';
@@ -96,5 +97,5 @@ export class Report {
   renditions: ReportRendition[] = [];
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
+  createdAt: Date = clock.now();
 }

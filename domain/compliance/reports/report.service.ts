@@ -17,6 +17,7 @@ import { buildReportModel } from './report-model';
 import { Report, type ReportOrigin, type ReportRendition } from './report.entity';
 import type { ReportSignatureRow } from './render/types';
 import { sha256Of, signatureHashOf } from './integrity';
+import { clock } from '../../clock';
 
 export const REPORT_JOB = 'report.generate';
 
@@ -180,7 +181,7 @@ export class ReportService {
     const principal = requirePermission(ctx, 'write:dashboard');
     precheckFramework(raw);
     const input = parseInput(DashboardReportRequest, raw);
-    const now = new Date();
+    const now = clock.now();
     const [rangeStart, rangeEnd] =
       input.period === 'custom' ? [toStart(input.startDate!), toEnd(input.endDate!)] : [new Date(now.getTime() - PERIOD_DAYS[input.period] * DAY_MS), now];
     return this.create(ctx, {
@@ -270,7 +271,7 @@ export class ReportService {
       if (row.status !== 'completed' || !row.recordSha256) {
         throw new DomainError('CONFLICT', `Report '${row.id}' is ${row.status}; only a completed report can be signed`, { details: { reportId: row.id, status: row.status } });
       }
-      if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) {
+      if (row.expiresAt && row.expiresAt.getTime() <= clock.nowMs()) {
         throw new DomainError('GONE', `Report '${row.id}' expired at ${row.expiresAt.toISOString()}; request a new one`, { details: { reportId: row.id, expiresAt: row.expiresAt.toISOString() } });
       }
       if (!row.model) throw new DomainError('CONFLICT', `Report '${row.id}' was generated before reports could be signed; request a new one`, { details: { reportId: row.id } });
@@ -278,7 +279,7 @@ export class ReportService {
       if (signatures.some((x) => x.keyId === principal.keyId && x.meaning === input.meaning)) {
         throw new DomainError('CONFLICT', `This key has already signed report '${row.id}' as ${input.meaning}`, { details: { reportId: row.id, meaning: input.meaning } });
       }
-      const unsigned = { signerName: principal.name, keyId: principal.keyId, meaning: input.meaning, signedAt: new Date().toISOString(), recordSha256: row.recordSha256 };
+      const unsigned = { signerName: principal.name, keyId: principal.keyId, meaning: input.meaning, signedAt: clock.now().toISOString(), recordSha256: row.recordSha256 };
       const signature: ReportSignatureRow = { ...unsigned, signatureHash: signatureHashOf(row.id, unsigned) };
       const nextSignatures = [...signatures, signature];
       const content = await renderReport(row.format, { ...row.model, signatures: nextSignatures, recordSha256: row.recordSha256 });
@@ -303,7 +304,7 @@ export class ReportService {
   async purgeExpired(): Promise<number> {
     const res = await this.rootEm
       .getConnection()
-      .execute<{ affectedRows: number }>(`update reports set content = null where expires_at < now() and content is not null`, [], 'run');
+      .execute<{ affectedRows: number }>(`update reports set content = null where expires_at < ? and content is not null`, [clock.now()], 'run');
     return res.affectedRows ?? 0;
   }
 
@@ -316,8 +317,8 @@ export class ReportService {
       const row = tx.create(Report, {
         ...init,
         status: 'generating',
-        estimatedCompletion: new Date(Date.now() + this.settings.estimateMs),
-        createdAt: new Date(),
+        estimatedCompletion: new Date(clock.nowMs() + this.settings.estimateMs),
+        createdAt: clock.now(),
         signatures: [],
         renditions: [],
       });
@@ -358,10 +359,10 @@ export class ReportService {
     if (row.status !== 'completed') {
       throw new DomainError('CONFLICT', `Report '${row.id}' is still generating`, {
         details: { reportId: row.id, status: row.status, estimatedCompletion: row.estimatedCompletion.toISOString() },
-        headers: { 'Retry-After': String(Math.max(1, Math.ceil((row.estimatedCompletion.getTime() - Date.now()) / 1000))) },
+        headers: { 'Retry-After': String(Math.max(1, Math.ceil((row.estimatedCompletion.getTime() - clock.nowMs()) / 1000))) },
       });
     }
-    if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) {
+    if (row.expiresAt && row.expiresAt.getTime() <= clock.nowMs()) {
       throw new DomainError('GONE', `Report '${row.id}' expired at ${row.expiresAt.toISOString()}; request a new one`, {
         details: { reportId: row.id, expiresAt: row.expiresAt.toISOString() },
       });
@@ -400,7 +401,7 @@ export class ReportService {
     const report = await em.findOne(Report, reportId);
     if (!report || report.status !== 'generating') return;
     try {
-      const generatedAt = new Date();
+      const generatedAt = clock.now();
       const model = await buildReportModel(em, {
         reportId: report.id,
         kind: report.type,

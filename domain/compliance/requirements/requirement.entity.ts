@@ -1,4 +1,5 @@
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { clock } from '../../clock';
 
 export type RequirementStatus = 'pending' | 'in-progress' | 'completed';
 export const REQUIREMENT_STATUSES: readonly RequirementStatus[] = ['pending', 'in-progress', 'completed'];
@@ -71,10 +72,10 @@ export class Requirement {
   clauses?: string[] | null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
+  createdAt: Date = clock.now();
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  updatedAt: Date = new Date();
+  updatedAt: Date = clock.now();
 
   /** Deleted requirements are kept (regulated teams need the record) but hidden everywhere. */
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })

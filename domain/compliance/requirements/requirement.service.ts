@@ -15,6 +15,7 @@ import type { ComplianceStatusService } from '../status/compliance-status.servic
 import { validateRequirement, type ValidationResult } from '../validation';
 import { clausesOf } from './clauses';
 import { PRIORITIES, REQUIREMENT_STATUSES, Requirement, type Implementation, type RequirementStatus, type TechnicalContext, type ValidationState } from './requirement.entity';
+import { clock } from '../../clock';
 
 /** Documented page-size limits of list endpoints. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -252,7 +253,7 @@ export class RequirementService {
       const previousStatus = r.status;
       const previous = requirementDetail(r);
       this.apply(r, input);
-      r.updatedAt = new Date();
+      r.updatedAt = clock.now();
       const view = requirementDetail(r);
       this.audit(tx, ctx, 'requirement.update', r.id, previous, view);
       staged.push(await this.deps.events.stage(tx, 'requirement.updated', { ...view, changes: changed, previousStatus }));
@@ -269,7 +270,7 @@ export class RequirementService {
     return runChange(ctx, this.deps.events, async (tx, staged) => {
       const r = await this.load(tx, id);
       const before = await this.deps.status.measure(tx);
-      r.deletedAt = new Date();
+      r.deletedAt = clock.now();
       r.updatedAt = r.deletedAt;
       const deletedAt = r.deletedAt.toISOString();
       this.audit(tx, ctx, 'requirement.delete', r.id, { deletedAt: null }, { deletedAt });
@@ -394,7 +395,7 @@ export class RequirementService {
         const previousStatus = r.status;
         const previous = requirementDetail(r);
         this.apply(r, { status: parsed.data.status });
-        r.updatedAt = new Date();
+        r.updatedAt = clock.now();
         this.audit(tx, ctx, 'requirement.update', r.id, previous, requirementDetail(r));
         out.updated.push({ id: r.id, status: r.status });
         staged.push(await this.deps.events.stage(tx, 'requirement.updated', { ...requirementDetail(r), changes: ['status'], previousStatus }));
@@ -419,7 +420,7 @@ export class RequirementService {
   }
 
   private insert(em: EntityManager, input: z.output<typeof CreateRequirementInput>): Requirement {
-    const now = new Date();
+    const now = clock.now();
     return em.create(Requirement, {
       id: newId('req'),
       title: input.title,
@@ -459,7 +460,7 @@ export class RequirementService {
     }
     if (input.status !== undefined && input.status !== r.status) {
       const completedAtGiven = input.implementation?.completedAt !== undefined;
-      if (input.status === 'completed' && !completedAtGiven) implementation = { ...(implementation ?? {}), completedAt: new Date().toISOString() };
+      if (input.status === 'completed' && !completedAtGiven) implementation = { ...(implementation ?? {}), completedAt: clock.now().toISOString() };
       if (r.status === 'completed' && input.status !== 'completed' && !completedAtGiven && implementation?.completedAt) {
         implementation = { ...implementation, completedAt: null };
       }
@@ -475,7 +476,7 @@ export class RequirementService {
     const previous = r.validation ?? null;
     r.validation = {
       status: result.valid ? 'passed' : 'failed',
-      lastValidated: new Date().toISOString(),
+      lastValidated: clock.now().toISOString(),
       score: result.score,
       issues: result.issues,
     };

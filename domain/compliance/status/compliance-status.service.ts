@@ -12,6 +12,7 @@ import { clausesOf } from '../requirements/clauses';
 import { getFramework } from '../catalogue';
 import type { Severity } from '../findings/audit-finding.entity';
 import { noOpenFindings, scoreParts, type OpenFindingCounts, type ScoreParts } from './scoring';
+import { clock } from '../../clock';
 
 export type ComplianceLevel = 'compliant' | 'mostly-compliant' | 'partially-compliant' | 'non-compliant' | 'not-assessed';
 
@@ -189,7 +190,7 @@ export class ComplianceStatusService {
     await em.flush();
     const after = await this.measure(em);
     const staged: DomainEvent[] = [];
-    const now = new Date();
+    const now = clock.now();
     let anyChanged = false;
     for (const f of SUPPORTED_FRAMEWORKS) {
       const prev = before.frameworks[f];
@@ -221,7 +222,7 @@ export class ComplianceStatusService {
     const id = assertFramework(framework);
     await ctx.em.transactional(async (tx) => {
       const m = await this.measure(tx as EntityManager);
-      const now = new Date();
+      const now = clock.now();
       this.snapshot(tx as EntityManager, id, m.frameworks[id], now);
       this.snapshot(tx as EntityManager, null, m.overall, now);
     });
@@ -248,7 +249,7 @@ export class ComplianceStatusService {
     const em = this.rootEm.fork() as EntityManager;
     if ((await em.count(MetricSnapshot, {})) > 0) return;
     const m = await this.measure(em);
-    const now = new Date();
+    const now = clock.now();
     for (const f of SUPPORTED_FRAMEWORKS) this.snapshot(em, f, m.frameworks[f], now);
     this.snapshot(em, null, m.overall, now);
     await em.flush();

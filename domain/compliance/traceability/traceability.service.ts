@@ -4,6 +4,7 @@ import { requirePermission } from '../../auth/auth.service';
 import { can } from '../../auth/principal';
 import type { DomainContext } from '../../context';
 import { parseInput } from '../../validation';
+import { clock } from '../../clock';
 import { getFramework, SUPPORTED_FRAMEWORKS, type FrameworkId } from '../catalogue';
 import { AuditFinding } from '../findings/audit-finding.entity';
 import { precheckFramework } from '../frameworks.service';
@@ -144,7 +145,7 @@ export async function buildTraceability(em: EntityManager, framework: FrameworkI
     framework,
     frameworkName: catalogue.name,
     version: catalogue.version,
-    generatedAt: (opts.now ?? new Date()).toISOString(),
+    generatedAt: (opts.now ?? clock.now()).toISOString(),
     findingsIncluded: opts.includeFindings,
     summary: {
       clauses: clauses.length,

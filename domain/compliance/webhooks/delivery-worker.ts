@@ -5,6 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { assertWebhookUrl, guardedLookup, type UrlPolicy } from './ssrf';
 import { Poller } from '../../jobs/poller';
 import { Webhook } from './webhook.entity';
+import { clock } from '../../clock';
 
 export interface DeliverySettings {
   /** First retry delay; doubles per attempt (with jitter) up to maxDelayMs. */
@@ -95,15 +96,15 @@ export class DeliveryWorker {
   private async claim(): Promise<ClaimedDelivery | null> {
     const rows = await this.rootEm.getConnection().execute<ClaimedDelivery[]>(
       `update webhook_deliveries
-          set locked_by = ?, locked_until = now() + (? * interval '1 millisecond'), attempts = attempts + 1
+          set locked_by = ?, locked_until = ?, attempts = attempts + 1
         where id = (
           select id from webhook_deliveries
-           where status = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())
+           where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until < ?)
            order by next_attempt_at
            for update skip locked
            limit 1)
         returning id, webhook_id, event_id, type, payload, attempts`,
-      [this.deps.instanceId, this.settings.leaseMs],
+      [this.deps.instanceId, new Date(clock.nowMs() + this.settings.leaseMs), clock.now(), clock.now()],
       'all',
     );
     return rows[0] ?? null;
@@ -131,9 +132,9 @@ export class DeliveryWorker {
     const common = [r.statusCode ?? null, r.error ?? null, d.id, this.deps.instanceId];
     if (r.outcome === 'delivered') {
       await conn.execute(
-        `update webhook_deliveries set status = 'delivered', delivered_at = now(), last_status_code = ?, last_error = ?, locked_by = null, locked_until = null
+        `update webhook_deliveries set status = 'delivered', delivered_at = ?, last_status_code = ?, last_error = ?, locked_by = null, locked_until = null
           where id = ? and locked_by = ? and status = 'pending'`,
-        common,
+        [clock.now(), ...common],
         'run',
       );
     } else if (r.outcome === 'failed') {
@@ -146,9 +147,9 @@ export class DeliveryWorker {
     } else {
       const delay = retryDelayMs(d.attempts, this.settings);
       await conn.execute(
-        `update webhook_deliveries set next_attempt_at = now() + (${Number(delay)} * interval '1 millisecond'), last_status_code = ?, last_error = ?, locked_by = null, locked_until = null
+        `update webhook_deliveries set next_attempt_at = ?, last_status_code = ?, last_error = ?, locked_by = null, locked_until = null
           where id = ? and locked_by = ? and status = 'pending'`,
-        common,
+        [new Date(clock.nowMs() + delay), ...common],
         'run',
       );
     }
@@ -158,7 +159,7 @@ export class DeliveryWorker {
   /** One POST; resolves with the status code. No redirects are followed (a redirect is not a delivery). */
   private async post(hook: Webhook, d: ClaimedDelivery, body: string): Promise<number> {
     const url = await assertWebhookUrl(hook.url, this.deps.policy); // again: DNS may have changed since registration
-    const timestamp = Math.floor(Date.now() / 1000);
+    const timestamp = Math.floor(clock.nowMs() / 1000);
     const client = url.protocol === 'https:' ? https : http;
     return new Promise<number>((resolve, reject) => {
       const req = client.request(

@@ -1,4 +1,5 @@
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { clock } from '../../clock';
 
 @Entity({ tableName: 'webhooks' })
 export class Webhook {
@@ -22,7 +23,7 @@ export class Webhook {
   active = true;
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
+  createdAt: Date = clock.now();
 }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -55,7 +56,7 @@ export class WebhookDelivery {
   attempts = 0;
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  nextAttemptAt: Date = new Date();
+  nextAttemptAt: Date = clock.now();
 
   @Property({ type: 'string', length: 80, nullable: true })
   lockedBy?: string | null;
@@ -73,5 +74,5 @@ export class WebhookDelivery {
   deliveredAt?: Date | null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
-  createdAt: Date = new Date();
+  createdAt: Date = clock.now();
 }

@@ -11,6 +11,7 @@ import { parseInput } from '../../validation';
 import { COMPLIANCE_EVENT_TYPES, type OutboxWriter } from '../events';
 import { assertWebhookUrl, type UrlPolicy } from './ssrf';
 import { Webhook, WebhookDelivery } from './webhook.entity';
+import { clock } from '../../clock';
 
 /** `*` subscribes to every event type, including ones added later. */
 export const WEBHOOK_EVENT_NAMES = [...COMPLIANCE_EVENT_TYPES, '*'] as const;
@@ -90,7 +91,7 @@ export class WebhookService implements OutboxWriter {
         secret,
         ownerKeyId: principal.keyId,
         active: true,
-        createdAt: new Date(),
+        createdAt: clock.now(),
       });
       // The secret stays out of the trail.
       this.auditTrail?.record(tx as EntityManager, actorOf(ctx), { action: 'webhook.create', entityType: 'webhook', entityId: created.id }, null, {
@@ -145,8 +146,8 @@ export class WebhookService implements OutboxWriter {
         payload: { id: event.id, type: event.type, data: event.data, createdAt: event.createdAt },
         status: 'pending',
         attempts: 0,
-        nextAttemptAt: new Date(),
-        createdAt: new Date(),
+        nextAttemptAt: clock.now(),
+        createdAt: clock.now(),
       });
       added++;
     }

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AudioBlob } from '../blob.entity';
+import { clock } from '../../clock';
 
 export const blobKeyOf = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -34,7 +35,7 @@ export class FsBlobStore implements BlobStore {
     const file = this.pathOf(key);
     await fs.mkdir(path.dirname(file), { recursive: true });
     // Write-then-rename: a reader never sees half a file, a crash never leaves one.
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    const tmp = `${file}.${process.pid}.${clock.nowMs()}.tmp`;
     await fs.writeFile(tmp, data);
     await fs.rename(tmp, file);
   }
@@ -70,8 +71,8 @@ export class DatabaseBlobStore implements BlobStore {
     await this.rootEm
       .getConnection()
       .execute(
-        'insert into audio_blobs (key, data, size, created_at) values (?, ?, ?, now()) on conflict (key) do nothing',
-        [key, data, data.length],
+        'insert into audio_blobs (key, data, size, created_at) values (?, ?, ?, ?) on conflict (key) do nothing',
+        [key, data, data.length, clock.now()],
       );
   }
 

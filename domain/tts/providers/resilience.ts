@@ -1,3 +1,4 @@
+import { clock } from '../../clock';
 /**
  * Building blocks that keep a slow or failing speech vendor from taking the gateway down with it:
  * retry timing (exponential backoff with full jitter, Retry-After), a circuit breaker and a
@@ -59,7 +60,7 @@ export function backoffDelayMs(retryNumber: number, opts: Pick<ResilienceOptions
 }
 
 /** Retry-After is either delta-seconds or an HTTP date; returns milliseconds from now, or undefined when absent/unreadable. */
-export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(value: string | null | undefined, now = clock.nowMs()): number | undefined {
   if (!value) return undefined;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
