@@ -92,12 +92,16 @@ function widestToken(doc: Doc, text: string, style: TextStyle): number {
 
 /** Draws one line, run by run, on a common baseline. */
 function drawLine(doc: Doc, line: Line, x: number, baseline: number, style: TextStyle): void {
+  // pdfkit moves its cursor after each text() call; the layout here keeps its own.
+  const { x: keepX, y: keepY } = doc;
   let cursor = x;
   for (const run of runsOf(line.text, style) as Run[]) {
     const d = useFace(doc, run.face, style.size).fillColor(style.color ?? TEXT_COLOR);
     d.text(run.text, cursor, baseline, { lineBreak: false, baseline: 'alphabetic' });
     cursor += d.widthOfString(run.text);
   }
+  doc.x = keepX;
+  doc.y = keepY;
 }
 
 const ascentOf = (size: number) => size * 0.95;
@@ -318,12 +322,12 @@ function writeSummary(doc: Doc, model: ReportModel): void {
       { header: 'Score', width: 0.06, value: (row) => String(row.score), align: 'right' },
       { header: 'Status', width: 0.11, value: (row) => humanise(row.status) },
       { header: 'Coverage', width: 0.1, value: (row) => (row.scoring ? `${row.scoring.coverage.covered}/${row.scoring.coverage.clauses} (${row.scoring.coverage.percent}%)` : '—'), align: 'right' },
-      { header: 'Implementation', width: 0.09, value: (row) => (row.scoring ? String(row.scoring.implementation) : '—'), align: 'right' },
+      { header: 'Implementation', width: 0.1, value: (row) => (row.scoring ? String(row.scoring.implementation) : '—'), align: 'right' },
       { header: 'Validation', width: 0.08, value: (row) => (row.scoring ? String(row.scoring.validation) : '—'), align: 'right' },
       { header: 'Base', width: 0.06, value: (row) => (row.scoring ? String(row.scoring.base) : '—'), align: 'right' },
       { header: 'Open findings', width: 0.1, value: openCounts },
       { header: 'Penalty / cap', width: 0.09, value: (row) => (row.scoring ? `−${row.scoring.findings.penalty} / ${row.scoring.findings.cap ?? 'none'}` : '—'), align: 'right' },
-      { header: 'Requirements', width: 0.15, value: (row) => `${row.total}: ${row.completed} done, ${row.inProgress} in progress, ${row.pending} pending` },
+      { header: 'Requirements', width: 0.14, value: (row) => `${row.total}: ${row.completed} done, ${row.inProgress} in progress, ${row.pending} pending` },
     ],
     model.summary.frameworks,
     'No framework summary available.',
