@@ -5,7 +5,7 @@
  *
  * Environment: BENCH_SECONDS (10) per throughput run, BENCH_CONNECTIONS (50),
  * BENCH_WARMUP_SECONDS (2), BENCH_MIXED_REQUESTS (100000), BENCH_SUBSCRIBERS (1000),
- * BENCH_ONLY (comma list of case ids: audio,generate,graphql,progressive,subscribers,mixed,startup).
+ * BENCH_ONLY (comma list of case ids: audio,generate,graphql,progressive,subscribers,mixed,startup,console).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -17,6 +17,7 @@ import { Report } from './lib/report';
 import { runProgressiveCase } from './cases/progressive';
 import { runSubscribersCase } from './cases/subscribers';
 import { GRAPHQL_QUERY, seedCompliance } from './cases/compliance-seed';
+import { measureConsole } from './cases/console-size';
 
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const MIXED_REQUESTS = Number(process.env.BENCH_MIXED_REQUESTS ?? 100_000);
@@ -177,6 +178,13 @@ async function main() {
     gw = first.gw;
     report.note(`gateway cold start (empty DATA_DIR: initdb + migrations) to /api/v1/health/ready: ${first.startupMs.toFixed(0)} ms`);
     let gwUrl = gw.url;
+
+    // --- the web console: bytes a browser downloads for `/` ---
+    if (wants('console')) {
+      const c = await measureConsole(gwUrl);
+      report.note(`console assets: ${c.assets.map((a) => `${a.path} ${(a.bytes / 1024).toFixed(1)} KB (${(a.gzipBytes / 1024).toFixed(1)} KB gzipped)`).join(', ')}; all gzipped ${(c.totalGzipBytes / 1024).toFixed(1)} KB`);
+      report.budget('web console JavaScript shipped to the browser, gzipped', c.jsGzipBytes / 1024, '<=', 300, 'KB');
+    }
 
     // --- GET /api/v1/audio/{hash} from the hot tier vs bare node:http sending the same bytes ---
     const audio = await generateAudioOfSize(gwUrl, 50 * 1024);

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuditTrail } from './audit/audit-trail.service';
 import { AuthService } from './auth/auth.service';
+import { describeViewer } from './auth/viewer';
 import type { EventBus } from './events/bus';
 import { HealthService } from './health';
 import type { BlobStore } from './tts/cache/blob-store';
@@ -50,6 +51,8 @@ export function createServices(deps: DomainDeps) {
   const compliance: ComplianceServices = createComplianceServices(deps, { health, auditTrail });
   return {
     auth,
+    /** The calling key and its effective permissions (any valid key). */
+    viewer: (ctx: Parameters<typeof describeViewer>[0]) => describeViewer(ctx, { speechKeyRequired: !!deps.ttsApiKey }),
     auditTrail,
     health,
     tts,

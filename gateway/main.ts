@@ -37,7 +37,7 @@ async function main() {
       `\nNo ADMIN_API_KEY was configured, so one was generated. It is shown only this once:\n\n  ${gateway.bootstrapAdminKey}\n\nKeep it safe; set ADMIN_API_KEY to use your own instead.\n\n`,
     );
   }
-  process.stdout.write(`Gateway ready at ${gateway.url} (GraphQL ${gateway.url}/graphql, REST docs ${gateway.url}/api/docs)\n`);
+  process.stdout.write(`Gateway ready at ${gateway.url} (web console ${gateway.url}/, GraphQL ${gateway.url}/graphql, REST docs ${gateway.url}/api/docs)\n`);
   let signalled = false;
   const shutdown = (signal: string) => {
     if (signalled) return;

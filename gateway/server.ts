@@ -37,6 +37,7 @@ import { createMetrics, type Metrics } from './metrics';
 import { createLimiters } from './rate-limit';
 import { RedisEventBus } from './redis-bus';
 import { mountLiveChannels, type UpgradeHandler } from './live';
+import { mountConsole } from './console';
 
 export interface Gateway {
   url: string;
@@ -218,6 +219,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     res.type('application/javascript').send(DOCS_INIT_JS);
   });
   app.use('/api/docs/assets', express.static(SWAGGER_UI_DIR, { index: false, maxAge: '1d' }));
+  const consoleServed = mountConsole(app);
   app.get('/metrics', async (_req, res) => {
     res.set('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics());
   });
@@ -322,7 +324,8 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
   const url = `http://${host}:${address.port}`;
 
   await onceAcrossInstances(() => services.start());
-  log.info({ url, database: db.embedded ? 'embedded' : 'postgresql', events: config.redisUrl ? 'redis' : 'in-process' }, 'gateway listening');
+  log.info({ url, database: db.embedded ? 'embedded' : 'postgresql', events: config.redisUrl ? 'redis' : 'in-process', console: consoleServed }, 'gateway listening');
+  if (!consoleServed) log.warn('web console not built (console/dist missing): run `npm run console:build` to serve it at /');
 
   /** Each shutdown step is logged at debug level, so a slow one can be found. */
   const step = async (name: string, fn: () => unknown) => {

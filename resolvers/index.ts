@@ -4,6 +4,7 @@ import { LiveResolver } from './live.resolver';
 import { ComplianceResolver } from './compliance.resolver';
 import { AuditTrailResolver } from './audit-trail.resolver';
 import { AssuranceResolver } from './assurance.resolver';
+import { ViewerResolver } from './viewer.resolver';
 
 /** Every resolver class of the schema. */
-export const RESOLVERS: NonEmptyArray<Function> = [TtsResolver, LiveResolver, ComplianceResolver, AuditTrailResolver, AssuranceResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [TtsResolver, LiveResolver, ComplianceResolver, AuditTrailResolver, AssuranceResolver, ViewerResolver];

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { LoadResult } from './load';
 
-type Unit = 'ratio' | 'ms' | 'count' | 'percent';
+type Unit = 'ratio' | 'ms' | 'count' | 'percent' | 'KB';
 
 interface ThroughputRow {
   caseName: string;
@@ -20,7 +20,7 @@ interface BudgetRow {
 }
 
 const fmt = (v: number, unit: Unit) =>
-  !Number.isFinite(v) ? String(v) : unit === 'ratio' ? v.toFixed(2) : unit === 'percent' ? `${(v * 100).toFixed(1)} %` : unit === 'ms' ? `${v.toFixed(0)} ms` : String(v);
+  !Number.isFinite(v) ? String(v) : unit === 'ratio' ? v.toFixed(2) : unit === 'percent' ? `${(v * 100).toFixed(1)} %` : unit === 'ms' ? `${v.toFixed(0)} ms` : unit === 'KB' ? `${v.toFixed(1)} KB` : String(v);
 
 /** Collects the figures of one run and prints them as Markdown tables (pasteable into RESULTS.md). */
 export class Report {

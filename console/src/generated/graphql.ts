@@ -1,0 +1,860 @@
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** POST /v1/compliance/reports */
+export type ComplianceReportInput = {
+  dateRange?: DateRangeInput | null | undefined;
+  /** pdf (default), csv or json */
+  format?: string | null | undefined;
+  framework: string;
+  includeEvidence?: boolean | null | undefined;
+  /** Printed as the report title (any script); derived from the framework when absent */
+  title?: string | null | undefined;
+};
+
+export type CreateApiKeyInput = {
+  /** count and unit: s, m, h, d, w or y (e.g. 30d) */
+  expiresIn?: string | null | undefined;
+  name: string;
+  permissions: Array<string>;
+  /** standard (default), premium or enterprise (admin only) */
+  plan?: string | null | undefined;
+};
+
+export type CreateFindingInput = {
+  description?: string | null | undefined;
+  discoveredAt?: string | null | undefined;
+  dueDate?: string | null | undefined;
+  evidence?: Array<string> | null | undefined;
+  framework: string;
+  requirementId?: string | null | undefined;
+  severity: string;
+  title: string;
+};
+
+export type CreateRequirementInput = {
+  acceptanceCriteria?: Array<string> | null | undefined;
+  category?: string | null | undefined;
+  description?: string | null | undefined;
+  framework: string;
+  implementation?: ImplementationInput | null | undefined;
+  /** critical, high, medium (default) or low */
+  priority?: string | null | undefined;
+  technicalContext?: TechnicalContextInput | null | undefined;
+  title: string;
+};
+
+export type CreateWebhookInput = {
+  /** dotted event types (requirement.updated, …) or * */
+  events: Array<string>;
+  secret?: string | null | undefined;
+  url: string;
+};
+
+export type DateRangeInput = {
+  /** ISO 8601 timestamp or YYYY-MM-DD (a date means the end of that day) */
+  end: string;
+  /** ISO 8601 timestamp or YYYY-MM-DD */
+  start: string;
+};
+
+/** provider_b emotion controls, each -1 to 1 */
+export type EmotionInput = {
+  energy?: number | null | undefined;
+  positivity?: number | null | undefined;
+};
+
+export type FindingFilter = {
+  framework?: string | null | undefined;
+  requirementId?: string | null | undefined;
+  severity?: string | null | undefined;
+  status?: string | null | undefined;
+};
+
+export type GenerateInput = {
+  metadata?: TtsMetadataInput | null | undefined;
+  options?: TtsOptionsInput | null | undefined;
+  text: string;
+};
+
+export type HashInput = {
+  allowFallback?: boolean | null | undefined;
+  /** direct, content or semantic */
+  hashMode?: string | null | undefined;
+  options?: TtsOptionsInput | null | undefined;
+  text: string;
+};
+
+export type ImplementationInput = {
+  /** ISO 8601; set automatically on completion when absent */
+  completedAt?: string | null | undefined;
+  gitBranch?: string | null | undefined;
+  relatedIssues?: Array<string> | null | undefined;
+  testFile?: string | null | undefined;
+};
+
+export type RequirementFilter = {
+  framework?: string | null | undefined;
+  priority?: string | null | undefined;
+  status?: string | null | undefined;
+};
+
+export type TechnicalContextInput = {
+  dataFlow?: string | null | undefined;
+  relatedComponents?: Array<string> | null | undefined;
+  scope?: string | null | undefined;
+};
+
+export type TtsMetadataInput = {
+  contentId?: string | null | undefined;
+  priority?: number | null | undefined;
+  tags?: Array<string> | null | undefined;
+  userId?: string | null | undefined;
+};
+
+export type TtsOptionsInput = {
+  cache?: boolean | null | undefined;
+  emotion?: EmotionInput | null | undefined;
+  /** mp3, wav or ogg */
+  format?: string | null | undefined;
+  language?: string | null | undefined;
+  /** semitones, -50 to 50 (provider_c) */
+  pitch?: number | null | undefined;
+  /** provider_a, provider_b, provider_c or mock */
+  provider?: string | null | undefined;
+  quality?: string | null | undefined;
+  speed?: number | null | undefined;
+  /** cache lifetime in seconds */
+  ttl?: number | null | undefined;
+  voice?: string | null | undefined;
+};
+
+export type UpdateFindingInput = {
+  description?: string | null | undefined;
+  dueDate?: string | null | undefined;
+  /** appended to the recorded evidence */
+  evidence?: Array<string> | null | undefined;
+  resolution?: string | null | undefined;
+  resolvedAt?: string | null | undefined;
+  severity?: string | null | undefined;
+  status?: string | null | undefined;
+};
+
+/** Partial update: only the fields given change */
+export type UpdateRequirementInput = {
+  acceptanceCriteria?: Array<string> | null | undefined;
+  category?: string | null | undefined;
+  description?: string | null | undefined;
+  framework?: string | null | undefined;
+  implementation?: ImplementationInput | null | undefined;
+  priority?: string | null | undefined;
+  status?: string | null | undefined;
+  technicalContext?: TechnicalContextInput | null | undefined;
+  title?: string | null | undefined;
+};
+
+export type IssueKeyMutationVariables = Exact<{
+  input: CreateApiKeyInput;
+}>;
+
+
+export type IssueKeyMutation = { createApiKey: { id: string, key: string, name: string, permissions: Array<string>, plan: string, expiresAt: string | null, createdAt: string } };
+
+export type RevokeKeyMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RevokeKeyMutation = { revokeApiKey: { id: string, revoked: boolean } };
+
+export type WebhookListQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WebhookListQuery = { webhooks: Array<{ id: string, url: string, events: Array<string>, createdAt: string }> };
+
+export type RegisterWebhookMutationVariables = Exact<{
+  input: CreateWebhookInput;
+}>;
+
+
+export type RegisterWebhookMutation = { createWebhook: { id: string, url: string, events: Array<string>, secret: string, createdAt: string } };
+
+export type RemoveWebhookMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RemoveWebhookMutation = { deleteWebhook: boolean };
+
+export type DeliveriesOfQueryVariables = Exact<{
+  id: string;
+  limit?: number | null | undefined;
+}>;
+
+
+export type DeliveriesOfQuery = { webhookDeliveries: Array<{ id: string, eventId: string, type: string, status: string, attempts: number, lastStatusCode: number | null, lastError: string | null, createdAt: string, deliveredAt: string | null, nextAttemptAt: string | null }> };
+
+export type ComplianceStatusViewQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ComplianceStatusViewQuery = { complianceStatus: { overallScore: number, frameworks: Array<{ framework: string, score: number, status: string, lastAssessment: string | null, scoring: { implementation: number, validation: number, coverage: { covered: number, clauses: number, percent: number }, findings: { penalty: number, cap: number | null } }, requirements: { total: number, completed: number, inProgress: number, pending: number } }> } };
+
+export type HistoryQueryVariables = Exact<{
+  period?: string | null | undefined;
+  metric?: string | null | undefined;
+  framework?: string | null | undefined;
+}>;
+
+
+export type HistoryQuery = { dashboardHistory: { metric: string, period: string, trend: string, averageValue: number, dataPoints: Array<{ timestamp: string, value: number }> } };
+
+export type DashboardStatusViewQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashboardStatusViewQuery = { dashboardStatus: { status: string, uptime: string, lastActivity: string | null, systemHealth: { compliance: string, monitoring: string, validation: string }, recentActivity: Array<{ type: string, description: string, user: string, timestamp: string }> } };
+
+export type RequirementRowFragment = { id: string, title: string, description: string | null, framework: string, category: string | null, priority: string, status: string, acceptanceCriteria: Array<string>, updatedAt: string, validation: { score: number, status: string } | null };
+
+export type RequirementListQueryVariables = Exact<{
+  filter?: RequirementFilter | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type RequirementListQuery = { requirements: { data: Array<{ id: string, title: string, description: string | null, framework: string, category: string | null, priority: string, status: string, acceptanceCriteria: Array<string>, updatedAt: string, validation: { score: number, status: string } | null }>, pagination: { total: number, limit: number, offset: number, hasMore: boolean } } };
+
+export type CreateRequirementFormMutationVariables = Exact<{
+  input: CreateRequirementInput;
+}>;
+
+
+export type CreateRequirementFormMutation = { createRequirement: { id: string, title: string, description: string | null, framework: string, category: string | null, priority: string, status: string, acceptanceCriteria: Array<string>, updatedAt: string, validation: { score: number, status: string } | null } };
+
+export type UpdateRequirementFormMutationVariables = Exact<{
+  id: string;
+  input: UpdateRequirementInput;
+}>;
+
+
+export type UpdateRequirementFormMutation = { updateRequirement: { id: string, title: string, description: string | null, framework: string, category: string | null, priority: string, status: string, acceptanceCriteria: Array<string>, updatedAt: string, validation: { score: number, status: string } | null } };
+
+export type ValidateRequirementActionMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ValidateRequirementActionMutation = { validateRequirement: { valid: boolean, score: number, suggestions: Array<string>, complianceMapping: Record<string, unknown>, issues: Array<{ ruleId: string, field: string, severity: string, message: string }> } };
+
+export type FindingRowFragment = { id: string, title: string, description: string | null, framework: string, severity: string, status: string, requirementId: string | null, evidence: Array<string>, resolution: string | null, resolvedAt: string | null, dueDate: string | null, discoveredAt: string };
+
+export type FindingListQueryVariables = Exact<{
+  filter?: FindingFilter | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type FindingListQuery = { findings: { data: Array<{ id: string, title: string, description: string | null, framework: string, severity: string, status: string, requirementId: string | null, evidence: Array<string>, resolution: string | null, resolvedAt: string | null, dueDate: string | null, discoveredAt: string }>, pagination: { total: number, limit: number, offset: number, hasMore: boolean } } };
+
+export type RecordFindingMutationVariables = Exact<{
+  input: CreateFindingInput;
+}>;
+
+
+export type RecordFindingMutation = { createFinding: { id: string, title: string, description: string | null, framework: string, severity: string, status: string, requirementId: string | null, evidence: Array<string>, resolution: string | null, resolvedAt: string | null, dueDate: string | null, discoveredAt: string } };
+
+export type ChangeFindingMutationVariables = Exact<{
+  id: string;
+  input: UpdateFindingInput;
+}>;
+
+
+export type ChangeFindingMutation = { updateFinding: { id: string, title: string, description: string | null, framework: string, severity: string, status: string, requirementId: string | null, evidence: Array<string>, resolution: string | null, resolvedAt: string | null, dueDate: string | null, discoveredAt: string } };
+
+export type ReportRowFragment = { reportId: string, type: string, framework: string | null, format: string, status: string, createdAt: string, generatedAt: string | null, downloadUrl: string | null, size: number | null, error: string | null };
+
+export type RequestReportMutationVariables = Exact<{
+  input: ComplianceReportInput;
+}>;
+
+
+export type RequestReportMutation = { requestComplianceReport: { reportId: string, type: string, framework: string | null, format: string, status: string, createdAt: string, generatedAt: string | null, downloadUrl: string | null, size: number | null, error: string | null } };
+
+export type ReportByIdQueryVariables = Exact<{
+  reportId: string;
+}>;
+
+
+export type ReportByIdQuery = { complianceReport: { reportId: string, type: string, framework: string | null, format: string, status: string, createdAt: string, generatedAt: string | null, downloadUrl: string | null, size: number | null, error: string | null } };
+
+export type LiveEventsSubscriptionVariables = Exact<{
+  types?: Array<string> | string | null | undefined;
+}>;
+
+
+export type LiveEventsSubscription = { complianceEvents: { id: string, type: string, wsType: string, data: Record<string, unknown>, createdAt: string } };
+
+export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ViewerQuery = { viewer: { keyId: string, name: string, isAdmin: boolean, plan: string, permissions: Array<string>, speechOpen: boolean } };
+
+export type ProviderCatalogueQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ProviderCatalogueQuery = { providers: Array<{ name: string, displayName: string, configured: boolean, default: boolean, formats: Array<string>, qualities: Array<string>, voices: Array<string>, languages: Array<string>, speed: { min: number, max: number } }> };
+
+export type CostEstimateQueryVariables = Exact<{
+  input: GenerateInput;
+}>;
+
+
+export type CostEstimateQuery = { estimate: { cost: number, currency: string, characterCount: number, provider: string, quality: string } };
+
+export type GenerateSpeechMutationVariables = Exact<{
+  input: GenerateInput;
+}>;
+
+
+export type GenerateSpeechMutation = { generate: { hash: string, audioUrl: string, cached: boolean, duration: number, cost: number, metadata: { provider: string, voice: string, format: string | null, fileSize: number } } };
+
+export type ProgressiveSpeechSubscriptionVariables = Exact<{
+  input: GenerateInput;
+}>;
+
+
+export type ProgressiveSpeechSubscription = { generateProgressive: { type: string, totalChunks: number | null, completed: number | null, total: number | null, progress: number | null, hash: string | null, audioUrl: string | null, cached: boolean | null, chunks: number | null, duration: number | null, code: string | null, message: string | null } };
+
+export type SpeechCacheStatsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SpeechCacheStatsQuery = { cacheStats: { totalEntries: number, totalSize: number, oldestEntry: string | null, newestEntry: string | null } };
+
+export type SpeechProviderStatsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SpeechProviderStatsQuery = { providerStats: Array<{ provider: string, requests: number, errors: number, charactersProcessed: number, totalCost: number, avgLatency: number }> };
+
+export type LookUpHashQueryVariables = Exact<{
+  input: HashInput;
+}>;
+
+
+export type LookUpHashQuery = { hashLookup: { found: boolean, hash: string | null, mode: string | null, confidence: number | null, audioUrl: string | null, message: string | null, metadata: { provider: string, voice: string, duration: number, fileSize: number, generatedAt: string } | null } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+export const RequirementRowFragmentDoc = new TypedDocumentString(`
+    fragment RequirementRow on Requirement {
+  id
+  title
+  description
+  framework
+  category
+  priority
+  status
+  acceptanceCriteria
+  updatedAt
+  validation {
+    score
+    status
+  }
+}
+    `, {"fragmentName":"RequirementRow"}) as unknown as TypedDocumentString<RequirementRowFragment, unknown>;
+export const FindingRowFragmentDoc = new TypedDocumentString(`
+    fragment FindingRow on Finding {
+  id
+  title
+  description
+  framework
+  severity
+  status
+  requirementId
+  evidence
+  resolution
+  resolvedAt
+  dueDate
+  discoveredAt
+}
+    `, {"fragmentName":"FindingRow"}) as unknown as TypedDocumentString<FindingRowFragment, unknown>;
+export const ReportRowFragmentDoc = new TypedDocumentString(`
+    fragment ReportRow on ReportStatus {
+  reportId
+  type
+  framework
+  format
+  status
+  createdAt
+  generatedAt
+  downloadUrl
+  size
+  error
+}
+    `, {"fragmentName":"ReportRow"}) as unknown as TypedDocumentString<ReportRowFragment, unknown>;
+export const IssueKeyDocument = new TypedDocumentString(`
+    mutation IssueKey($input: CreateApiKeyInput!) {
+  createApiKey(input: $input) {
+    id
+    key
+    name
+    permissions
+    plan
+    expiresAt
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<IssueKeyMutation, IssueKeyMutationVariables>;
+export const RevokeKeyDocument = new TypedDocumentString(`
+    mutation RevokeKey($id: String!) {
+  revokeApiKey(id: $id) {
+    id
+    revoked
+  }
+}
+    `) as unknown as TypedDocumentString<RevokeKeyMutation, RevokeKeyMutationVariables>;
+export const WebhookListDocument = new TypedDocumentString(`
+    query WebhookList {
+  webhooks {
+    id
+    url
+    events
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<WebhookListQuery, WebhookListQueryVariables>;
+export const RegisterWebhookDocument = new TypedDocumentString(`
+    mutation RegisterWebhook($input: CreateWebhookInput!) {
+  createWebhook(input: $input) {
+    id
+    url
+    events
+    secret
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<RegisterWebhookMutation, RegisterWebhookMutationVariables>;
+export const RemoveWebhookDocument = new TypedDocumentString(`
+    mutation RemoveWebhook($id: String!) {
+  deleteWebhook(id: $id)
+}
+    `) as unknown as TypedDocumentString<RemoveWebhookMutation, RemoveWebhookMutationVariables>;
+export const DeliveriesOfDocument = new TypedDocumentString(`
+    query DeliveriesOf($id: String!, $limit: Int) {
+  webhookDeliveries(id: $id, limit: $limit) {
+    id
+    eventId
+    type
+    status
+    attempts
+    lastStatusCode
+    lastError
+    createdAt
+    deliveredAt
+    nextAttemptAt
+  }
+}
+    `) as unknown as TypedDocumentString<DeliveriesOfQuery, DeliveriesOfQueryVariables>;
+export const ComplianceStatusViewDocument = new TypedDocumentString(`
+    query ComplianceStatusView {
+  complianceStatus {
+    overallScore
+    frameworks {
+      framework
+      score
+      status
+      lastAssessment
+      scoring {
+        implementation
+        validation
+        coverage {
+          covered
+          clauses
+          percent
+        }
+        findings {
+          penalty
+          cap
+        }
+      }
+      requirements {
+        total
+        completed
+        inProgress
+        pending
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ComplianceStatusViewQuery, ComplianceStatusViewQueryVariables>;
+export const HistoryDocument = new TypedDocumentString(`
+    query History($period: String, $metric: String, $framework: String) {
+  dashboardHistory(period: $period, metric: $metric, framework: $framework) {
+    metric
+    period
+    trend
+    averageValue
+    dataPoints {
+      timestamp
+      value
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<HistoryQuery, HistoryQueryVariables>;
+export const DashboardStatusViewDocument = new TypedDocumentString(`
+    query DashboardStatusView {
+  dashboardStatus {
+    status
+    uptime
+    lastActivity
+    systemHealth {
+      compliance
+      monitoring
+      validation
+    }
+    recentActivity {
+      type
+      description
+      user
+      timestamp
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashboardStatusViewQuery, DashboardStatusViewQueryVariables>;
+export const RequirementListDocument = new TypedDocumentString(`
+    query RequirementList($filter: RequirementFilter, $limit: Int, $offset: Int) {
+  requirements(filter: $filter, limit: $limit, offset: $offset) {
+    data {
+      ...RequirementRow
+    }
+    pagination {
+      total
+      limit
+      offset
+      hasMore
+    }
+  }
+}
+    fragment RequirementRow on Requirement {
+  id
+  title
+  description
+  framework
+  category
+  priority
+  status
+  acceptanceCriteria
+  updatedAt
+  validation {
+    score
+    status
+  }
+}`) as unknown as TypedDocumentString<RequirementListQuery, RequirementListQueryVariables>;
+export const CreateRequirementFormDocument = new TypedDocumentString(`
+    mutation CreateRequirementForm($input: CreateRequirementInput!) {
+  createRequirement(input: $input) {
+    ...RequirementRow
+  }
+}
+    fragment RequirementRow on Requirement {
+  id
+  title
+  description
+  framework
+  category
+  priority
+  status
+  acceptanceCriteria
+  updatedAt
+  validation {
+    score
+    status
+  }
+}`) as unknown as TypedDocumentString<CreateRequirementFormMutation, CreateRequirementFormMutationVariables>;
+export const UpdateRequirementFormDocument = new TypedDocumentString(`
+    mutation UpdateRequirementForm($id: String!, $input: UpdateRequirementInput!) {
+  updateRequirement(id: $id, input: $input) {
+    ...RequirementRow
+  }
+}
+    fragment RequirementRow on Requirement {
+  id
+  title
+  description
+  framework
+  category
+  priority
+  status
+  acceptanceCriteria
+  updatedAt
+  validation {
+    score
+    status
+  }
+}`) as unknown as TypedDocumentString<UpdateRequirementFormMutation, UpdateRequirementFormMutationVariables>;
+export const ValidateRequirementActionDocument = new TypedDocumentString(`
+    mutation ValidateRequirementAction($id: String!) {
+  validateRequirement(id: $id) {
+    valid
+    score
+    issues {
+      ruleId
+      field
+      severity
+      message
+    }
+    suggestions
+    complianceMapping
+  }
+}
+    `) as unknown as TypedDocumentString<ValidateRequirementActionMutation, ValidateRequirementActionMutationVariables>;
+export const FindingListDocument = new TypedDocumentString(`
+    query FindingList($filter: FindingFilter, $limit: Int, $offset: Int) {
+  findings(filter: $filter, limit: $limit, offset: $offset) {
+    data {
+      ...FindingRow
+    }
+    pagination {
+      total
+      limit
+      offset
+      hasMore
+    }
+  }
+}
+    fragment FindingRow on Finding {
+  id
+  title
+  description
+  framework
+  severity
+  status
+  requirementId
+  evidence
+  resolution
+  resolvedAt
+  dueDate
+  discoveredAt
+}`) as unknown as TypedDocumentString<FindingListQuery, FindingListQueryVariables>;
+export const RecordFindingDocument = new TypedDocumentString(`
+    mutation RecordFinding($input: CreateFindingInput!) {
+  createFinding(input: $input) {
+    ...FindingRow
+  }
+}
+    fragment FindingRow on Finding {
+  id
+  title
+  description
+  framework
+  severity
+  status
+  requirementId
+  evidence
+  resolution
+  resolvedAt
+  dueDate
+  discoveredAt
+}`) as unknown as TypedDocumentString<RecordFindingMutation, RecordFindingMutationVariables>;
+export const ChangeFindingDocument = new TypedDocumentString(`
+    mutation ChangeFinding($id: String!, $input: UpdateFindingInput!) {
+  updateFinding(id: $id, input: $input) {
+    ...FindingRow
+  }
+}
+    fragment FindingRow on Finding {
+  id
+  title
+  description
+  framework
+  severity
+  status
+  requirementId
+  evidence
+  resolution
+  resolvedAt
+  dueDate
+  discoveredAt
+}`) as unknown as TypedDocumentString<ChangeFindingMutation, ChangeFindingMutationVariables>;
+export const RequestReportDocument = new TypedDocumentString(`
+    mutation RequestReport($input: ComplianceReportInput!) {
+  requestComplianceReport(input: $input) {
+    ...ReportRow
+  }
+}
+    fragment ReportRow on ReportStatus {
+  reportId
+  type
+  framework
+  format
+  status
+  createdAt
+  generatedAt
+  downloadUrl
+  size
+  error
+}`) as unknown as TypedDocumentString<RequestReportMutation, RequestReportMutationVariables>;
+export const ReportByIdDocument = new TypedDocumentString(`
+    query ReportById($reportId: String!) {
+  complianceReport(reportId: $reportId) {
+    ...ReportRow
+  }
+}
+    fragment ReportRow on ReportStatus {
+  reportId
+  type
+  framework
+  format
+  status
+  createdAt
+  generatedAt
+  downloadUrl
+  size
+  error
+}`) as unknown as TypedDocumentString<ReportByIdQuery, ReportByIdQueryVariables>;
+export const LiveEventsDocument = new TypedDocumentString(`
+    subscription LiveEvents($types: [String!]) {
+  complianceEvents(types: $types) {
+    id
+    type
+    wsType
+    data
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<LiveEventsSubscription, LiveEventsSubscriptionVariables>;
+export const ViewerDocument = new TypedDocumentString(`
+    query Viewer {
+  viewer {
+    keyId
+    name
+    isAdmin
+    plan
+    permissions
+    speechOpen
+  }
+}
+    `) as unknown as TypedDocumentString<ViewerQuery, ViewerQueryVariables>;
+export const ProviderCatalogueDocument = new TypedDocumentString(`
+    query ProviderCatalogue {
+  providers {
+    name
+    displayName
+    configured
+    default
+    formats
+    qualities
+    voices
+    languages
+    speed {
+      min
+      max
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProviderCatalogueQuery, ProviderCatalogueQueryVariables>;
+export const CostEstimateDocument = new TypedDocumentString(`
+    query CostEstimate($input: GenerateInput!) {
+  estimate(input: $input) {
+    cost
+    currency
+    characterCount
+    provider
+    quality
+  }
+}
+    `) as unknown as TypedDocumentString<CostEstimateQuery, CostEstimateQueryVariables>;
+export const GenerateSpeechDocument = new TypedDocumentString(`
+    mutation GenerateSpeech($input: GenerateInput!) {
+  generate(input: $input) {
+    hash
+    audioUrl
+    cached
+    duration
+    cost
+    metadata {
+      provider
+      voice
+      format
+      fileSize
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<GenerateSpeechMutation, GenerateSpeechMutationVariables>;
+export const ProgressiveSpeechDocument = new TypedDocumentString(`
+    subscription ProgressiveSpeech($input: GenerateInput!) {
+  generateProgressive(input: $input) {
+    type
+    totalChunks
+    completed
+    total
+    progress
+    hash
+    audioUrl
+    cached
+    chunks
+    duration
+    code
+    message
+  }
+}
+    `) as unknown as TypedDocumentString<ProgressiveSpeechSubscription, ProgressiveSpeechSubscriptionVariables>;
+export const SpeechCacheStatsDocument = new TypedDocumentString(`
+    query SpeechCacheStats {
+  cacheStats {
+    totalEntries
+    totalSize
+    oldestEntry
+    newestEntry
+  }
+}
+    `) as unknown as TypedDocumentString<SpeechCacheStatsQuery, SpeechCacheStatsQueryVariables>;
+export const SpeechProviderStatsDocument = new TypedDocumentString(`
+    query SpeechProviderStats {
+  providerStats {
+    provider
+    requests
+    errors
+    charactersProcessed
+    totalCost
+    avgLatency
+  }
+}
+    `) as unknown as TypedDocumentString<SpeechProviderStatsQuery, SpeechProviderStatsQueryVariables>;
+export const LookUpHashDocument = new TypedDocumentString(`
+    query LookUpHash($input: HashInput!) {
+  hashLookup(input: $input) {
+    found
+    hash
+    mode
+    confidence
+    audioUrl
+    message
+    metadata {
+      provider
+      voice
+      duration
+      fileSize
+      generatedAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<LookUpHashQuery, LookUpHashQueryVariables>;
