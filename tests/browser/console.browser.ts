@@ -272,6 +272,31 @@ describe('the web console in Chromium', () => {
     await page.close();
   });
 
+  test('with API_KEY set, speech is keyed: the console fetches the audio with the key and plays it', async () => {
+    const keyed = await startGateway({ API_KEY: 'tts-deployment-key-for-console-test' });
+    try {
+      const page = await openPage();
+      await page.goto(`${keyed.url}/`);
+      await page.getByLabel('API key').fill(ADMIN_KEY);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('link', { name: 'Speech' }).click();
+      await page.getByLabel('Text', { exact: true }).fill('Keyed speech.');
+      await page.getByRole('button', { name: 'Generate', exact: true }).click();
+      const src = await page.getByTestId('audio').evaluate(
+        (el: HTMLAudioElement) =>
+          new Promise<string>((resolve, reject) => {
+            if (el.readyState >= 1) return resolve(el.currentSrc);
+            el.addEventListener('loadedmetadata', () => resolve(el.currentSrc), { once: true });
+            el.addEventListener('error', () => reject(new Error(`audio error ${el.error?.code}`)), { once: true });
+          }),
+      );
+      expect(src).toMatch(/^blob:/);
+      await page.close();
+    } finally {
+      await keyed.close();
+    }
+  });
+
   test('long text is generated progressively and every chunk bar reaches 100 %', async () => {
     const page = await openPage();
     await signIn(page, ADMIN_KEY, '#/speech');
@@ -340,6 +365,36 @@ describe('the web console in Chromium', () => {
     const row = page.getByRole('row', { name: /requirement\.created/ }).first();
     await row.waitFor();
     expect(await row.textContent()).toMatch(/delivered\s*1\s*204/);
+    await page.close();
+  });
+
+  test('screen readers: axe-core finds no serious or critical problem on any page', async () => {
+    const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+    const page = await openPage();
+    await page.goto(`${gw.url}/`);
+    const audit = async (where: string) => {
+      // Evaluated through the DevTools protocol: the console's CSP (rightly) refuses an inline script.
+      await page.evaluate(axeSource);
+      const { violations, rulesPassed } = await page.evaluate(async () => {
+        const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+        return {
+          rulesPassed: result.passes.length as number,
+          violations: result.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help })) as { id: string; impact: string; nodes: number; help: string }[],
+        };
+      });
+      expect(rulesPassed).toBeGreaterThan(10); // the audit really ran
+      expect({ where, serious: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical') }).toEqual({ where, serious: [] });
+    };
+    await page.getByLabel('API key').waitFor();
+    await audit('sign-in');
+    await page.getByLabel('API key').fill(ADMIN_KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    for (const route of ['compliance', 'speech', 'admin']) {
+      await page.goto(`${gw.url}/#/${route}`);
+      await page.locator('main h1').waitFor();
+      await page.waitForLoadState('networkidle');
+      await audit(route);
+    }
     await page.close();
   });
 
