@@ -31,7 +31,7 @@ import type { GqlContext } from '../resolvers/context';
 import { appRouter } from '../trpc/router';
 import type { GatewayConfig } from './config';
 import { buildGraphqlSchema, createApollo, graphqlWsOnSubscribe } from './graphql';
-import { accessTokenOf, bearerFrom } from './credentials';
+import { accessTokenOf, bearerFrom, keyFromConnectionParams } from './credentials';
 import { createLogger, type Logger } from './logger';
 import { createMetrics, type Metrics } from './metrics';
 import { createLimiters } from './rate-limit';
@@ -252,10 +252,16 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     trpcExpress.createExpressMiddleware({
       router: appRouter,
       maxBodySize: 1024 * 1024,
-      createContext: ({ req }) => ({
-        services,
-        domain: createDomainContext(rootEm, { requestId: req.id, principal: req.principal ?? null, ip: req.ip }),
-      }),
+      // A browser's EventSource cannot send headers: subscriptions may carry the key as tRPC's
+      // `connectionParams` (httpSubscriptionLink) or `?access_token=` instead.
+      createContext: async ({ req, info }) => {
+        let principal = req.principal ?? null;
+        if (!principal && !req.headers.authorization && info.type === 'subscription') {
+          const secret = keyFromConnectionParams(info.connectionParams) ?? accessTokenOf(req.originalUrl);
+          if (secret) principal = await services.auth.authenticate(secret);
+        }
+        return { services, domain: createDomainContext(rootEm, { requestId: req.id, principal, ip: req.ip }) };
+      },
       onError: ({ error }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof DomainError)) log.error({ err: error.cause ?? error }, 'trpc procedure failed');
       },
