@@ -5,7 +5,7 @@
  *
  * Environment: BENCH_SECONDS (10) per throughput run, BENCH_CONNECTIONS (50),
  * BENCH_WARMUP_SECONDS (2), BENCH_MIXED_REQUESTS (100000), BENCH_SUBSCRIBERS (1000),
- * BENCH_ONLY (comma list of case ids: audio,generate,graphql,progressive,subscribers,mixed,startup,console).
+ * BENCH_ONLY (comma list of case ids: audio,generate,graphql,progressive,subscribers,mixed,startup,console,fair-use).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -16,6 +16,7 @@ import { killAllChildren, rssMb, sqlCount, startChild, stopChild, type Child } f
 import { Report } from './lib/report';
 import { runProgressiveCase } from './cases/progressive';
 import { runSubscribersCase } from './cases/subscribers';
+import { runFairUseCase } from './cases/fair-use';
 import { GRAPHQL_QUERY, seedCompliance } from './cases/compliance-seed';
 import { measureConsole } from './cases/console-size';
 
@@ -47,12 +48,26 @@ const gatewayEnv = () =>
     DATA_DIR: dataDir,
     ADMIN_API_KEY: ADMIN_KEY,
     API_RATE_LIMIT: '1000000000',
+    // Throughput cases measure the gateway, not its fair-use budgets (the fair-use case sets its own).
+    TTS_CHARS_PER_MINUTE: '1000000000',
+    TTS_MAX_CONCURRENT_PER_CLIENT: '1000',
+    TTS_MAX_CONCURRENT_GENERATIONS: '1000',
+    TTS_ADMISSION_QUEUE: '100000',
     LOG_LEVEL: 'warn',
     MOCK_LATENCY_MS: '200',
     BENCH_COUNT_SQL: '1',
     // As `npm start` runs it (package.json, README "Configuration").
     MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
   });
+
+/**
+ * The fair-use case's gateway: the default speech budgets (characters, concurrency, queue), request
+ * counts still out of the way, clients told apart by X-Forwarded-For as behind a balancer.
+ */
+const fairUseEnv = () => {
+  const { TTS_CHARS_PER_MINUTE: _c, TTS_MAX_CONCURRENT_PER_CLIENT: _p, TTS_MAX_CONCURRENT_GENERATIONS: _g, TTS_ADMISSION_QUEUE: _q, ...env } = gatewayEnv();
+  return { ...env, TRUST_PROXY: 'loopback' };
+};
 
 /** BENCH_CPU_PROF=<dir>: every server child writes a V8 CPU profile there when it stops (profile first, then fix). */
 const PROFILE_ARGS = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)] : [];
@@ -342,6 +357,13 @@ async function main() {
       gw = again.gw;
       report.budget('start-up to /api/v1/health/ready (existing embedded database)', again.startupMs, '<=', 3000, 'ms');
       report.note(`start-up figures: cold ${first.startupMs.toFixed(0)} ms, restart ${again.startupMs.toFixed(0)} ms`);
+    }
+
+    // --- fair use: a flood of long texts against the default speech budgets ---
+    if (wants('fair-use')) {
+      await stopChild(gw);
+      gw = await startChild('gateway (default speech budgets)', GATEWAY_MAIN, fairUseEnv(), GATEWAY_READY, 120_000, PROFILE_ARGS);
+      await runFairUseCase(report, gw);
     }
   } finally {
     await cleanup();

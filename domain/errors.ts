@@ -1,3 +1,4 @@
+import { databaseKnownDown } from './database/guard';
 /**
  * The one error catalogue. Every failure a client can see is a DomainError with a code from this
  * table; each transport derives its own shape from the entry (REST status + envelope, GraphQL
@@ -110,7 +111,7 @@ export function toDomainError(err: unknown): DomainError {
   if (err instanceof DomainError) return err;
   if (isDatabaseUnavailable(err)) {
     return new DomainError('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly', {
-      headers: { 'Retry-After': '5' },
+      headers: { 'Retry-After': '2' },
       cause: err,
     });
   }
@@ -134,9 +135,11 @@ const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'E
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
+    // A transaction the database guard cut short: its later statements fail with knex's own message.
+    if (/Transaction query already complete/.test(String(e.message ?? '')) && databaseKnownDown()) return true;
     if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
     const msg = String(e.message ?? '');
-    if (/Connection terminated|connection timeout|Timeout acquiring a connection|Knex: Timeout|ECONNREFUSED|Client has encountered a connection error/i.test(msg)) return true;
+    if (/Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|Timeout acquiring a connection|Knex: Timeout|ECONNREFUSED|Client has encountered a connection error|Connection ended unexpectedly/i.test(msg)) return true;
     if (e.name === 'ConnectionException') return true;
   }
   return false;

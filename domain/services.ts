@@ -9,6 +9,7 @@ import type { ProviderId } from './tts/catalogue';
 import { Pricing, type PriceTable } from './tts/pricing';
 import type { SpeechProvider } from './tts/providers/provider';
 import { TtsService } from './tts/tts.service';
+import { SpeechAdmission, type AdmissionLimits } from './tts/admission';
 import { createComplianceServices, type ComplianceServices } from './compliance';
 
 export interface DomainDeps {
@@ -26,6 +27,8 @@ export interface DomainDeps {
   organisationName?: string;
   generationLock?: <T>(key: string, fn: () => Promise<T>) => Promise<T>;
   onCacheInvalidated?: (hashes: string[] | 'all') => void;
+  /** Bounds on speech generations (characters per minute, concurrency, queue); unbounded when absent. */
+  speechLimits?: AdmissionLimits;
   /** Identifies this process in job leases. */
   instanceId: string;
   /** Failures of background work (sealing the audit trail), for the log. */
@@ -37,6 +40,7 @@ export function createServices(deps: DomainDeps) {
   const auditTrail = new AuditTrail(deps.rootEm, { onError: (err) => deps.onBackgroundError?.('audit-trail', err) });
   const auth = new AuthService(deps.rootEm, { adminApiKey: deps.adminApiKey, ttsApiKey: deps.ttsApiKey, auditTrail });
   const health = new HealthService(deps.rootEm, deps.environment);
+  const admission = deps.speechLimits ? new SpeechAdmission(deps.speechLimits) : undefined;
   const tts = new TtsService({
     rootEm: deps.rootEm,
     blobs: deps.blobs,
@@ -46,6 +50,7 @@ export function createServices(deps: DomainDeps) {
     keyRequired: !!deps.ttsApiKey,
     generationLock: deps.generationLock,
     onCacheInvalidated: deps.onCacheInvalidated,
+    admission,
   });
   let sweeper: NodeJS.Timeout | undefined;
   const compliance: ComplianceServices = createComplianceServices(deps, { health, auditTrail });
@@ -69,6 +74,7 @@ export function createServices(deps: DomainDeps) {
       clearInterval(sweeper);
       await compliance.stop();
       await auditTrail.stop();
+      admission?.close();
       await tts.close();
     },
   };

@@ -65,6 +65,18 @@ const EnvSchema = z.object({
    */
   /** The organisation whose records the reports are, printed on every report. */
   ORGANISATION_NAME: z.string().max(200, 'must be at most 200 characters').optional(),
+  /** Characters of speech a client (API key, else address) may have generated per minute; cache hits are free. */
+  TTS_CHARS_PER_MINUTE: z.coerce.number().int().min(1).default(200_000),
+  /** Generations of one client that run at once (more wait, up to four times as many; beyond, 429). */
+  TTS_MAX_CONCURRENT_PER_CLIENT: z.coerce.number().int().min(1).max(1000).default(2),
+  /** Generations that run at once in this process. */
+  TTS_MAX_CONCURRENT_GENERATIONS: z.coerce.number().int().min(1).max(1000).default(4),
+  /** Generations waiting for a place, server-wide; a full queue answers 503 with Retry-After. */
+  TTS_ADMISSION_QUEUE: z.coerce.number().int().min(0).max(100_000).default(64),
+  /** Largest JSON answer of one GraphQL operation (413 PAYLOAD_TOO_LARGE beyond); the cost limit refuses most such queries first. */
+  GRAPHQL_MAX_RESULT_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
+  /** A database that answers nothing for this long (and fails a probe) counts as down: 503 until it answers again. */
+  DATABASE_HANG_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   TRUST_PROXY: z
     .string()
     .refine(isTrustProxy, 'must be a hop count or comma-separated addresses, subnets or loopback/linklocal/uniquelocal')
@@ -135,6 +147,14 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     hotCacheBytes: c.AUDIO_HOT_CACHE_BYTES,
     blobStore: c.BLOB_STORE ?? (c.DATABASE_URL && c.REDIS_URL ? 'database' : 'fs'),
     organisationName: c.ORGANISATION_NAME?.trim() || undefined,
+    databaseHangMs: c.DATABASE_HANG_MS,
+    graphqlMaxResultBytes: c.GRAPHQL_MAX_RESULT_BYTES,
+    speechLimits: {
+      charsPerMinute: c.TTS_CHARS_PER_MINUTE,
+      perClient: c.TTS_MAX_CONCURRENT_PER_CLIENT,
+      concurrent: c.TTS_MAX_CONCURRENT_GENERATIONS,
+      queue: c.TTS_ADMISSION_QUEUE,
+    },
     trustProxy: c.TRUST_PROXY === undefined ? false : /^\d+$/.test(c.TRUST_PROXY) ? Number(c.TRUST_PROXY) : c.TRUST_PROXY,
   } as const;
 }

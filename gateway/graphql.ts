@@ -5,16 +5,18 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { defaultFieldResolver, execute, getOperationAST, GraphQLError, Kind, GraphQLObjectType, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, execute, getOperationAST, GraphQLError, Kind, GraphQLObjectType, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type FragmentDefinitionNode, type GraphQLFormattedError, type GraphQLSchema, type SelectionSetNode } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import { buildSchema } from 'type-graphql';
-import { rejectNulCharacters } from '../domain/validation';
+import { rejectUnstorableStrings } from '../domain/validation';
 import { DomainError, toDomainError } from '../domain/errors';
 import { RESOLVERS } from '../resolvers';
 import type { GqlContext } from '../resolvers/context';
 import type { Principal } from '../domain/auth/principal';
 import { SizeBoundedLru } from '../domain/util/size-bounded-lru';
 import type { Logger } from './logger';
+import { checkOperationCost, resultTooLarge } from './graphql-cost';
+import type { BudgetKind, Caller, OperationBudgets } from './rate-limit';
 import { subscribeIterator, type EventBus } from '../domain/events/bus';
 
 /**
@@ -27,23 +29,23 @@ export async function buildGraphqlSchema(bus: EventBus): Promise<GraphQLSchema> 
     subscribe: (routingKey: string) => subscribeIterator(bus, routingKey),
   };
   const schema = await buildSchema({ resolvers: RESOLVERS, validate: false, emitSchemaFile: false, pubSub });
-  rejectNulInArguments(schema);
+  rejectUnstorableInArguments(schema);
   return schema;
 }
 
 /**
- * PostgreSQL text has no U+0000: refuse it in any argument up front (ids skip the domain's parseInput).
+ * PostgreSQL text has no U+0000 and UTF-8 no lone surrogate: refuse them in any argument up front (ids skip the domain's parseInput).
  * Only fields that declare arguments are wrapped. (A type-graphql global middleware did the same
  * but puts an async middleware chain on every field of every row; bench: +17 % req/s on 50 rows.)
  */
-function rejectNulInArguments(schema: GraphQLSchema) {
+function rejectUnstorableInArguments(schema: GraphQLSchema) {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!(type instanceof GraphQLObjectType) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
       if (!field.args.length) continue;
       const resolve = field.resolve ?? defaultFieldResolver;
       field.resolve = (root, args, context, info) => {
-        rejectNulCharacters(args);
+        rejectUnstorableStrings(args);
         return resolve(root, args, context, info);
       };
     }
@@ -68,6 +70,7 @@ export function formatGraphqlError(log: Logger) {
     }
     const err = toDomainError(original);
     if (!(original instanceof DomainError) && err.status >= 500) log.error({ err: original }, 'graphql resolver failed');
+    const retryAfter = err.headers?.['Retry-After'];
     return {
       message: err.message,
       locations: formatted.locations,
@@ -75,6 +78,8 @@ export function formatGraphqlError(log: Logger) {
       extensions: {
         code: err.code,
         status: err.status,
+        // Clients without HTTP headers (graphql-ws) read when to retry here.
+        ...(retryAfter ? { retryAfter: Number(retryAfter) } : {}),
         ...(err.details ? { details: err.details } : {}),
         ...(err.fields ? { fields: err.fields } : {}),
         ...(err.provider ? { provider: err.provider } : {}),
@@ -98,6 +103,51 @@ function armorProtection(production: boolean) {
   return armor.protect();
 }
 
+/** Counts each root field of an operation against its limiter (see OperationBudgets). */
+export interface OperationCharging {
+  budgets: OperationBudgets;
+  /** Root fields that count against the TTS limit (the rest count against the plan). */
+  ttsFields: ReadonlySet<string>;
+}
+
+/** How many root fields of each kind the operation selects (through fragments too); `__typename` is free. */
+export function rootFieldCounts(document: DocumentNode, operationName: string | null | undefined, ttsFields: ReadonlySet<string>): Record<BudgetKind, number> {
+  const counts: Record<BudgetKind, number> = { tts: 0, plan: 0 };
+  const operation = getOperationAST(document, operationName ?? undefined);
+  if (!operation) return counts;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const seen = new Set<string>();
+  const walk = (set: SelectionSetNode) => {
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD) {
+        if (sel.name.value !== '__typename') counts[ttsFields.has(sel.name.value) ? 'tts' : 'plan']++;
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        walk(sel.selectionSet);
+      } else if (!seen.has(sel.name.value)) {
+        seen.add(sel.name.value);
+        const f = fragments.get(sel.name.value);
+        if (f) walk(f.selectionSet);
+      }
+    }
+  };
+  walk(operation.selectionSet);
+  return counts;
+}
+
+/** Charges an operation's root fields to the caller; throws the limiter's 429 when over. */
+export async function chargeOperation(charging: OperationCharging, document: DocumentNode, operationName: string | null | undefined, caller: Caller) {
+  const counts = rootFieldCounts(document, operationName, charging.ttsFields);
+  await charging.budgets.charge('tts', caller, counts.tts);
+  await charging.budgets.charge('plan', caller, counts.plan);
+}
+
+/** A domain error as graphql-ws sends it: the same `extensions` as GraphQL over HTTP. */
+function wsError(err: DomainError): GraphQLError {
+  const retryAfter = err.headers?.['Retry-After'];
+  return new GraphQLError(err.message, { extensions: { code: err.code, status: err.status, ...(err.details ? { details: err.details } : {}), ...(retryAfter ? { retryAfter: Number(retryAfter) } : {}) } });
+}
+
 /** How many distinct subscription documents graphql-ws keeps parsed and validated. */
 const WS_DOCUMENT_CACHE_SIZE = 200;
 
@@ -111,16 +161,27 @@ const WS_DOCUMENT_CACHE_SIZE = 200;
  * subscription share one AST (~2 KB each otherwise, held for the subscription's lifetime) and are
  * validated once. Refused documents are not kept (nobody gets to fill the cache with junk).
  */
-export function graphqlWsOnSubscribe(schema: GraphQLSchema, production: boolean) {
+export function graphqlWsOnSubscribe<C>(schema: GraphQLSchema, production: boolean, charging?: OperationCharging & { callerOf(ctx: C): Caller }) {
   const rules = [...specifiedRules, ...armorProtection(production).validationRules];
   const documents = new Map<string, DocumentNode>(); // insertion order = least recently used first
-  return (_ctx: unknown, _id: string, payload: SubscribePayload): ExecutionArgs | readonly GraphQLError[] => {
+  const admit = async (ctx: C, args: ExecutionArgs): Promise<ExecutionArgs | readonly GraphQLError[]> => {
+    if (!charging) return args;
+    try {
+      rejectUnstorableStrings(args.variableValues ?? {});
+      await chargeOperation(charging, args.document, args.operationName, charging.callerOf(ctx));
+      checkOperationCost(schema, args.document, args.operationName, args.variableValues ?? undefined, GRAPHQL_LIMITS.maxCost);
+      return args;
+    } catch (err) {
+      return [wsError(toDomainError(err))];
+    }
+  };
+  return (ctx: C, _id: string, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> | readonly GraphQLError[] => {
     const execArgs = (document: DocumentNode): ExecutionArgs => ({ schema, document, operationName: payload.operationName, variableValues: payload.variables ?? undefined });
     const known = documents.get(payload.query);
     if (known) {
       documents.delete(payload.query);
       documents.set(payload.query, known);
-      return execArgs(known);
+      return admit(ctx, execArgs(known));
     }
     let document: DocumentNode;
     try {
@@ -132,7 +193,7 @@ export function graphqlWsOnSubscribe(schema: GraphQLSchema, production: boolean)
     if (errors.length) return errors;
     documents.set(payload.query, document);
     if (documents.size > WS_DOCUMENT_CACHE_SIZE) documents.delete(documents.keys().next().value!);
-    return execArgs(document);
+    return admit(ctx, execArgs(document));
   };
 }
 
@@ -166,7 +227,7 @@ interface Compiled {
  * answer is reused only while that version is still current, so a committed change on any instance is
  * never hidden. Answers with errors are not kept.
  */
-export function compiledExecution(schema: GraphQLSchema, cache?: ResponseCacheOptions): Gateway {
+export function compiledExecution(schema: GraphQLSchema, cache?: ResponseCacheOptions, maxResultBytes = DEFAULT_MAX_RESULT_BYTES): Gateway {
   // Apollo hands the same DocumentNode for the same query text (its document store), so compiled
   // queries live as long as their document does. query null: graphql-jit cannot compile it (e.g. an
   // unknown operation name); graphql-js then answers, with its own error.
@@ -192,6 +253,13 @@ export function compiledExecution(schema: GraphQLSchema, cache?: ResponseCacheOp
   const answers = cache ? new ResponseCache(cache.maxBytes) : null;
   const executor: Executor = async (request) => {
     const variables = request.request.variables ?? {};
+    // Variables are checked as a whole before any root field runs (inline literals never get here:
+    // graphql-js's lexer refuses lone surrogates itself); the per-field check below covers the rest.
+    try {
+      rejectUnstorableStrings(variables);
+    } catch (err) {
+      return { errors: [new GraphQLError((err as Error).message, { originalError: err as Error })] };
+    }
     // The name the client asked for (request.operationName is the one Apollo resolved, null when
     // none matched): an unknown name must fail as it does in graphql-js.
     const operationName = request.request.operationName ?? null;
@@ -201,21 +269,28 @@ export function compiledExecution(schema: GraphQLSchema, cache?: ResponseCacheOp
       let version: string | undefined;
       const vars = cacheable && answers ? variablesKey(variables) : undefined;
       if (vars !== undefined) {
-        version = await cache!.version();
+        try {
+          version = await cache!.version();
+        } catch (err) {
+          // The database is unavailable (or failing): the same error answer as from a resolver, not a 500.
+          return { data: null, errors: [new GraphQLError(toDomainError(err).message, { originalError: err as Error })] };
+        }
         key = `${request.queryHash}\u0000${operationName ?? ''}\u0000${vars}\u0000${callerKey((request.context as GqlContext).domain.principal)}`;
         const hit = answers!.get(key, version);
         if (hit) return hit;
       }
       const result = await query.query(undefined, request.context, variables);
       if (!result.errors) {
-        if (key !== undefined) answers!.set(key, version!, result);
+        const size = jsonSize(result);
+        if (size > maxResultBytes) return tooLargeResult(size, maxResultBytes);
+        if (key !== undefined) answers!.set(key, version!, result, size);
         return result;
       }
       // Field errors come with data; request errors (variables that do not coerce) do not, and
       // graphql-js reports those in the form Apollo recognises as BAD_USER_INPUT.
-      if (result.data !== undefined) return { ...result, errors: result.errors.map(asGraphqlJsError) };
+      if (result.data !== undefined) return capped({ ...result, errors: result.errors.map(asGraphqlJsError) }, maxResultBytes);
     }
-    return execute({ schema, document: request.document, operationName, variableValues: variables, contextValue: request.context });
+    return capped(await execute({ schema, document: request.document, operationName, variableValues: variables, contextValue: request.context }), maxResultBytes);
   };
   return {
     async load() {
@@ -259,6 +334,24 @@ function callerKey(principal: Principal | null): string {
   return key;
 }
 
+/** Largest JSON answer of one GraphQL operation, unless configured (GRAPHQL_MAX_RESULT_BYTES). */
+export const DEFAULT_MAX_RESULT_BYTES = 5 * 1024 * 1024;
+
+/** The length of a result's JSON (what goes on the wire, near enough: UTF-16 units, not bytes). */
+function jsonSize(result: ExecutionResult): number {
+  return JSON.stringify(result).length;
+}
+
+function tooLargeResult(size: number, maxBytes: number): ExecutionResult {
+  return { data: null, errors: [new GraphQLError('The result is too large', { originalError: resultTooLarge(size, maxBytes) })] };
+}
+
+/** The result, or a 413 error in its place when its JSON is over the cap. */
+export function capped(result: ExecutionResult, maxBytes: number): ExecutionResult {
+  const size = jsonSize(result);
+  return size > maxBytes ? tooLargeResult(size, maxBytes) : result;
+}
+
 /** Answers bounded by their JSON size, least recently used first out; an entry is valid for one version. */
 class ResponseCache {
   private readonly entries: SizeBoundedLru<{ size: number; version: string; result: ExecutionResult }>;
@@ -275,8 +368,8 @@ class ResponseCache {
     return undefined;
   }
 
-  set(key: string, version: string, result: ExecutionResult) {
-    this.entries.set(key, { size: JSON.stringify(result).length + key.length, version, result });
+  set(key: string, version: string, result: ExecutionResult, size: number) {
+    this.entries.set(key, { size: size + key.length, version, result });
   }
 }
 
@@ -290,18 +383,88 @@ function asGraphqlJsError(error: GraphQLError): GraphQLError {
   return copy;
 }
 
-export async function createApollo(opts: { schema: GraphQLSchema; httpServer: Server; production: boolean; log: Logger; responseCache?: ResponseCacheOptions; extraPlugins?: ApolloServerPlugin<GqlContext>[] }) {
+/**
+ * A refusal that says when to come back (503 with the database down, 429 over a budget) carries its
+ * `Retry-After` on the HTTP answer too.
+ */
+export const retryAfterPlugin: ApolloServerPlugin<GqlContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response, errors }) {
+        if (!errors?.length) return;
+        let refusal: DomainError | undefined;
+        for (const e of errors) {
+          const original = e instanceof GraphQLError ? e.originalError : e;
+          if (!original) continue;
+          const err = toDomainError(original);
+          if (err.headers?.['Retry-After'] && (!refusal || err.status > refusal.status)) refusal = err;
+        }
+        if (!refusal) return;
+        response.http.headers.set('retry-after', refusal.headers!['Retry-After']);
+        // Over a budget is the caller's 429, as the limiter answered before per-operation budgets;
+        // a server-side 503 stays a GraphQL error in a 200 (extensions.status says 503).
+        if (refusal.status === 429 && response.body.kind === 'single' && (response.body.singleResult.data ?? null) === null) response.http.status = 429;
+      },
+    };
+  },
+};
+
+/** graphql-ws answers with the same error shape (codes, status, retryAfter) as GraphQL over HTTP. */
+export function formatWsResult(log: Logger, maxResultBytes = DEFAULT_MAX_RESULT_BYTES) {
+  const format = formatGraphqlError(log);
+  return (raw: ExecutionResult, measure = true): ExecutionResult => {
+    const result = measure ? capped(raw, maxResultBytes) : raw;
+    if (!result.errors?.length) return result;
+    return { ...result, errors: result.errors.map((e) => format(e.toJSON(), e) as unknown as GraphQLError) };
+  };
+}
+
+/**
+ * Before anything runs, with the variables known: each root field of the operation is charged (429
+ * when over a budget), then its list-aware cost is checked (400 when over).
+ */
+function admissionPlugin(schema: GraphQLSchema, charging: OperationCharging | undefined): ApolloServerPlugin<GqlContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, operationName, contextValue, request }) {
+          try {
+            if (charging) await chargeOperation(charging, document, operationName, { ip: contextValue.domain.ip, principal: contextValue.domain.principal });
+            checkOperationCost(schema, document, operationName, request.variables, GRAPHQL_LIMITS.maxCost);
+          } catch (err) {
+            const e = toDomainError(err);
+            throw new GraphQLError(e.message, { originalError: e, extensions: { http: { status: e.status } } });
+          }
+        },
+      };
+    },
+  };
+}
+
+export async function createApollo(opts: {
+  schema: GraphQLSchema;
+  httpServer: Server;
+  production: boolean;
+  log: Logger;
+  responseCache?: ResponseCacheOptions;
+  charging?: OperationCharging;
+  /** Largest JSON answer one operation may produce (413 PAYLOAD_TOO_LARGE beyond). */
+  maxResultBytes?: number;
+  extraPlugins?: ApolloServerPlugin<GqlContext>[];
+}) {
   const protection = armorProtection(opts.production);
   const plugins: ApolloServerPlugin<GqlContext>[] = [
     ApolloServerPluginDrainHttpServer({ httpServer: opts.httpServer }),
     ...(protection.plugins as ApolloServerPlugin<GqlContext>[]),
+    admissionPlugin(opts.schema, opts.charging),
+    retryAfterPlugin,
     ...(opts.extraPlugins ?? []),
   ];
   if (opts.production) plugins.push(ApolloServerPluginLandingPageDisabled());
   // No cache hints are used; without this plugin no resolver is wrapped for `willResolveField`.
   plugins.push(ApolloServerPluginCacheControlDisabled());
   const apollo = new ApolloServer<GqlContext>({
-    gateway: compiledExecution(opts.schema, opts.responseCache),
+    gateway: compiledExecution(opts.schema, opts.responseCache, opts.maxResultBytes),
     introspection: !opts.production,
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,

@@ -4,6 +4,7 @@ import { RedisStore } from 'rate-limit-redis';
 import type Redis from 'ioredis';
 import { DomainError } from '../domain/errors';
 import type { Plan } from '../domain/auth/api-key.entity';
+import type { Principal } from '../domain/auth/principal';
 import { errorBody, envelopeForPath } from '../rest-adapter/envelopes';
 import { clock } from '../domain/clock';
 
@@ -18,9 +19,10 @@ function storeFor(redis: Redis | undefined, prefix: string): Store | undefined {
   });
 }
 
-export function rateLimitError(retryAfterSeconds: number) {
+export function rateLimitError(retryAfterSeconds: number, headers?: Record<string, string>) {
   return new DomainError('RATE_LIMIT_EXCEEDED', `Too many requests; retry in ${retryAfterSeconds} s`, {
     details: { retryAfter: retryAfterSeconds },
+    headers,
   });
 }
 
@@ -120,8 +122,40 @@ function retryAfter(req: Request): number {
  * Compliance (and GraphQL/tRPC): the caller's plan per hour, keyed by API key (by IP when there
  * is none), with `X-RateLimit-*` headers and `Retry-After` on 429.
  */
-export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): { tts: RequestHandler; plan: RequestHandler; ttsCounter: TtsRateCounter } {
+export type BudgetKind = 'tts' | 'plan';
+
+/** Who an operation is counted for: the key's plan when there is a key, else the address. */
+export interface Caller {
+  ip?: string;
+  principal?: Principal | null;
+}
+
+/**
+ * The same limiters as the REST middlewares, for one operation at a time: a tRPC batch item, a
+ * GraphQL root field, a graphql-ws operation each count as one request, so batching or aliasing buys
+ * nothing over separate REST calls.
+ */
+export interface OperationBudgets {
+  /** Counts `units` requests against the `kind` limiter; throws 429 RATE_LIMIT_EXCEEDED (with Retry-After) when over. */
+  charge(kind: BudgetKind, caller: Caller, units?: number): Promise<void>;
+}
+
+const PLAN_WINDOW_MS = 3_600_000;
+const planExempt = (principal: Principal | null | undefined) => principal?.plan === 'enterprise' || !!principal?.isAdmin;
+const planLimitOf = (principal: Principal | null | undefined) => {
+  const n = PLAN_LIMITS[principal?.plan ?? 'standard'];
+  return Number.isFinite(n) ? n : 0;
+};
+const planKeyOf = (principal: Principal | null | undefined, ip: string | undefined) => (principal ? `key:${principal.keyId}` : `ip:${ipKeyGenerator(ip ?? 'unknown')}`);
+
+export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
+  tts: RequestHandler;
+  plan: RequestHandler;
+  ttsCounter: TtsRateCounter;
+  budgets: OperationBudgets;
+} {
   const ttsStore = storeFor(opts.redis, 'rl:tts:') ?? new WindowCounterStore();
+  const planStore = storeFor(opts.redis, 'rl:plan:') ?? new WindowCounterStore();
   // IPv6 addresses are keyed by their /56 (parsed by a library); a client's key is worked out once.
   const keys = new Map<string, string>();
   const ttsKey = (ip: string | undefined) => {
@@ -144,18 +178,14 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
     validate: false,
   });
   const plan = rateLimit({
-    windowMs: 3_600_000,
-    limit: (req) => {
-      const p = req.principal?.plan ?? 'standard';
-      const n = PLAN_LIMITS[p];
-      return Number.isFinite(n) ? n : 0;
-    },
-    skip: (req) => req.principal?.plan === 'enterprise' || !!req.principal?.isAdmin,
+    windowMs: PLAN_WINDOW_MS,
+    limit: (req) => planLimitOf(req.principal),
+    skip: (req) => planExempt(req.principal),
     standardHeaders: false,
     legacyHeaders: true,
-    keyGenerator: (req) => (req.principal ? `key:${req.principal.keyId}` : `ip:${ipKeyGenerator(req.ip ?? 'unknown')}`),
+    keyGenerator: (req) => planKeyOf(req.principal, req.ip),
     handler: (req, res) => limitExceeded(req, res, retryAfter(req)),
-    store: storeFor(opts.redis, 'rl:plan:'),
+    store: planStore,
     validate: false,
   });
   const limit = opts.ttsPerMinute;
@@ -177,5 +207,27 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
       return counted instanceof Promise ? counted.then(verdict) : verdict(counted);
     },
   };
-  return { tts, plan, ttsCounter };
+  const budgets: OperationBudgets = {
+    async charge(kind, caller, units = 1) {
+      if (units <= 0) return;
+      if (kind === 'tts') {
+        for (let i = 0; i < units; i++) {
+          const v = await ttsCounter.hit(caller.ip);
+          if (v.exceeded) throw rateLimitError(v.retryAfterSeconds, { 'Retry-After': String(v.retryAfterSeconds) });
+        }
+        return;
+      }
+      if (planExempt(caller.principal)) return;
+      const key = planKeyOf(caller.principal, caller.ip);
+      const limit = planLimitOf(caller.principal);
+      for (let i = 0; i < units; i++) {
+        const { totalHits, resetTime } = await planStore.increment(key);
+        if (totalHits > limit) {
+          const seconds = secondsUntil(resetTime);
+          throw rateLimitError(seconds, { 'Retry-After': String(seconds) });
+        }
+      }
+    },
+  };
+  return { tts, plan, ttsCounter, budgets };
 }

@@ -12,8 +12,10 @@ import * as trpcExpress from '@trpc/server/adapters/express';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import Redis from 'ioredis';
+import { getOperationAST, type ExecutionResult } from 'graphql';
 import { createDomainContext } from '../domain/context';
 import { openDatabase, type Database } from '../domain/database/orm';
+import { DatabaseGuard } from '../domain/database/guard';
 import { DomainError, toDomainError } from '../domain/errors';
 import { InProcessEventBus, type EventBus } from '../domain/events/bus';
 import { createServices, type Services } from '../domain/services';
@@ -29,8 +31,9 @@ import { ROUTE_TABLE } from '../rest-adapter/route-table';
 import type { StreamRegistry } from '../rest-adapter/route';
 import type { GqlContext } from '../resolvers/context';
 import { appRouter } from '../trpc/router';
+import { ttsRootFields } from '../resolvers';
 import type { GatewayConfig } from './config';
-import { buildGraphqlSchema, createApollo, graphqlWsOnSubscribe } from './graphql';
+import { buildGraphqlSchema, createApollo, formatWsResult, graphqlWsOnSubscribe } from './graphql';
 import { accessTokenOf, bearerFrom, keyFromConnectionParams } from './credentials';
 import { createLogger, type Logger } from './logger';
 import { createMetrics, type Metrics } from './metrics';
@@ -51,6 +54,9 @@ export interface Gateway {
   bootstrapAdminKey: string | null;
   stop(): Promise<void>;
 }
+
+/** Calls in one tRPC batch; each is charged as one request (a larger batch is a 400). */
+const TRPC_MAX_BATCH = 100;
 
 /** Bound on the GraphQL answers kept for read-model queries (gateway/graphql.ts, ResponseCache). */
 const GRAPHQL_RESPONSE_CACHE_BYTES = 8 * 1024 * 1024;
@@ -88,6 +94,12 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     }),
   );
   const rootEm = db.orm.em as any;
+  // A hung database answers 503 within about two seconds, and the gateway closes again by itself.
+  const dbGuard = new DatabaseGuard(rootEm.getConnection().getKnex().client, {
+    hangMs: config.databaseHangMs,
+    onTrip: (reason) => log.error({ component: 'database-guard', reason }, 'database unavailable: answering 503 until it responds'),
+    onRecover: (downMs) => log.warn({ component: 'database-guard', downMs }, 'database answers again'),
+  });
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
   const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, log) : new InProcessEventBus();
@@ -106,6 +118,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     environment: config.production ? 'production' : 'development',
     webhookAllowPrivateNetworks: config.webhookAllowPrivateNetworks,
     organisationName: config.organisationName,
+    speechLimits: config.speechLimits,
     instanceId,
     onBackgroundError: (component, err) => log.warn({ err, component }, 'background work failed'),
     generationLock: locks ? generationLockOn(locks) : undefined,
@@ -143,11 +156,12 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     contentSecurityPolicy: { directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'] } },
     crossOriginResourcePolicy: { policy: 'cross-origin' },
   });
-  const corsHeaders = cors({ origin: config.corsOrigins ?? (config.production ? false : true), exposedHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'ETag', 'Content-Range', 'X-Provider', 'X-Cached-Tier'] });
+  const corsHeaders = cors({ origin: config.corsOrigins ?? (config.production ? false : true), exposedHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'ETag', 'Content-Range', 'X-Provider', 'X-Cached-Tier', 'RateLimit-Policy', 'RateLimit-Characters-Limit', 'RateLimit-Characters-Remaining', 'RateLimit-Characters-Reset'] });
   const observe = (route: string, method: string, status: number, seconds: number) => {
     metrics.httpRequests.inc({ route, method, status: String(status) });
     metrics.httpDuration.observe({ route, method }, seconds);
   };
+  const clientIpOf = (req: http.IncomingMessage) => proxyaddr(req as any, app.get('trust proxy fn')); // what express's req.ip answers
   const fastLane = createFastLane({
     routes: ROUTE_TABLE,
     services,
@@ -155,7 +169,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     ttsCounter: limiters.ttsCounter,
     staticHeaders: await captureHeaders([securityHeaders, corsHeaders]),
     requestIdOf,
-    clientIpOf: (req) => proxyaddr(req, app.get('trust proxy fn')), // what express's req.ip answers
+    clientIpOf,
     authenticate: (secret) => services.auth.authenticate(secret),
     answered: (req, route, status, requestId, startedNs) => {
       const seconds = Number(process.hrtime.bigint() - startedNs) / 1e9;
@@ -226,16 +240,19 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
 
   // --- GraphQL over HTTP ---
   const schema = await buildGraphqlSchema(bus);
+  const charging = { budgets: limiters.budgets, ttsFields: ttsRootFields() };
   const apollo = await createApollo({
     schema,
     httpServer,
     production: config.production,
     log,
     responseCache: { version: () => readModelVersion(rootEm), roots: READ_MODEL_QUERIES, maxBytes: GRAPHQL_RESPONSE_CACHE_BYTES },
+    charging,
+    maxResultBytes: config.graphqlMaxResultBytes,
   });
+  // Budgets are charged per root field (GraphQL) and per call (tRPC), not per HTTP request.
   app.use(
     '/graphql',
-    limiters.plan,
     express.json({ limit: '1mb' }),
     expressMiddleware(apollo, {
       context: async ({ req }): Promise<GqlContext> => ({
@@ -248,10 +265,10 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
   // --- tRPC ---
   app.use(
     '/trpc',
-    limiters.plan,
     trpcExpress.createExpressMiddleware({
       router: appRouter,
       maxBodySize: 1024 * 1024,
+      maxBatchSize: TRPC_MAX_BATCH,
       // A browser's EventSource cannot send headers: subscriptions may carry the key as tRPC's
       // `connectionParams` (httpSubscriptionLink) or `?access_token=` instead.
       createContext: async ({ req, info }) => {
@@ -260,7 +277,12 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
           const secret = keyFromConnectionParams(info.connectionParams) ?? accessTokenOf(req.originalUrl);
           if (secret) principal = await services.auth.authenticate(secret);
         }
-        return { services, domain: createDomainContext(rootEm, { requestId: req.id, principal, ip: req.ip }) };
+        return { services, domain: createDomainContext(rootEm, { requestId: req.id, principal, ip: req.ip }), budgets: limiters.budgets };
+      },
+      // A refusal that says when to come back (database down, over a budget) sets Retry-After.
+      responseMeta: ({ errors }) => {
+        const retryAfter = errors.map((e) => (e.cause instanceof DomainError ? e.cause.headers?.['Retry-After'] : undefined)).find(Boolean);
+        return retryAfter ? { headers: { 'Retry-After': retryAfter } } : {};
       },
       onError: ({ error }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof DomainError)) log.error({ err: error.cause ?? error }, 'trpc procedure failed');
@@ -289,14 +311,18 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
 
   // --- WebSockets: graphql-ws on /graphql, the dashboard channel, routed by path on upgrade ---
   const upgrades = new Map<string, UpgradeHandler>();
+  const wsResult = formatWsResult(log, config.graphqlMaxResultBytes);
   const gqlWss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const gqlWsServer = useServer<Record<string, unknown>, { principal?: any }>(
     {
       schema,
-      onSubscribe: graphqlWsOnSubscribe(schema, config.production), // the same limits as over HTTP
+      // The same limits and budgets as over HTTP: each operation's root fields are charged.
+      onSubscribe: graphqlWsOnSubscribe(schema, config.production, { ...charging, callerOf: (ctx: any) => ({ principal: ctx.extra.principal ?? null, ip: clientIpOf(ctx.extra.request) }) }),
+      // Subscription events are small and many (one per subscriber): only query/mutation answers are measured.
+      onNext: (_ctx, _id, _payload, args, result) => wsResult(result as ExecutionResult, getOperationAST(args.document, args.operationName)?.operation !== 'subscription'),
       context: async (ctx) => ({
         services,
-        domain: createDomainContext(rootEm, { requestId: randomUUID(), principal: (ctx.extra as any).principal ?? null }),
+        domain: createDomainContext(rootEm, { requestId: randomUUID(), principal: (ctx.extra as any).principal ?? null, ip: clientIpOf(ctx.extra.request) }),
       }),
       onConnect: async (ctx) => {
         const fromParams = typeof ctx.connectionParams?.authorization === 'string' ? bearerFrom(ctx.connectionParams.authorization as string) ?? (ctx.connectionParams.authorization as string) : undefined;
@@ -359,6 +385,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
       await step('locks', () => locks?.close());
       await step('event bus', () => bus.close());
       redis?.disconnect();
+      dbGuard.close();
       await step('database', () => db.close());
       log.info('gateway stopped');
     })());

@@ -1,4 +1,4 @@
-import type { NonEmptyArray } from 'type-graphql';
+import { getMetadataStorage, type NonEmptyArray } from 'type-graphql';
 import { TtsResolver } from './tts.resolver';
 import { LiveResolver } from './live.resolver';
 import { ComplianceResolver } from './compliance.resolver';
@@ -8,3 +8,13 @@ import { ViewerResolver } from './viewer.resolver';
 
 /** Every resolver class of the schema. */
 export const RESOLVERS: NonEmptyArray<Function> = [TtsResolver, LiveResolver, ComplianceResolver, AuditTrailResolver, AssuranceResolver, ViewerResolver];
+
+/**
+ * Root fields (queries, mutations, subscriptions) of the text-to-speech resolver: each counts against the
+ * TTS per-IP limit, as its REST path does; every other root field counts against the caller's plan.
+ */
+export function ttsRootFields(): ReadonlySet<string> {
+  const storage = getMetadataStorage();
+  const of = (list: { target: Function; schemaName: string }[]) => list.filter((m) => m.target === TtsResolver).map((m) => m.schemaName);
+  return new Set([...of(storage.queries), ...of(storage.mutations), ...of(storage.subscriptions)]);
+}

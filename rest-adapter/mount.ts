@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createDomainContext } from '../domain/context';
 import { DomainError, toDomainError } from '../domain/errors';
-import { rejectNulCharacters } from '../domain/validation';
+import { rejectUnstorableStrings } from '../domain/validation';
 import type { Services } from '../domain/services';
 import type { Logger } from '../gateway/logger';
 import { errorBody } from './envelopes';
@@ -54,6 +54,8 @@ export function sendError(res: Response, req: Request, envelope: Envelope, throw
     return;
   }
   if (err.headers) res.set(err.headers);
+  // A raw route may have set its own Content-Type (audio) before failing; the envelope is JSON.
+  res.type('application/json');
   res.status(err.status).json(errorBody(envelope, err, req.id));
 }
 
@@ -98,8 +100,10 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: MountDeps
   for (const route of routes) {
     const handler = async (req: Request, res: Response) => {
       try {
-        // A `%00` in a path value could never name a stored row (PostgreSQL text has no NUL): a 400, not a database error.
-        rejectNulCharacters(req.params);
+        // A `%00` or a lone surrogate could never be stored or name a stored row: a 400 before any work, not a database error.
+        rejectUnstorableStrings(req.params);
+        rejectUnstorableStrings(req.query);
+        rejectUnstorableStrings(req.body);
         const ctx = createDomainContext(deps.rootEm, { requestId: req.id, principal: req.principal ?? null, ip: req.ip });
         const result = await route.handle({
           ctx,

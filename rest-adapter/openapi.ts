@@ -1,28 +1,35 @@
 import { z } from 'zod';
 import { SERVICE_VERSION } from '../domain/health';
+import { COMPLIANCE_EVENT_TYPES } from '../domain/compliance/events';
 import type { Envelope, RouteSpec } from './route';
+import { DashboardError, IntegrationError, TtsError } from './schemas/common';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
   201: 'Created',
   202: 'Accepted',
   204: 'No content',
+  206: 'Partial content',
+  304: 'Not modified',
   400: 'Invalid request',
   401: 'Missing or invalid API key',
   403: 'Insufficient permissions',
   404: 'Not found',
+  413: 'Request body too large',
+  415: 'Request body is not JSON',
   429: 'Rate limit exceeded',
   500: 'Server error',
   503: 'Service unavailable',
 };
 
+/**
+ * JSON Schema of a zod type. Requests are described as accepted (`io: input`); answers as sent but
+ * open to additions (also `input`: declared fields are required and typed, new fields may appear,
+ * which a client must tolerate anyway).
+ */
 function schemaOf(t: z.ZodType): Record<string, unknown> {
-  try {
-    const { $schema: _ignored, ...rest } = z.toJSONSchema(t, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-    return rest;
-  } catch {
-    return {};
-  }
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(t, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  return rest;
 }
 
 const envelopeRef: Record<Envelope, string> = {
@@ -31,32 +38,55 @@ const envelopeRef: Record<Envelope, string> = {
   dashboard: '#/components/schemas/DashboardError',
 };
 
+const binary = (mediaType: string) => ({ schema: { type: 'string', contentMediaType: mediaType } });
+
+/** The success content of a route: its JSON schema, or the media types a raw route sends. */
+function successContent(r: RouteSpec): Record<string, unknown> | undefined {
+  if (r.response) return { 'application/json': { schema: schemaOf(r.response) } };
+  if (!r.produces?.length) return undefined;
+  return Object.fromEntries(r.produces.map((m) => [m, m === 'application/json' && r.producesJson ? { schema: schemaOf(r.producesJson) } : binary(m)]));
+}
+
+const rateLimitHeaders = {
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+};
+
 /** OpenAPI 3.1 generated from the route table, so the document cannot drift from the routes. */
 export function buildOpenApi(routes: RouteSpec[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
-    const params = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const params: Record<string, unknown>[] = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
     if (r.request?.query) {
       const qs = schemaOf(r.request.query) as { properties?: Record<string, unknown>; required?: string[] };
       for (const [name, schema] of Object.entries(qs.properties ?? {})) {
         params.push({ name, in: 'query', required: !!qs.required?.includes(name), schema: schema as any });
       }
     }
+    const bodyless = r.method === 'head';
     const responses: Record<string, unknown> = {};
     const okStatus = r.status ?? 200;
-    responses[String(okStatus)] = { description: STATUS_TEXT[okStatus] ?? 'OK' };
-    const errorStatuses = new Set([400, 429, 500, ...(r.permission && r.permission !== 'tts:read' && r.permission !== 'tts:generate' ? [401, 403] : []), ...(r.permission?.startsWith('tts:') ? [] : [401, 403])]);
+    const ok = successContent(r);
+    responses[String(okStatus)] = { description: r.responses?.[okStatus]?.description ?? STATUS_TEXT[okStatus] ?? 'OK', ...(ok && !bodyless ? { content: ok } : {}) };
+    const errorStatuses = new Set([400, 429, 500, 503]);
+    if (r.permission) [401, 403].forEach((s) => errorStatuses.add(s));
+    if (r.request?.body) [413, 415].forEach((s) => errorStatuses.add(s));
     for (const [status, doc] of Object.entries(r.responses ?? {})) {
       const s = Number(status);
+      if (s === okStatus) continue;
       if (s >= 400) errorStatuses.add(s);
-      else responses[status] = { description: doc.description, ...(doc.contentType ? { content: { [doc.contentType]: { schema: {} } } } : {}) };
+      else if (s === 206) responses[status] = { description: doc.description, ...(ok ? { content: ok } : {}) };
+      else responses[status] = { description: doc.description };
     }
-    for (const s of errorStatuses) {
+    for (const s of [...errorStatuses].sort()) {
       const doc = r.responses?.[s];
       responses[String(s)] = {
         description: doc?.description ?? STATUS_TEXT[s] ?? 'Error',
-        content: { 'application/json': { schema: { $ref: envelopeRef[r.envelope] } } },
+        ...(s === 429 || s === 503 ? { headers: rateLimitHeaders } : {}),
+        ...(bodyless ? {} : { content: { 'application/json': { schema: { $ref: envelopeRef[r.envelope] } } } }),
       };
+    }
+    if (r.operationId === 'ready' && r.response) {
+      responses['503'] = { description: 'The database does not answer', content: { 'application/json': { schema: schemaOf(r.response) } } };
     }
     const op: Record<string, unknown> = {
       operationId: r.operationId,
@@ -68,7 +98,9 @@ export function buildOpenApi(routes: RouteSpec[]) {
       security: r.tag === 'health' ? [] : [{ bearer: [] }],
     };
     if (r.request?.body) {
-      op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(r.request.body) } } };
+      const media: Record<string, unknown> = { schema: schemaOf(r.request.body) };
+      if (r.request.example !== undefined) media.example = r.request.example;
+      op.requestBody = { required: true, content: { 'application/json': media } };
     }
     (paths[r.path] ??= {})[r.method] = op;
   }
@@ -78,48 +110,80 @@ export function buildOpenApi(routes: RouteSpec[]) {
       title: 'Speech and compliance gateway',
       version: SERVICE_VERSION,
       description:
-        'REST compatibility layer of the gateway. Text-to-speech under /api/v1, the compliance platform under /v1 (detailed) and /api (short listing). The same operations exist over GraphQL (/graphql) and tRPC (/trpc).',
+        'REST compatibility layer of the gateway. Text-to-speech under /api/v1, the compliance platform under /v1 (detailed) and /api (short listing). The same operations exist over GraphQL (/graphql) and tRPC (/trpc). Answers may gain fields over time; clients ignore fields they do not know.',
+      license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
     },
     servers: [{ url: '/' }],
+    tags: [...new Set([...routes.map((r) => r.tag), 'webhooks'])].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } },
       schemas: {
-        TtsError: {
-          type: 'object',
-          properties: {
-            error: {
-              type: 'object',
-              required: ['message', 'code'],
-              properties: { message: { type: 'string' }, code: { type: 'string' }, provider: { type: ['string', 'null'] }, details: { type: 'object' } },
-            },
-          },
-        },
-        IntegrationError: {
-          type: 'object',
-          properties: {
-            error: {
-              type: 'object',
-              required: ['code', 'message', 'details', 'requestId'],
-              properties: {
-                code: { type: 'string' },
-                message: { type: 'string' },
-                details: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
-                requestId: { type: 'string' },
-              },
-            },
-          },
-        },
-        DashboardError: {
-          type: 'object',
-          properties: {
-            error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } } },
-          },
-        },
+        TtsError: schemaOf(TtsError),
+        IntegrationError: schemaOf(IntegrationError),
+        DashboardError: schemaOf(DashboardError),
+        WebhookEvent: schemaOf(WebhookEvent),
       },
     },
     paths,
+    webhooks: Object.fromEntries(
+      COMPLIANCE_EVENT_TYPES.map((type) => [
+        type,
+        {
+          post: {
+            operationId: `webhook_${type.replace('.', '_')}`,
+            summary: `Delivered to a registered webhook for \`${type}\` (or \`*\`)`,
+            tags: ['webhooks'],
+            // Deliveries carry no key: the receiver authenticates them by the signature header.
+            security: [],
+            parameters: WEBHOOK_HEADERS,
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/WebhookEvent' }, { properties: { type: { const: type } } }] } } },
+            },
+            responses: { '2XX': { description: 'Delivered; any other answer (or none within the timeout) is retried with backoff' } },
+          },
+        },
+      ]),
+    ),
   };
 }
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  tts: 'Text to speech: generation, audio files, estimates, hashes and the cache',
+  health: 'Liveness, readiness and service health (no key needed)',
+  auth: 'API keys: issue and revoke',
+  requirements: 'Compliance requirements: create, read, update, validate, in batches too',
+  compliance: 'Scores and status per framework',
+  assurance: 'Traceability and the release gate for delivery pipelines',
+  'tts-admin': 'Cache administration (tts:admin)',
+  frameworks: 'The catalogue of supported frameworks and their clauses',
+  audits: 'Audit findings and their evidence',
+  'short-listing': 'The shorter /api listing of the same compliance operations',
+  reports: 'Compliance reports (PDF, CSV, JSON), generated in the background',
+  dashboard: 'Dashboard metrics, status, history and reports',
+  webhooks: 'Webhook registrations, their deliveries, and the events they receive',
+  'audit-trail': 'The append-only, hash-chained record of every change, and its verification',
+};
+
+/** The body every webhook delivery POSTs (design card, Webhooks). */
+const WebhookEvent = z.object({
+  id: z.string().describe('Event id; the same on every retry of one delivery, for deduplication'),
+  type: z.enum(COMPLIANCE_EVENT_TYPES),
+  data: z.record(z.string(), z.unknown()),
+  createdAt: z.string().meta({ format: 'date-time' }),
+});
+
+const WEBHOOK_HEADERS = [
+  {
+    name: 'x-service-signature',
+    in: 'header',
+    required: true,
+    description: '`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays',
+    schema: { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$' },
+  },
+  { name: 'webhook-id', in: 'header', required: true, description: 'The delivery id (stable across retries)', schema: { type: 'string' } },
+  { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix seconds when this attempt was signed', schema: { type: 'string' } },
+];
 
 export function docsPage(): string {
   return `<!doctype html>

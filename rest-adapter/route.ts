@@ -47,7 +47,14 @@ export interface RouteSpec {
   limiter: Limiter;
   /** The permission the domain operation demands (documentation; the domain enforces it). */
   permission?: string;
-  request?: { body?: z.ZodType; query?: z.ZodType };
+  /** `example`: a body that works as sent (shown by Swagger UI's Try it out). */
+  request?: { body?: z.ZodType; query?: z.ZodType; example?: unknown };
+  /** The JSON body of a successful answer (`rest-adapter/schemas/`); the contract clients generate from. */
+  response?: z.ZodType;
+  /** Media types a `raw` route answers with on success (audio, files, event streams). */
+  produces?: string[];
+  /** The schema of a raw route's `application/json` variant (a report downloaded as JSON). */
+  producesJson?: z.ZodType;
   /** Status of a successful answer (default 200). */
   status?: number;
   responses?: Record<number, ResponseDoc>;

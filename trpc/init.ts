@@ -1,12 +1,15 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { DomainError, toDomainError } from '../domain/errors';
-import { rejectNulCharacters } from '../domain/validation';
+import { rejectUnstorableStrings } from '../domain/validation';
 import type { DomainContext } from '../domain/context';
 import type { Services } from '../domain/services';
+import type { OperationBudgets } from '../gateway/rate-limit';
 
 export interface TrpcContext {
   domain: DomainContext;
   services: Services;
+  /** Each call (a batch item too) is charged as one request: `tts.*` to the TTS limit, the rest to the plan. */
+  budgets?: OperationBudgets;
 }
 
 const t = initTRPC.context<TrpcContext>().create({
@@ -44,10 +47,15 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
 });
 
 export const router = t.router;
-/** PostgreSQL text has no U+0000: refuse it in any input up front (ids skip the domain's parseInput). */
-const rejectNulInput = t.middleware(async ({ getRawInput, next }) => {
-  rejectNulCharacters(await getRawInput());
+/** PostgreSQL text has no U+0000 and UTF-8 no lone surrogate: refuse them in any input up front (ids skip the domain's parseInput). */
+const rejectUnstorableInput = t.middleware(async ({ getRawInput, next }) => {
+  rejectUnstorableStrings(await getRawInput());
   return next();
 });
 
-export const procedure = t.procedure.use(mapDomainErrors).use(rejectNulInput);
+const chargeBudget = t.middleware(async ({ ctx, path, next }) => {
+  await ctx.budgets?.charge(path.startsWith('tts.') ? 'tts' : 'plan', { ip: ctx.domain.ip, principal: ctx.domain.principal });
+  return next();
+});
+
+export const procedure = t.procedure.use(mapDomainErrors).use(chargeBudget).use(rejectUnstorableInput);

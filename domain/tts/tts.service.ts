@@ -3,18 +3,19 @@ import { z } from 'zod';
 import type { DomainContext } from '../context';
 import { DomainError, notFound } from '../errors';
 import { parseInput } from '../validation';
-import { joinWavChunks, probe } from './audio';
+import { joinWavChunks, joinWavChunksInOrder, probe } from './audio';
 import { AudioEntry } from './audio-entry.entity';
 import { BlobStore, CorruptBlobError, blobKeyOf } from './cache/blob-store';
 import { SizeBoundedLru } from '../util/size-bounded-lru';
 import { PROVIDER_CATALOGUE, PROVIDER_IDS, isProviderId, type AudioFormat, type ProviderId } from './catalogue';
 import { TtsAccessPolicy } from './access';
+import { characterHeaders, type CharacterBudget, type SpeechAdmission } from './admission';
 import { Pricing } from './pricing';
 import type { SpeechProvider } from './providers/provider';
 import { GenerationRequestSchema, resolveRequest, TtsOptionsSchema, type ResolvedRequest } from './request';
 import { AccessRecorder, ProviderStatsRecorder } from './stats';
 import { chunkText, computeHash, computeHashes, normalizeContent, HASH_MODES, type HashMode } from './text';
-import { mapLimit } from '../util/concurrency';
+import { aheadInOrder, mapLimit } from '../util/concurrency';
 import { clock } from '../clock';
 
 export const AUDIO_URL_PREFIX = '/api/v1/audio/';
@@ -82,20 +83,24 @@ export interface TtsServiceDeps {
   /** Serialises identical generations across instances; in-process single-flight covers one instance. */
   generationLock?: <T>(hash: string, fn: () => Promise<T>) => Promise<T>;
   onCacheInvalidated?: (hashes: string[] | 'all') => void;
+  /** Character budget, per-client and server-wide bounds on generations (admission.ts). */
+  admission?: SpeechAdmission;
 }
 
-const HashRequestSchema = z.object({
+export const HashRequestSchema = z.object({
   text: z.string({ error: 'text is required and must be a string' }).min(1, 'must not be empty').max(100_000),
   options: TtsOptionsSchema.optional(),
 });
 const HashModeSchema = z.enum(['direct', 'content', 'semantic']);
-const HashLookupSchema = HashRequestSchema.extend({ hashMode: HashModeSchema.default('direct'), allowFallback: z.boolean().optional() });
-const HashExistsSchema = HashRequestSchema.extend({ hashMode: HashModeSchema.default('direct') });
+export const HashLookupSchema = HashRequestSchema.extend({ hashMode: HashModeSchema.default('direct'), allowFallback: z.boolean().optional() });
+export const HashExistsSchema = HashRequestSchema.extend({ hashMode: HashModeSchema.default('direct') });
 const HASH_PARAM = /^[0-9a-f]{64}$/;
 
 /** Chunk size of progressive generation: small enough that the first progress event comes quickly. */
 const PROGRESSIVE_CHUNK_CHARS = 400;
 const CHUNK_CONCURRENCY = 8;
+/** How far chunk generation may run ahead of the encoder (chunks kept waiting in memory at most). */
+const CHUNK_LOOKAHEAD = 16;
 const deepFreeze = <T extends object>(o: T): T => {
   for (const v of Object.values(o)) if (v && typeof v === 'object') deepFreeze(v);
   return Object.freeze(o);
@@ -170,8 +175,36 @@ export class TtsService {
       if (hit) return this.toResponse(hit, true);
     }
     const direct = computeHash('direct', req.text, req.options);
-    const entry = await this.singleFlight(direct, req.cache, () => this.produce(req, direct, CHUNK_CONCURRENCY));
-    return this.toResponse(entry, false);
+    const release = await this.admit(ctx, req, direct);
+    try {
+      const entry = await this.singleFlight(direct, req.cache, () => this.produce(req, direct, CHUNK_CONCURRENCY));
+      return this.toResponse(entry, false);
+    } finally {
+      release();
+    }
+  }
+
+  /** Who a generation is charged to: the API key, else the address. */
+  private clientOf(ctx: DomainContext) {
+    return ctx.principal ? `key:${ctx.principal.keyId}` : `ip:${ctx.ip ?? 'unknown'}`;
+  }
+
+  /**
+   * A generation that is not a cache hit passes admission (characters, per-client and server-wide
+   * concurrency) first; joining an identical generation already under way costs nothing. Admin keys
+   * are not charged characters (like the plan limit, which does not apply to them), but queue as anyone.
+   */
+  private async admit(ctx: DomainContext, req: ResolvedRequest, direct: string): Promise<() => void> {
+    const admission = this.deps.admission;
+    if (!admission || this.inflight.has(direct)) return () => undefined;
+    return admission.admit(this.clientOf(ctx), ctx.principal?.isAdmin ? 0 : req.text.length);
+  }
+
+  /** The caller's character budget as `RateLimit-Characters-*` headers (none for admin keys or without admission). */
+  characterBudgetHeaders(ctx: DomainContext): Record<string, string> | undefined {
+    if (!this.deps.admission || ctx.principal?.isAdmin) return undefined;
+    const budget: CharacterBudget = this.deps.admission.budgetOf(this.clientOf(ctx));
+    return characterHeaders(budget);
   }
 
   /**
@@ -194,18 +227,25 @@ export class TtsService {
         return;
       }
     }
-    emit({ type: 'started', totalChunks: chunks.length });
+    // Refused (429/503) before the stream opens, so the client gets a plain error answer.
+    const release = await this.admit(ctx, req, direct);
     let completed = 0;
-    const entry = await this.singleFlight(direct, req.cache, () =>
-      this.produce(req, direct, CHUNK_CONCURRENCY, {
-        chunks,
-        signal,
-        onChunk: () => {
-          completed++;
-          emit({ type: 'progress', completed, total: chunks.length, progress: Math.round((completed / chunks.length) * 1000) / 10 });
-        },
-      }),
-    );
+    let entry: AudioEntry;
+    try {
+      emit({ type: 'started', totalChunks: chunks.length });
+      entry = await this.singleFlight(direct, req.cache, () =>
+        this.produce(req, direct, CHUNK_CONCURRENCY, {
+          chunks,
+          signal,
+          onChunk: () => {
+            completed++;
+            emit({ type: 'progress', completed, total: chunks.length, progress: Math.round((completed / chunks.length) * 1000) / 10 });
+          },
+        }),
+      );
+    } finally {
+      release();
+    }
     if (completed < chunks.length) {
       // Another request produced the same audio while we waited: report it as done.
       emit({ type: 'progress', completed: chunks.length, total: chunks.length, progress: 100 });
@@ -275,16 +315,27 @@ export class TtsService {
         sampleRate = 24000;
         bitrate = duration > 0 ? Math.round((data.length * 8) / duration) : 0;
       } else {
-        const generating = mapLimit(chunks, concurrency, async (text) => {
+        const synthesize = async (text: string) => {
           const wav = await provider.synthesize({ ...call, text, format: 'wav' }, signal);
           const checked = probe(wav, 'wav');
           if (!checked.ok) throw this.badAudio(o.provider, checked.reason);
           progressive?.onChunk();
           return wav;
-        });
-        generating.catch(() => undefined); // awaited below; a failure must not surface as unhandled first
-        allHashes();
-        const joined = await joinWavChunks(await generating, o.format, { quality: o.quality });
+        };
+        let joined: Awaited<ReturnType<typeof joinWavChunks>>;
+        if (o.format === 'wav') {
+          // The file is the samples themselves: all chunks are needed at once anyway.
+          const generating = mapLimit(chunks, concurrency, synthesize);
+          generating.catch(() => undefined); // awaited below; a failure must not surface as unhandled first
+          allHashes();
+          joined = await joinWavChunks(await generating, o.format, { quality: o.quality });
+        } else {
+          // Encoded as the chunks come, in order, with chunks made at most CHUNK_LOOKAHEAD ahead of the
+          // encoder: memory is that window plus the encoded file, not every chunk of a long text.
+          const ahead = aheadInOrder(chunks, concurrency, CHUNK_LOOKAHEAD, synthesize);
+          allHashes();
+          joined = await joinWavChunksInOrder(chunks.length, (i) => ahead.take(i), o.format, { quality: o.quality });
+        }
         data = joined.data;
         duration = joined.durationSeconds;
         sampleRate = joined.sampleRate;
@@ -328,12 +379,23 @@ export class TtsService {
       lastAccessedAt: now,
       expiresAt: req.ttlSeconds ? new Date(now.getTime() + req.ttlSeconds * 1000) : null,
     };
-    const entry = await em.upsert(AudioEntry, { hash: direct, ...fields, accessCount: 0 }, {
-      onConflictFields: ['hash'],
-      onConflictMergeFields: Object.keys(fields) as any,
-    });
+    let entry: AudioEntry;
+    try {
+      entry = await em.upsert(AudioEntry, { hash: direct, ...fields, accessCount: 0 }, {
+        onConflictFields: ['hash'],
+        onConflictMergeFields: Object.keys(fields) as any,
+      });
+    } catch (err) {
+      // No file without its record: drop the bytes just written unless another entry shares them.
+      await this.dropBlobIfUnused(em, blobKey).catch(() => undefined);
+      throw err;
+    }
     this.hot.set(entry.hash, { size: data.length, data, view: this.viewOf(entry) });
     return entry;
+  }
+
+  private async dropBlobIfUnused(em: EntityManager, blobKey: string) {
+    if (!(await em.fork().count(AudioEntry, { blobKey }))) await this.deps.blobs.delete(blobKey);
   }
 
   private badAudio(provider: ProviderId, reason: string) {
@@ -420,17 +482,32 @@ export class TtsService {
       data = await this.deps.blobs.get(entry.blobKey);
     } catch (err) {
       if (!(err instanceof CorruptBlobError)) throw err;
-      await this.deps.blobs.delete(entry.blobKey).catch(() => undefined);
-      await ctx.em.nativeDelete(AudioEntry, { hash });
+      await this.dropDamagedBlob(ctx.em, entry.blobKey);
       throw new DomainError('NOT_FOUND', `Audio '${hash}' was damaged in storage and has been removed; generate it again`, {
         details: { hash, reason: 'integrity-check-failed' },
       });
     }
-    if (!data) throw this.audioNotFound(hash);
+    if (!data) {
+      // The file is gone (removed by hand, lost with a volume): as damaged, for every entry sharing it.
+      await this.dropDamagedBlob(ctx.em, entry.blobKey);
+      throw this.audioNotFound(hash);
+    }
     const view = this.viewOf(entry);
     this.hot.set(hash, { size: data.length, data, view });
     if (opts.countAccess !== false) this.accesses.record(hash);
     return { data, view, tier: 'storage' };
+  }
+
+  /**
+   * A damaged file is gone for every entry that points at it (blobs are content-addressed and
+   * shared): all of them are removed, here and from every instance's hot tier, so the next request
+   * for any of them generates again instead of answering `cached: true` with a dead URL.
+   */
+  private async dropDamagedBlob(em: EntityManager, blobKey: string) {
+    const sharing = await em.find(AudioEntry, { blobKey }, { fields: ['hash'] });
+    await em.nativeDelete(AudioEntry, { blobKey });
+    await this.deps.blobs.delete(blobKey).catch(() => undefined);
+    this.invalidate(sharing.map((e) => e.hash));
   }
 
   private audioNotFound(hash: string) {

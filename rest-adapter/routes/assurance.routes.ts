@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { GateQuery } from '../../domain/compliance/gate/gate.service';
 import { TraceabilityQuery, traceabilityCsv } from '../../domain/compliance/traceability/traceability.service';
 import { defineRoutes, type RouteSpec } from '../route';
+import * as C from '../schemas/compliance';
 
 const route = (r: Omit<RouteSpec, 'envelope' | 'limiter' | 'tag'>): RouteSpec => ({ envelope: 'integration', limiter: 'plan', tag: 'assurance', ...r });
 
@@ -56,6 +57,7 @@ export const assuranceRoutes = defineRoutes([
     method: 'get',
     path: '/v1/compliance/gate',
     operationId: 'complianceGate',
+    response: C.GateResult,
     summary:
       'Release gate: pass or fail with the reasons. Fails on an open critical finding, a score below minScore (default 70) or more open findings than maxOpenFindings (when given). 200 either way',
     permission: 'read:compliance',

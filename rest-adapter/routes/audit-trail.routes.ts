@@ -1,5 +1,6 @@
 import { AuditTrailQuery } from '../../domain/audit/audit-trail.service';
 import { defineRoutes, type RouteSpec } from '../route';
+import * as C from '../schemas/compliance';
 
 const route = (r: Omit<RouteSpec, 'envelope' | 'limiter' | 'tag' | 'permission'>): RouteSpec => ({
   envelope: 'integration',
@@ -15,6 +16,7 @@ export const auditTrailRoutes = defineRoutes([
     method: 'get',
     path: '/v1/audit-trail',
     operationId: 'listAuditTrail',
+    response: C.AuditTrailPage,
     summary: 'Trail entries, newest first: time, key id, principal, action, before/after of the changed fields, hashes. Filters: entity, id, key, action, from, to',
     request: { query: AuditTrailQuery },
     handle: ({ ctx, services, query }) => services.auditTrail.list(ctx, query),
@@ -23,6 +25,7 @@ export const auditTrailRoutes = defineRoutes([
     method: 'get',
     path: '/v1/audit-trail/verify',
     operationId: 'verifyAuditTrail',
+    response: C.AuditVerification,
     summary: 'Recomputes every hash of the chain: intact or the first broken link; unsealed rows are counted apart',
     handle: ({ ctx, services }) => services.auditTrail.verify(ctx),
   }),

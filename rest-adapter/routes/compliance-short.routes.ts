@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BatchValidateInput, CreateRequirementInput } from '../../domain/compliance/requirements/requirement.service';
 import { defineRoutes, type RouteSpec } from '../route';
 import { complianceRoutes } from './compliance.routes';
+import * as C from '../schemas/compliance';
 
 const API = '/api';
 const err = (description: string) => ({ description });
@@ -29,6 +30,7 @@ export const complianceShortRoutes = defineRoutes([
     method: 'delete',
     path: `${API}/requirements/{id}`,
     operationId: 'shortDeleteRequirement',
+    response: C.RequirementDeleted,
     summary: 'Soft-delete a requirement: kept for the audit trail, hidden from every read afterwards',
     permission: 'write:requirements',
     responses: notFound,
@@ -38,15 +40,17 @@ export const complianceShortRoutes = defineRoutes([
     method: 'post',
     path: `${API}/validate/batch`,
     operationId: 'shortValidateBatch',
+    response: C.BatchValidateResult,
     summary: 'Validate up to 100 stored requirements by id, recording each outcome; unknown ids are reported in `errors`',
     permission: 'write:requirements',
-    request: { body: BatchValidateInput },
+    request: { body: BatchValidateInput, example: { requirementIds: ['req_0000000000000000000000000'] } },
     handle: ({ ctx, services, body }) => services.requirements.validateBatch(ctx, body),
   }),
   route({
     method: 'post',
     path: `${API}/validate`,
     operationId: 'shortValidate',
+    response: C.ValidationResult,
     summary: '`{requirementId}` validates a stored requirement and records the outcome (write:requirements); an inline requirement is validated without storing (read:requirements)',
     permission: 'read:requirements',
     request: { body: z.union([z.object({ requirementId: z.string() }), CreateRequirementInput]) },
@@ -57,6 +61,7 @@ export const complianceShortRoutes = defineRoutes([
     method: 'get',
     path: `${API}/validate/{id}`,
     operationId: 'shortLatestValidation',
+    response: C.LatestValidation,
     summary: 'The latest recorded validation of a requirement (`validation` null when never validated)',
     permission: 'read:requirements',
     responses: notFound,
@@ -68,6 +73,7 @@ export const complianceShortRoutes = defineRoutes([
     method: 'get',
     path: `${API}/compliance/{framework}`,
     operationId: 'shortFrameworkStatus',
+    response: C.ShortFrameworkStatus,
     summary: 'Compliance status of one framework: {framework, score, status, requirements, lastAssessment}',
     permission: 'read:compliance',
     responses: invalidFramework,
@@ -77,6 +83,7 @@ export const complianceShortRoutes = defineRoutes([
     method: 'post',
     path: `${API}/compliance/{framework}/assess`,
     operationId: 'shortAssessFramework',
+    response: C.ShortFrameworkStatus,
     summary: 'Recompute a framework’s compliance now and record it in the history; returns its status',
     permission: 'write:compliance',
     responses: invalidFramework,

@@ -3,6 +3,7 @@ import { HistoryQuery } from '../../domain/compliance/dashboard/dashboard.servic
 import { DashboardReportRequest } from '../../domain/compliance/reports/report.service';
 import { defineRoutes, type RouteSpec } from '../route';
 import { sendReportFile } from './reports.routes';
+import * as D from '../schemas/dashboard';
 
 const err = (description: string) => ({ description });
 const route = (r: Omit<RouteSpec, 'envelope' | 'limiter'>): RouteSpec => ({ envelope: 'dashboard', limiter: 'plan', ...r });
@@ -12,6 +13,7 @@ const metrics = (prefix: string, operationId: string) =>
     method: 'get',
     path: `${prefix}/metrics`,
     operationId,
+    response: D.DashboardMetrics,
     summary: 'Project metrics: requirement counts and completion rate, compliance score per framework',
     tag: 'dashboard',
     permission: 'read:dashboard',
@@ -23,6 +25,7 @@ const status = (prefix: string, operationId: string) =>
     method: 'get',
     path: `${prefix}/status`,
     operationId,
+    response: D.DashboardStatus,
     summary: 'Real-time status: health, uptime (share of successful database probes since start), active users, recent activity',
     tag: 'dashboard',
     permission: 'read:dashboard',
@@ -37,6 +40,7 @@ export const dashboardRoutes = defineRoutes([
     method: 'get',
     path: '/v1/dashboard/history',
     operationId: 'getDashboardHistory',
+    response: D.DashboardHistory,
     summary: 'History of a metric from recorded snapshots: one point per day (per week for 1y), with trend and average',
     tag: 'dashboard',
     permission: 'read:dashboard',
@@ -48,10 +52,11 @@ export const dashboardRoutes = defineRoutes([
     method: 'post',
     path: '/v1/dashboard/reports',
     operationId: 'requestDashboardReport',
+    response: D.Report,
     summary: 'Request a dashboard report (id prefix dash_rpt_); generated in the background',
     tag: 'dashboard',
     permission: 'write:dashboard',
-    request: { body: DashboardReportRequest },
+    request: { body: DashboardReportRequest, example: { type: 'compliance', period: 'last_30_days', format: 'pdf' } },
     status: 202,
     responses: { 400: err('Invalid parameters') },
     handle: ({ ctx, services, body }) => services.reports.requestDashboard(ctx, body),
@@ -60,6 +65,7 @@ export const dashboardRoutes = defineRoutes([
     method: 'get',
     path: '/v1/dashboard/reports',
     operationId: 'listDashboardReports',
+    response: D.ReportList,
     summary: 'Recent dashboard reports, newest first',
     tag: 'dashboard',
     permission: 'read:dashboard',
@@ -70,6 +76,7 @@ export const dashboardRoutes = defineRoutes([
     method: 'get',
     path: '/v1/dashboard/reports/{reportId}',
     operationId: 'getDashboardReport',
+    response: D.Report,
     summary: 'Status of a dashboard report',
     tag: 'dashboard',
     permission: 'read:dashboard',
@@ -84,6 +91,8 @@ export const dashboardRoutes = defineRoutes([
     tag: 'dashboard',
     permission: 'read:dashboard',
     raw: true,
+    produces: ['application/pdf', 'text/csv', 'application/json'],
+    producesJson: D.ReportDocument,
     responses: { 404: err('No such report'), 409: err('Still generating'), 410: err('Expired') },
     handle: async ({ ctx, services, params, res }) => sendReportFile(res, await services.reports.downloadDashboard(ctx, params.reportId)),
   }),
@@ -94,6 +103,7 @@ export const dashboardRoutes = defineRoutes([
     method: 'get',
     path: '/api/dashboard/reports',
     operationId: 'listDashboardReportsShort',
+    response: D.ReportList,
     summary: 'Recent dashboard reports (the short listing reads reports with GET; request them with POST /v1/dashboard/reports)',
     tag: 'dashboard',
     permission: 'read:dashboard',

@@ -3,6 +3,7 @@ import { ComplianceReportRequest, SignReportInput } from '../../domain/complianc
 import type { ReportFile } from '../../domain/compliance/reports/report.service';
 import { defineRoutes, type RouteSpec } from '../route';
 import type { Response } from 'express';
+import * as D from '../schemas/dashboard';
 
 const err = (description: string) => ({ description });
 const route = (r: Omit<RouteSpec, 'envelope' | 'limiter'>): RouteSpec => ({ envelope: 'integration', limiter: 'plan', ...r });
@@ -27,10 +28,11 @@ export const reportRoutes = defineRoutes([
     method: 'post',
     path: '/v1/compliance/reports',
     operationId: 'requestComplianceReport',
+    response: D.Report,
     summary: 'Request a compliance report; it is generated in the background (poll its status, then download)',
     tag: 'reports',
     permission: 'write:compliance',
-    request: { body: ComplianceReportRequest },
+    request: { body: ComplianceReportRequest, example: { framework: 'soc2', format: 'pdf' } },
     status: 202,
     responses: { 400: err('VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks') },
     handle: ({ ctx, services, body }) => services.reports.requestCompliance(ctx, body),
@@ -39,6 +41,7 @@ export const reportRoutes = defineRoutes([
     method: 'get',
     path: '/v1/compliance/reports/{reportId}',
     operationId: 'getComplianceReport',
+    response: D.Report,
     summary: 'Status of a compliance report: generating or completed (with downloadUrl, generatedAt, expiresAt)',
     tag: 'reports',
     permission: 'read:compliance',
@@ -53,8 +56,10 @@ export const reportRoutes = defineRoutes([
     tag: 'reports',
     permission: 'read:compliance',
     raw: true,
+    produces: ['application/pdf', 'text/csv', 'application/json'],
+    producesJson: D.ReportDocument,
     responses: {
-      200: { description: 'The report file', contentType: 'application/octet-stream', schema: z.any() },
+      200: { description: 'The report file in the format it was requested in, as an attachment' },
       404: err('No such report'),
       409: err('Still generating (Retry-After) or generation failed'),
       410: err('The report expired (GONE)'),

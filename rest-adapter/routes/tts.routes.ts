@@ -3,13 +3,28 @@ import { DomainError } from '../../domain/errors';
 import { contentTypeFor } from '../../domain/tts/audio';
 import type { ProgressEvent } from '../../domain/tts/tts.service';
 import { GenerationRequestSchema, TtsOptionsSchema } from '../../domain/tts/request';
+import { HashExistsSchema, HashLookupSchema, HashRequestSchema } from '../../domain/tts/tts.service';
+import { AudioFormat, Provider } from '../schemas/common';
 import { defineRoutes, type RestCall } from '../route';
+import * as T from '../schemas/tts';
 
 const V1 = '/api/v1';
-const hashMode = z.enum(['direct', 'content', 'semantic']);
-const HashBody = z.object({ text: z.string(), options: TtsOptionsSchema.optional() });
+
+/**
+ * The domain checks provider, format and quality itself, to answer INVALID_PROVIDER/INVALID_FORMAT
+ * with the supported values rather than a generic VALIDATION_ERROR; the document shows the same
+ * fields as the closed sets they are.
+ */
+const DocumentedOptions = TtsOptionsSchema.extend({
+  provider: Provider.optional(),
+  format: AudioFormat.optional(),
+  quality: z.enum(['low', 'medium', 'high', 'standard']).optional(),
+});
+const withOptions = <T extends z.ZodObject>(schema: T) => schema.extend({ options: DocumentedOptions.optional() });
+const GenerationBody = withOptions(GenerationRequestSchema);
+const GENERATE_EXAMPLE = { text: 'Hello from the gateway.', options: { provider: 'mock', voice: 'mock-voice-1', format: 'mp3', speed: 1 } };
 const err = (description: string) => ({ description });
-const providerQuery = z.object({ provider: z.enum(['provider_a', 'provider_b', 'provider_c', 'mock']).optional() });
+const providerQuery = z.object({ provider: Provider.optional() });
 
 /** Long-lived immutable audio: its URL is its content's hash. */
 const AUDIO_CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -41,7 +56,8 @@ async function sendAudio({ ctx, services, params, req, res }: RestCall, headOnly
     const rangeApplies = !ifRange || ifRange === etag;
     const ranges = rangeApplies ? req.range(data.length, { combine: true }) : undefined;
     if (ranges === -1) {
-      res.set('Content-Range', `bytes */${data.length}`);
+      res.set('Content-Range', `bytes */${data.length}`).removeHeader('ETag');
+      res.removeHeader('Cache-Control'); // the error is not the immutable audio
       throw new DomainError('RANGE_NOT_SATISFIABLE', `Range '${rangeHeader.slice(0, 100)}' is outside the ${data.length} bytes of this file`, {
         details: { size: data.length },
       });
@@ -57,14 +73,29 @@ async function sendAudio({ ctx, services, params, req, res }: RestCall, headOnly
   res.status(200).set('Content-Length', String(data.length)).end(data);
 }
 
+/**
+ * The caller's character budget beside the request-count headers: `RateLimit-Characters-*`, and the
+ * policy listed in `RateLimit-Policy` after the request policy (docs/decisions.md).
+ */
+function showCharacterBudget({ ctx, services, res }: RestCall) {
+  const headers = services.tts.characterBudgetHeaders(ctx);
+  if (!headers || res.headersSent) return;
+  res.set(headers);
+  const policy = res.getHeader('RateLimit-Policy');
+  const chars = `${headers['RateLimit-Characters-Limit']};w=60;comment="characters"`;
+  res.set('RateLimit-Policy', policy ? `${policy}, ${chars}` : chars);
+}
+
 /** SSE: headers go out with the first event, so invalid input still gets a plain JSON 400. */
-async function streamProgressive({ ctx, services, body, req, res, streams }: RestCall) {
+async function streamProgressive(call: RestCall) {
+  const { ctx, services, body, res, streams } = call;
   let open = false;
   let ended = false;
   const write = (e: ProgressEvent) => {
     if (ended || res.writableEnded) return;
     if (!open) {
       open = true;
+      showCharacterBudget(call);
       res.status(200).set({
         'Content-Type': 'text/event-stream; charset=utf-8',
         'Cache-Control': 'no-cache, no-transform',
@@ -102,15 +133,22 @@ export const ttsRoutes = defineRoutes([
     method: 'post',
     path: `${V1}/generate`,
     operationId: 'generateSpeech',
+    response: T.GenerationResult,
     summary: 'Convert text to speech (answered from the cache when the same audio exists)',
     tag: 'tts',
     envelope: 'tts',
     limiter: 'tts',
     permission: 'tts:generate',
-    request: { body: GenerationRequestSchema },
+    request: { body: GenerationBody, example: GENERATE_EXAMPLE },
     responses: { 400: err('Invalid request'), 429: err('Rate limit exceeded'), 500: err('Provider not configured'), 502: err('Upstream provider error') },
     answerFromMemory: ({ ctx, services, body, bodyText }) => services.tts.cachedGeneration(ctx, body, bodyText),
-    handle: ({ ctx, services, body }) => services.tts.generate(ctx, body),
+    handle: async (call) => {
+      const answer = await call.services.tts.generate(call.ctx, call.body);
+      // Only a generation that was charged shows the budget: a cache hit costs nothing, and is
+      // answered the same whether the fast lane or express serves it.
+      if (!answer.cached) showCharacterBudget(call);
+      return answer;
+    },
   },
   {
     method: 'post',
@@ -121,8 +159,9 @@ export const ttsRoutes = defineRoutes([
     envelope: 'tts',
     limiter: 'tts',
     permission: 'tts:generate',
-    request: { body: GenerationRequestSchema },
-    responses: { 200: { description: 'SSE stream', contentType: 'text/event-stream' }, 400: err('Invalid request') },
+    request: { body: GenerationBody, example: GENERATE_EXAMPLE },
+    responses: { 200: { description: 'SSE stream of `started`, `progress`, `complete` and `error` events' }, 400: err('Invalid request') },
+    produces: ['text/event-stream'],
     raw: true,
     handle: (call) => streamProgressive(call),
   },
@@ -136,7 +175,8 @@ export const ttsRoutes = defineRoutes([
     limiter: 'tts',
     permission: 'tts:read',
     raw: true,
-    responses: { 404: err('No such audio') },
+    produces: ['audio/mpeg', 'audio/wav', 'audio/ogg'],
+    responses: { 200: { description: 'The audio exists: its Content-Type, Content-Length and ETag, no body' }, 404: err('No such audio (no body)') },
     handle: (call) => sendAudio(call, true),
   },
   {
@@ -149,12 +189,13 @@ export const ttsRoutes = defineRoutes([
     limiter: 'tts',
     permission: 'tts:read',
     raw: true,
+    produces: ['audio/mpeg', 'audio/wav', 'audio/ogg'],
     responses: {
-      200: { description: 'Audio bytes', contentType: 'audio/mpeg' },
-      206: { description: 'Partial content', contentType: 'audio/mpeg' },
-      304: err('Not modified'),
+      200: { description: 'The audio, in the format it was generated in' },
+      206: { description: 'The requested byte range (Content-Range)' },
+      304: err('Not modified (If-None-Match matched the ETag)'),
       404: err('No such audio'),
-      416: err('Range not satisfiable'),
+      416: err('Range not satisfiable (a JSON error; Content-Range names the size)'),
     },
     handle: (call) => sendAudio(call, false),
   },
@@ -162,6 +203,7 @@ export const ttsRoutes = defineRoutes([
     method: 'get',
     path: `${V1}/audio/{hash}/metadata`,
     operationId: 'getAudioMetadata',
+    response: T.AudioMetadata,
     summary: 'Metadata of one audio file (full form, with access statistics)',
     tag: 'tts',
     envelope: 'tts',
@@ -174,18 +216,20 @@ export const ttsRoutes = defineRoutes([
     method: 'post',
     path: `${V1}/estimate`,
     operationId: 'estimateCost',
+    response: T.CostEstimate,
     summary: 'Estimate the cost of a generation without generating',
     tag: 'tts',
     envelope: 'tts',
     limiter: 'tts',
     permission: 'tts:generate',
-    request: { body: GenerationRequestSchema },
+    request: { body: GenerationBody, example: GENERATE_EXAMPLE },
     handle: ({ ctx, services, body }) => services.tts.estimate(ctx, body),
   },
   {
     method: 'get',
     path: `${V1}/providers`,
     operationId: 'listProviders',
+    response: T.ProviderList,
     summary: 'Providers with their voices and languages',
     tag: 'tts',
     envelope: 'tts',
@@ -197,6 +241,7 @@ export const ttsRoutes = defineRoutes([
     method: 'get',
     path: `${V1}/voices`,
     operationId: 'listVoices',
+    response: T.VoiceList,
     summary: 'Voices, of every provider or of the one named',
     tag: 'tts',
     envelope: 'tts',
@@ -209,42 +254,46 @@ export const ttsRoutes = defineRoutes([
     method: 'post',
     path: `${V1}/hash-info`,
     operationId: 'hashInfo',
+    response: T.HashInfo,
     summary: 'The direct, content and semantic hashes of a text and its options',
     tag: 'tts',
     envelope: 'tts',
     limiter: 'tts',
     permission: 'tts:generate',
-    request: { body: HashBody },
+    request: { body: withOptions(HashRequestSchema), example: { text: 'Hello from the gateway.' } },
     handle: ({ ctx, services, body }) => services.tts.hashInfo(ctx, body),
   },
   {
     method: 'post',
     path: `${V1}/hash-lookup`,
     operationId: 'hashLookup',
+    response: T.HashLookup,
     summary: 'Find cached audio by hash mode, optionally falling back to the other modes',
     tag: 'tts',
     envelope: 'tts',
     limiter: 'tts',
     permission: 'tts:generate',
-    request: { body: HashBody.extend({ hashMode, allowFallback: z.boolean().optional() }) },
+    request: { body: withOptions(HashLookupSchema), example: { text: 'Hello from the gateway.', hashMode: 'content', allowFallback: true } },
     handle: ({ ctx, services, body }) => services.tts.hashLookup(ctx, body),
   },
   {
     method: 'post',
     path: `${V1}/hash-exists`,
     operationId: 'hashExists',
+    response: T.HashExists,
     summary: 'Whether audio exists under a hash mode',
     tag: 'tts',
     envelope: 'tts',
     limiter: 'tts',
     permission: 'tts:generate',
-    request: { body: HashBody.extend({ hashMode }) },
+    request: { body: withOptions(HashExistsSchema), example: { text: 'Hello from the gateway.', hashMode: 'direct' } },
     handle: ({ ctx, services, body }) => services.tts.hashExists(ctx, body),
   },
   {
     method: 'delete',
     path: `${V1}/cache/{hash}`,
     operationId: 'deleteCacheEntry',
+    response: T.CacheEntryDeleted,
     summary: 'Delete one cached audio entry (admin)',
     tag: 'tts-admin',
     envelope: 'tts',
@@ -257,6 +306,7 @@ export const ttsRoutes = defineRoutes([
     method: 'get',
     path: `${V1}/cache/stats`,
     operationId: 'cacheStats',
+    response: T.CacheStats,
     summary: 'Cache statistics (admin)',
     tag: 'tts-admin',
     envelope: 'tts',
@@ -269,6 +319,7 @@ export const ttsRoutes = defineRoutes([
     method: 'delete',
     path: `${V1}/cache`,
     operationId: 'clearCache',
+    response: T.CacheCleared,
     summary: 'Clear all cached audio (admin)',
     tag: 'tts-admin',
     envelope: 'tts',
@@ -281,6 +332,7 @@ export const ttsRoutes = defineRoutes([
     method: 'get',
     path: `${V1}/health`,
     operationId: 'health',
+    response: T.Health,
     summary: 'Service health',
     tag: 'health',
     envelope: 'tts',
@@ -291,6 +343,7 @@ export const ttsRoutes = defineRoutes([
     method: 'get',
     path: `${V1}/languages`,
     operationId: 'listLanguages',
+    response: T.LanguageList,
     summary: 'Languages, of every provider or of the one named',
     tag: 'tts',
     envelope: 'tts',
@@ -303,6 +356,7 @@ export const ttsRoutes = defineRoutes([
     method: 'get',
     path: `${V1}/stats/providers`,
     operationId: 'providerStats',
+    response: T.ProviderStats,
     summary: 'Per-provider counters (requests, characters, cost, average latency in ms, errors)',
     tag: 'tts',
     envelope: 'tts',
@@ -314,6 +368,7 @@ export const ttsRoutes = defineRoutes([
     method: 'get',
     path: `${V1}/health/ready`,
     operationId: 'ready',
+    response: T.Ready,
     summary: 'Readiness: 200 when the database answers, 503 otherwise',
     tag: 'health',
     envelope: 'tts',
@@ -328,6 +383,7 @@ export const ttsRoutes = defineRoutes([
     method: 'get',
     path: `${V1}/health/live`,
     operationId: 'live',
+    response: T.Live,
     summary: 'Liveness',
     tag: 'health',
     envelope: 'tts',

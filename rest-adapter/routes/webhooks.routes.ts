@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CreateWebhookInput } from '../../domain/compliance/webhooks/webhook.service';
 import { defineRoutes, type RouteSpec } from '../route';
+import * as W from '../schemas/webhooks';
 
 const err = (description: string) => ({ description });
 const route = (r: Omit<RouteSpec, 'envelope' | 'limiter' | 'tag' | 'permission'>): RouteSpec => ({ envelope: 'integration', limiter: 'plan', tag: 'webhooks', permission: 'manage:webhooks', ...r });
@@ -11,8 +12,9 @@ export const webhookRoutes = defineRoutes([
     method: 'post',
     path: '/v1/webhooks',
     operationId: 'createWebhook',
+    response: W.RegisteredWebhook,
     summary: 'Register a webhook; the signing secret (generated when not given) is returned only here',
-    request: { body: CreateWebhookInput },
+    request: { body: CreateWebhookInput, example: { url: 'https://hooks.example.com/compliance', events: ['requirement.created', 'compliance.score_changed'] } },
     status: 201,
     responses: { 400: err('Invalid URL (scheme, private network) or event type') },
     handle: ({ ctx, services, body }) => services.webhooks.create(ctx, body),
@@ -21,6 +23,7 @@ export const webhookRoutes = defineRoutes([
     method: 'get',
     path: '/v1/webhooks',
     operationId: 'listWebhooks',
+    response: W.WebhookList,
     summary: 'Registered webhooks (without secrets)',
     handle: ({ ctx, services }) => services.webhooks.list(ctx),
   }),
@@ -41,6 +44,7 @@ export const webhookRoutes = defineRoutes([
     method: 'get',
     path: '/v1/webhooks/{id}/deliveries',
     operationId: 'listWebhookDeliveries',
+    response: W.DeliveryList,
     summary: 'Recent deliveries of a webhook, newest first, with attempts and last outcome',
     request: { query: z.object({ limit: z.coerce.number().int().min(1).max(200).optional(), status: z.enum(['pending', 'delivered', 'failed']).optional() }) },
     responses: { 404: err('No such webhook') },

@@ -161,6 +161,14 @@ describe('the web console in Chromium', () => {
     const text = await result.textContent();
     expect(text).toMatch(/Validation of “Record consent for marketing e-mail”: (valid|not valid), score \d+/);
     expect(text).toContain('Clause mapping');
+
+    // Edit: completing the requirement moves the score again.
+    await page.getByRole('button', { name: 'Edit Record consent for marketing e-mail' }).click();
+    await page.locator('#req-form-status').selectOption('completed');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.waitForFunction((b) => document.querySelector('[data-testid="score-gdpr"] [data-testid="score-value"]')?.textContent !== String(b), after);
+    expect(Number(await scoreOf(page, 'gdpr').textContent())).toBe(await gdprScore());
+    expect(Number(await scoreOf(page, 'gdpr').textContent())).toBeGreaterThan(after);
     await page.close();
   });
 
@@ -415,6 +423,7 @@ describe('the web console in Chromium', () => {
         await page.goto(`${gw.url}/#/${route}`);
         await page.locator('main h1').waitFor();
         await page.waitForLoadState('networkidle');
+        if (route === 'speech') await page.waitForFunction(() => document.querySelector('[data-testid="estimate"]')?.textContent?.startsWith('Estimated cost'));
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect({ route, width, overflow }).toEqual({ route, width, overflow: 0 });
         if (shots) await page.screenshot({ path: path.join(shots, `${route}-${label}.png`), fullPage: true });

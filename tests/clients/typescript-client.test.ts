@@ -298,6 +298,21 @@ describe('live events with reconnect', () => {
     await events.return!();
   });
 
+  it('graphql-ws: progressive generation through the shipped typed subscription', async () => {
+    const types: string[] = [];
+    let hash: string | null | undefined;
+    for await (const { generateProgressive: e } of client.graphql.subscribe(documents.GenerateProgressiveDocument, { input: { text: 'First sentence here. '.repeat(40), options: { provider: 'mock' } } })) {
+      types.push(e.type);
+      if (e.type === 'complete') {
+        hash = e.hash;
+        break;
+      }
+    }
+    expect(types[0]).toBe('started');
+    expect(types).toContain('progress');
+    expect(await client.hasAudio(hash!)).toBe(true);
+  });
+
   it('GraphQL over HTTP: typed documents, errors with extensions.code', async () => {
     const { createRequirement } = await client.graphql.request(documents.CreateRequirementDocument, { input: { title: 'Through GraphQL', framework: 'fda21cfr11' } });
     expect(createRequirement).toMatchObject({ title: 'Through GraphQL', status: 'pending' });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { checkAnswer } from './contract';
 import { createPostgresDatabase, testPostgresUrl } from './database';
 import { parseConfig } from '../../gateway/config';
 import { createGateway, type Gateway } from '../../gateway/server';
@@ -37,6 +38,11 @@ export async function startGateway(env: Record<string, string | undefined> = {},
     ADMIN_API_KEY: ADMIN_KEY,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     API_RATE_LIMIT: '100000',
+    // Suites that are not about speech budgets generate freely (tests/e2e/speech-budgets.test.ts is).
+    TTS_CHARS_PER_MINUTE: '100000000',
+    TTS_MAX_CONCURRENT_PER_CLIENT: '64',
+    TTS_MAX_CONCURRENT_GENERATIONS: '64',
+    TTS_ADMISSION_QUEUE: '1000',
     ...env,
     DATABASE_URL: databaseUrl,
   } as NodeJS.ProcessEnv);
@@ -47,7 +53,12 @@ export async function startGateway(env: Record<string, string | undefined> = {},
     const key = auth === undefined ? ADMIN_KEY : auth;
     if (key) headers.set('authorization', `Bearer ${key}`);
     if (json !== undefined) headers.set('content-type', 'application/json');
-    return fetch(gw.url + pathname, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+    return fetch(gw.url + pathname, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body }).then(async (res) => {
+      const media = res.headers.get('content-type');
+      const body = media?.startsWith('application/json') ? await res.clone().json().catch(() => undefined) : undefined;
+      checkAnswer(rest.method ?? 'GET', pathname, res.status, media, body);
+      return res;
+    });
   };
   return {
     ...gw,

@@ -59,7 +59,7 @@ OPERATIONS = {
     "requestDashboardReport": ("POST", "/v1/dashboard/reports", "json", "json"),
     "listDashboardReports": ("GET", "/v1/dashboard/reports", "none", "json"),
     "getDashboardReport": ("GET", "/v1/dashboard/reports/{reportId}", "none", "json"),
-    "downloadDashboardReport": ("GET", "/v1/dashboard/reports/{reportId}/download", "none", "json"),
+    "downloadDashboardReport": ("GET", "/v1/dashboard/reports/{reportId}/download", "none", "binary"),
     "getDashboardMetricsShort": ("GET", "/api/dashboard/metrics", "none", "json"),
     "getDashboardStatusShort": ("GET", "/api/dashboard/status", "none", "json"),
     "listDashboardReportsShort": ("GET", "/api/dashboard/reports", "none", "json"),

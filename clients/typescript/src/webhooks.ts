@@ -1,5 +1,8 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { WebhookEventType } from './generated/constants';
+
+/** Loaded when used, so the rest of the client bundles for browsers (webhooks are verified on servers). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const crypto = (): typeof import('node:crypto') => require('node:crypto');
 
 /** A webhook delivery's body: `{id, type, data, createdAt}`. */
 export interface WebhookEvent<T = Record<string, unknown>> {
@@ -47,6 +50,7 @@ export function verifyWebhook<T = Record<string, unknown>>(
   }
   if (!timestamp || !/^\d+$/.test(timestamp) || !signatures.length) throw new WebhookSignatureError('malformed x-service-signature header');
   const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+  const { createHmac, timingSafeEqual } = crypto();
   const expected = createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest();
   const matches = signatures.some((s) => /^[0-9a-f]{64}$/i.test(s) && timingSafeEqual(Buffer.from(s, 'hex'), expected));
   if (!matches) throw new WebhookSignatureError('signature does not match');
@@ -62,5 +66,5 @@ export function verifyWebhook<T = Record<string, unknown>>(
 
 /** Signs a body as the gateway does (for a receiver's own tests). */
 export function signWebhook(rawBody: string, secret: string, timestamp = Math.floor(Date.now() / 1000)): string {
-  return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`;
+  return `t=${timestamp},v1=${crypto().createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`;
 }

@@ -9,8 +9,7 @@ import { Activity } from '../activity/activity.entity';
 import { SUPPORTED_FRAMEWORKS } from '../catalogue';
 import { precheckFramework } from '../frameworks.service';
 import type { Measurement } from '../status/compliance-status.service';
-import { averageOf, bucketLast, HISTORY_METRICS, HISTORY_PERIODS, periodStart, trendOf, type DataPoint, type HistoryMetric, type Trend } from './history';
-import { MetricSnapshot } from './snapshot.entity';
+import { averageOf, HISTORY_METRICS, HISTORY_PERIODS, periodStart, trendOf, type DataPoint, type HistoryMetric, type Trend } from './history';
 import { clock } from '../../clock';
 
 export const PROJECT_NAME = 'Compliance Management Platform';
@@ -49,10 +48,11 @@ export const HistoryQuery = z
     framework: z.enum(SUPPORTED_FRAMEWORKS as unknown as [string, ...string[]]).optional(),
   });
 
-const METRIC_COLUMN: Record<HistoryMetric, keyof Pick<MetricSnapshot, 'complianceScore' | 'requirementCompletion' | 'validationRate'>> = {
-  compliance_score: 'complianceScore',
-  requirement_completion: 'requirementCompletion',
-  validation_rate: 'validationRate',
+/** The snapshot column of each metric (fixed names: the only text put into the history statement). */
+const METRIC_SQL_COLUMN: Record<HistoryMetric, string> = {
+  compliance_score: 'compliance_score',
+  requirement_completion: 'requirement_completion',
+  validation_rate: 'validation_rate',
 };
 
 /**
@@ -157,16 +157,22 @@ export class DashboardService {
     requirePermission(ctx, 'read:dashboard');
     precheckFramework(raw);
     const q = parseInput(HistoryQuery, stripEmpty(raw));
-    const column = METRIC_COLUMN[q.metric];
-    const rows = await ctx.em.find(
-      MetricSnapshot,
-      { takenAt: { $gte: periodStart(q.period) }, framework: q.framework ?? null },
-      { orderBy: { takenAt: 'asc', id: 'asc' }, limit: 20_000 },
+    // Bucketed in SQL (the last reading of each UTC day, or of each ISO week for a year),
+    // so any number of snapshots costs one row per bucket, never a row cap.
+    const unit = q.period === '1y' ? 'week' : 'day';
+    const params: unknown[] = [periodStart(q.period)];
+    if (q.framework) params.push(q.framework);
+    const rows = await ctx.em.getConnection().execute<{ bucket_ms: number | string; value: number | string }[]>(
+      `select distinct on (bucket) (extract(epoch from bucket) * 1000)::float8 as bucket_ms, value
+         from (select date_trunc('${unit}', taken_at at time zone 'UTC') as bucket, taken_at, id, ${METRIC_SQL_COLUMN[q.metric]} as value
+                 from metric_snapshots
+                where taken_at >= ? and framework ${q.framework ? '= ?' : 'is null'}) s
+        order by bucket, taken_at desc, id desc`,
+      params,
+      'all',
+      ctx.em.getTransactionContext(),
     );
-    const dataPoints = bucketLast(
-      rows.map((r) => ({ at: r.takenAt, value: Number(r[column]) })),
-      q.period === '1y',
-    );
+    const dataPoints: DataPoint[] = rows.map((r) => ({ timestamp: new Date(Number(r.bucket_ms)).toISOString(), value: Math.round(Number(r.value) * 100) / 100 }));
     return { metric: q.metric, period: q.period, framework: q.framework ?? null, dataPoints, trend: trendOf(dataPoints), averageValue: averageOf(dataPoints) };
   }
 }

@@ -1,7 +1,7 @@
 import { clock } from '../../clock';
 /**
- * Pure history maths: bucketing snapshots and naming their trend. Kept apart from the service so
- * the rules are easy to read and to test.
+ * Pure history maths: periods and naming a trend. (Bucketing — the last reading of each UTC day, or
+ * ISO week for a year — is done by the database: dashboard.service.ts.)
  */
 
 export const HISTORY_PERIODS = ['7d', '30d', '90d', '1y'] as const;
@@ -19,25 +19,6 @@ export const TREND_EPSILON_PER_DAY = 0.01;
 export interface DataPoint {
   timestamp: string;
   value: number;
-}
-
-/** Start of the UTC day; for weekly buckets, of the ISO week (Monday). */
-export function bucketStart(at: Date, weekly: boolean): Date {
-  const day = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
-  if (!weekly) return day;
-  const sinceMonday = (day.getUTCDay() + 6) % 7;
-  return new Date(day.getTime() - sinceMonday * DAY_MS);
-}
-
-/** One point per bucket (day, or week for a year): the last reading in that bucket, oldest first. */
-export function bucketLast(readings: { at: Date; value: number }[], weekly: boolean): DataPoint[] {
-  const last = new Map<number, { at: Date; value: number }>();
-  for (const r of readings) {
-    const key = bucketStart(r.at, weekly).getTime();
-    const seen = last.get(key);
-    if (!seen || r.at.getTime() >= seen.at.getTime()) last.set(key, r);
-  }
-  return [...last.entries()].sort(([a], [b]) => a - b).map(([key, r]) => ({ timestamp: new Date(key).toISOString(), value: round2(r.value) }));
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;

@@ -112,6 +112,9 @@ function overallMeasure(t: Tally, frameworks: Measure[]): Measure {
   return { score, status: levelOf(score, t.total), ...counts(t), parts: null };
 }
 
+/** Assessments with unchanged numbers within this window share one history snapshot. */
+const ASSESSMENT_COALESCE_MS = 60_000;
+
 const sameMeasure = (a: Measure, b: Measure) =>
   a.score === b.score && a.status === b.status && a.completionRate === b.completionRate && a.validationRate === b.validationRate && a.total === b.total;
 
@@ -223,8 +226,8 @@ export class ComplianceStatusService {
     await ctx.em.transactional(async (tx) => {
       const m = await this.measure(tx as EntityManager);
       const now = clock.now();
-      this.snapshot(tx as EntityManager, id, m.frameworks[id], now);
-      this.snapshot(tx as EntityManager, null, m.overall, now);
+      await this.assessmentSnapshot(tx as EntityManager, id, m.frameworks[id], now);
+      await this.assessmentSnapshot(tx as EntityManager, null, m.overall, now);
     });
     return this.frameworkStatus(ctx, id, { skipPermission: true });
   }
@@ -272,6 +275,24 @@ export class ComplianceStatusService {
     const m = await this.measure(ctx.em);
     const last = await this.lastAssessments(ctx.em);
     return { framework: id, ...statusView(m.frameworks[id], last.get(id) ?? null) };
+  }
+
+  /**
+   * An assessment that finds the numbers of the latest snapshot taken within ASSESSMENT_COALESCE_MS
+   * moves that snapshot to now instead of adding one: a flood of assessments writes one row per
+   * framework a minute, and "last assessed" (the newest snapshot's time) stays exact.
+   */
+  private async assessmentSnapshot(em: EntityManager, framework: FrameworkId | null, m: Measure, at: Date) {
+    const recent = await em.findOne(
+      MetricSnapshot,
+      { framework, takenAt: { $gte: new Date(at.getTime() - ASSESSMENT_COALESCE_MS) } },
+      { orderBy: { takenAt: 'desc', id: 'desc' } },
+    );
+    if (recent && recent.complianceScore === m.score && recent.requirementCompletion === m.completionRate && recent.validationRate === m.validationRate) {
+      if (recent.takenAt < at) recent.takenAt = at;
+      return;
+    }
+    this.snapshot(em, framework, m, at);
   }
 
   private snapshot(em: EntityManager, framework: FrameworkId | null, m: Measure, at: Date) {

@@ -20,5 +20,5 @@ export {
   type EncodeQuality,
 } from './codec';
 export { joinMono16Wavs } from './wav';
-export { joinWavChunks } from './join';
+export { joinWavChunks, joinWavChunksInOrder } from './join';
 export { AUDIO_FORMATS, AudioDecodeError, type AudioFormat, type ProbeResult } from './types';

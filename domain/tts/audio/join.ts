@@ -27,3 +27,20 @@ export async function joinWavChunks(
   parts[0] = async () => first;
   return encodeBlocks(concatPcmBlocks(parts), first.sampleRate, format, opts);
 }
+
+/**
+ * The same join for a non-WAV target, from chunks that are still being made: chunk `i` is asked for
+ * (`take(i)`) only when the encoder reaches it, so with a producer that runs a bounded distance ahead
+ * (aheadInOrder) a long text never holds more than that window of WAV chunks plus the encoded file.
+ */
+export async function joinWavChunksInOrder(
+  count: number,
+  take: (i: number) => Promise<Buffer>,
+  format: Exclude<AudioFormat, 'wav'>,
+  opts: EncodeOptions = {},
+): Promise<{ data: Buffer; sampleRate: number; bitrate: number; durationSeconds: number }> {
+  const parts: (() => Promise<Pcm>)[] = Array.from({ length: count }, (_, i) => async () => decode(await take(i), 'wav'));
+  const first = await parts[0]();
+  parts[0] = async () => first;
+  return encodeBlocks(concatPcmBlocks(parts), first.sampleRate, format, opts);
+}

@@ -997,34 +997,226 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "compliance.score_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `compliance.score_changed` (or `*`) */
+        post: operations["webhook_compliance_score_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "finding.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `finding.created` (or `*`) */
+        post: operations["webhook_finding_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "finding.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `finding.updated` (or `*`) */
+        post: operations["webhook_finding_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `report.completed` (or `*`) */
+        post: operations["webhook_report_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "requirement.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `requirement.created` (or `*`) */
+        post: operations["webhook_requirement_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "requirement.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `requirement.deleted` (or `*`) */
+        post: operations["webhook_requirement_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "requirement.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `requirement.updated` (or `*`) */
+        post: operations["webhook_requirement_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "system.alert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `system.alert` (or `*`) */
+        post: operations["webhook_system_alert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `user.activity` (or `*`) */
+        post: operations["webhook_user_activity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "validation.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to a registered webhook for `validation.completed` (or `*`) */
+        post: operations["webhook_validation_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         DashboardError: {
-            error?: {
+            error: {
                 code: string;
-                details?: Record<string, never>;
+                details?: {
+                    field: string;
+                    message: string;
+                }[] | {
+                    [key: string]: unknown;
+                };
                 message: string;
+                requestId?: string;
             };
         };
         IntegrationError: {
-            error?: {
+            error: {
                 code: string;
                 details: {
-                    field?: string;
-                    message?: string;
-                }[];
+                    field: string;
+                    message: string;
+                }[] | {
+                    [key: string]: unknown;
+                };
                 message: string;
                 requestId: string;
             };
         };
         TtsError: {
-            error?: {
+            error: {
                 code: string;
-                details?: Record<string, never>;
+                details?: {
+                    [key: string]: unknown;
+                };
                 message: string;
                 provider?: string | null;
             };
+        };
+        WebhookEvent: {
+            /** Format: date-time */
+            createdAt: string;
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description Event id; the same on every retry of one delivery, for deduplication */
+            id: string;
+            /** @enum {string} */
+            type: "requirement.created" | "requirement.updated" | "requirement.deleted" | "compliance.score_changed" | "validation.completed" | "finding.created" | "finding.updated" | "report.completed" | "user.activity" | "system.alert";
         };
     };
     responses: never;
@@ -1051,7 +1243,47 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        lastAssessment: string | null;
+                        requirements: {
+                            completed: number;
+                            inProgress: number;
+                            pending: number;
+                            total: number;
+                        };
+                        score: number;
+                        scoring: {
+                            base: number;
+                            coverage: {
+                                clauses: number;
+                                covered: number;
+                                percent: number;
+                            };
+                            findings: {
+                                cap: number | null;
+                                open: {
+                                    critical: number;
+                                    high: number;
+                                    low: number;
+                                    medium: number;
+                                };
+                                penalty: number;
+                            };
+                            implementation: number;
+                            validation: number;
+                            weights: {
+                                coverage: number;
+                                implementation: number;
+                                validation: number;
+                            };
+                        };
+                        /** @enum {string} */
+                        status: "compliant" | "mostly-compliant" | "partially-compliant" | "non-compliant" | "not-assessed";
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -1083,6 +1315,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1092,6 +1326,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1116,7 +1361,47 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        lastAssessment: string | null;
+                        requirements: {
+                            completed: number;
+                            inProgress: number;
+                            pending: number;
+                            total: number;
+                        };
+                        score: number;
+                        scoring: {
+                            base: number;
+                            coverage: {
+                                clauses: number;
+                                covered: number;
+                                percent: number;
+                            };
+                            findings: {
+                                cap: number | null;
+                                open: {
+                                    critical: number;
+                                    high: number;
+                                    low: number;
+                                    medium: number;
+                                };
+                                penalty: number;
+                            };
+                            implementation: number;
+                            validation: number;
+                            weights: {
+                                coverage: number;
+                                implementation: number;
+                                validation: number;
+                            };
+                        };
+                        /** @enum {string} */
+                        status: "compliant" | "mostly-compliant" | "partially-compliant" | "non-compliant" | "not-assessed";
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -1148,6 +1433,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1157,6 +1444,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1179,7 +1477,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            categories: string[];
+                            description: string;
+                            /** @enum {string} */
+                            id: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                            name: string;
+                            /** @description catalogue clauses, not stored requirements */
+                            requirementCount: number;
+                            /** @constant */
+                            supported: true;
+                            version: string;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -1211,6 +1524,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1220,6 +1535,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1242,7 +1568,58 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        compliance: {
+                            frameworks: {
+                                lastAssessed: string | null;
+                                name: string;
+                                score: number;
+                                scoring: {
+                                    base: number;
+                                    coverage: {
+                                        clauses: number;
+                                        covered: number;
+                                        percent: number;
+                                    };
+                                    findings: {
+                                        cap: number | null;
+                                        open: {
+                                            critical: number;
+                                            high: number;
+                                            low: number;
+                                            medium: number;
+                                        };
+                                        penalty: number;
+                                    };
+                                    implementation: number;
+                                    validation: number;
+                                    weights: {
+                                        coverage: number;
+                                        implementation: number;
+                                        validation: number;
+                                    };
+                                };
+                                /** @enum {string} */
+                                status: "compliant" | "mostly-compliant" | "partially-compliant" | "non-compliant" | "not-assessed";
+                            }[];
+                            overallScore: number;
+                        };
+                        project: {
+                            /** Format: date-time */
+                            lastUpdated: string;
+                            name: string;
+                            version: string;
+                        };
+                        requirements: {
+                            completed: number;
+                            completionRate: number;
+                            inProgress: number;
+                            pending: number;
+                            total: number;
+                        };
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -1274,6 +1651,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1283,6 +1662,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1307,7 +1697,28 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            downloadUrl: string | null;
+                            error?: string | null;
+                            /** Format: date-time */
+                            estimatedCompletion: string;
+                            expiresAt: string | null;
+                            /** @enum {string} */
+                            format: "pdf" | "csv" | "json";
+                            framework: string | null;
+                            generatedAt: string | null;
+                            reportId: string;
+                            size?: number | null;
+                            /** @enum {string} */
+                            status: "generating" | "completed" | "failed";
+                            type: string;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -1339,6 +1750,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1348,6 +1761,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1370,7 +1794,27 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        activeUsers: number;
+                        lastActivity: string | null;
+                        recentActivity: {
+                            description: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                            type: string;
+                            user: string;
+                        }[];
+                        /** @enum {string} */
+                        status: "healthy" | "degraded";
+                        systemHealth: {
+                            compliance: string;
+                            monitoring: string;
+                            validation: string;
+                        };
+                        uptime: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -1402,6 +1846,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1411,6 +1857,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1439,7 +1896,31 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                            id: string;
+                            /** @enum {string} */
+                            priority: "critical" | "high" | "medium" | "low";
+                            /** @enum {string} */
+                            status: "pending" | "in-progress" | "completed";
+                            title: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: {
+                            hasMore: boolean;
+                            limit: number;
+                            offset: number;
+                            total: number;
+                        };
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -1471,6 +1952,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1480,6 +1963,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1497,6 +1991,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Audit trail for record changes",
+                 *       "framework": "fda21cfr11",
+                 *       "priority": "high",
+                 *       "description": "Every create, update and delete of an electronic record is logged with user and time.",
+                 *       "acceptanceCriteria": [
+                 *         "Each change records who, when and the old and new value"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @default [] */
                     acceptanceCriteria?: string[];
@@ -1530,7 +2035,49 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        acceptanceCriteria: string[];
+                        category: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        id: string;
+                        implementation: {
+                            completedAt?: string | null;
+                            gitBranch?: string;
+                            relatedIssues?: string[];
+                            testFile?: string;
+                        } | null;
+                        /** @enum {string} */
+                        priority: "critical" | "high" | "medium" | "low";
+                        /** @enum {string} */
+                        status: "pending" | "in-progress" | "completed";
+                        technicalContext: {
+                            dataFlow?: string;
+                            relatedComponents?: string[];
+                            scope?: string;
+                        } | null;
+                        title: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        validation: {
+                            issues: {
+                                field: string;
+                                message: string;
+                                ruleId: string;
+                                severity: string;
+                            }[];
+                            /** Format: date-time */
+                            lastValidated: string;
+                            score: number;
+                            /** @enum {string} */
+                            status: "passed" | "failed";
+                        } | null;
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -1559,9 +2106,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1571,6 +2138,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1595,7 +2173,49 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        acceptanceCriteria: string[];
+                        category: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        id: string;
+                        implementation: {
+                            completedAt?: string | null;
+                            gitBranch?: string;
+                            relatedIssues?: string[];
+                            testFile?: string;
+                        } | null;
+                        /** @enum {string} */
+                        priority: "critical" | "high" | "medium" | "low";
+                        /** @enum {string} */
+                        status: "pending" | "in-progress" | "completed";
+                        technicalContext: {
+                            dataFlow?: string;
+                            relatedComponents?: string[];
+                            scope?: string;
+                        } | null;
+                        title: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        validation: {
+                            issues: {
+                                field: string;
+                                message: string;
+                                ruleId: string;
+                                severity: string;
+                            }[];
+                            /** Format: date-time */
+                            lastValidated: string;
+                            score: number;
+                            /** @enum {string} */
+                            status: "passed" | "failed";
+                        } | null;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -1636,6 +2256,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1645,6 +2267,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1664,6 +2297,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "in-progress"
+                 *     }
+                 */
                 "application/json": {
                     acceptanceCriteria?: string[];
                     category?: string | null;
@@ -1695,7 +2333,49 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        acceptanceCriteria: string[];
+                        category: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        id: string;
+                        implementation: {
+                            completedAt?: string | null;
+                            gitBranch?: string;
+                            relatedIssues?: string[];
+                            testFile?: string;
+                        } | null;
+                        /** @enum {string} */
+                        priority: "critical" | "high" | "medium" | "low";
+                        /** @enum {string} */
+                        status: "pending" | "in-progress" | "completed";
+                        technicalContext: {
+                            dataFlow?: string;
+                            relatedComponents?: string[];
+                            scope?: string;
+                        } | null;
+                        title: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        validation: {
+                            issues: {
+                                field: string;
+                                message: string;
+                                ruleId: string;
+                                severity: string;
+                            }[];
+                            /** Format: date-time */
+                            lastValidated: string;
+                            score: number;
+                            /** @enum {string} */
+                            status: "passed" | "failed";
+                        } | null;
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -1733,9 +2413,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1745,6 +2445,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1769,7 +2480,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                        /** Format: date-time */
+                        deletedAt: string;
+                        id: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -1810,6 +2529,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1819,6 +2540,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1838,25 +2570,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Audio bytes */
+            /** @description The audio, in the format it was generated in */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "audio/mpeg": unknown;
+                    "audio/mpeg": string;
+                    "audio/ogg": string;
+                    "audio/wav": string;
                 };
             };
-            /** @description Partial content */
+            /** @description The requested byte range (Content-Range) */
             206: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "audio/mpeg": unknown;
+                    "audio/mpeg": string;
+                    "audio/ogg": string;
+                    "audio/wav": string;
                 };
             };
-            /** @description Not modified */
+            /** @description Not modified (If-None-Match matched the ETag) */
             304: {
                 headers: {
                     [name: string]: unknown;
@@ -1865,6 +2601,24 @@ export interface operations {
             };
             /** @description Invalid request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1881,7 +2635,7 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
-            /** @description Range not satisfiable */
+            /** @description Range not satisfiable (a JSON error; Content-Range names the size) */
             416: {
                 headers: {
                     [name: string]: unknown;
@@ -1893,6 +2647,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1902,6 +2658,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1921,7 +2688,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The audio exists: its Content-Type, Content-Length and ETag, no body */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1933,36 +2700,53 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
-                };
+                content?: never;
             };
-            /** @description No such audio */
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such audio (no body) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
-                };
+                content?: never;
             };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
-                };
+                content?: never;
             };
             /** @description Server error */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
+                content?: never;
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
                 };
+                content?: never;
             };
         };
     };
@@ -1982,10 +2766,65 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        accessCount: number;
+                        bitrate: number;
+                        cost: {
+                            amount: number;
+                            charactersCharged: number;
+                            currency: string;
+                        };
+                        duration: number;
+                        expiresAt: string | null;
+                        fileSize: number;
+                        /** @enum {string} */
+                        format: "mp3" | "wav" | "ogg";
+                        /** Format: date-time */
+                        generatedAt: string;
+                        hash: string;
+                        hashes: {
+                            content: string;
+                            direct: string;
+                            semantic: string;
+                        };
+                        language: string;
+                        /** Format: date-time */
+                        lastAccessedAt: string;
+                        normalizedText: string;
+                        originalText: string;
+                        /** @enum {string} */
+                        provider: "provider_a" | "provider_b" | "provider_c" | "mock";
+                        quality: string;
+                        requestMetadata: {
+                            [key: string]: unknown;
+                        } | null;
+                        sampleRate: number;
+                        speed: number;
+                        voice: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2005,6 +2844,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2014,6 +2855,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2036,7 +2888,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2068,6 +2924,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2077,6 +2935,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2101,7 +2970,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2133,6 +3006,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2142,6 +3017,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2164,7 +3050,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        memoryTier: {
+                            bytes: number;
+                            entries: number;
+                        };
+                        newestEntry: string | null;
+                        oldestEntry: string | null;
+                        /** @enum {string} */
+                        storage: "fs" | "database";
+                        totalEntries: number;
+                        totalSize: number;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2196,6 +3095,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2205,6 +3106,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2222,6 +3134,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Hello from the gateway.",
+                 *       "options": {
+                 *         "provider": "mock",
+                 *         "voice": "mock-voice-1",
+                 *         "format": "mp3",
+                 *         "speed": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     metadata?: {
                         contentId?: string;
@@ -2235,12 +3158,14 @@ export interface operations {
                             energy?: number;
                             positivity?: number;
                         };
-                        format?: string;
+                        /** @enum {string} */
+                        format?: "mp3" | "wav" | "ogg";
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
                         provider?: "provider_a" | "provider_b" | "provider_c" | "mock";
-                        quality?: string;
+                        /** @enum {string} */
+                        quality?: "low" | "medium" | "high" | "standard";
                         speed?: number;
                         ttl?: number;
                         voice?: string;
@@ -2255,7 +3180,17 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        characterCount: number;
+                        cost: number;
+                        /** @constant */
+                        currency: "USD";
+                        /** @enum {string} */
+                        provider: "provider_a" | "provider_b" | "provider_c" | "mock";
+                        quality: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2266,9 +3201,47 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2278,6 +3251,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2295,6 +3279,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Hello from the gateway.",
+                 *       "options": {
+                 *         "provider": "mock",
+                 *         "voice": "mock-voice-1",
+                 *         "format": "mp3",
+                 *         "speed": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     metadata?: {
                         contentId?: string;
@@ -2308,12 +3303,14 @@ export interface operations {
                             energy?: number;
                             positivity?: number;
                         };
-                        format?: string;
+                        /** @enum {string} */
+                        format?: "mp3" | "wav" | "ogg";
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
                         provider?: "provider_a" | "provider_b" | "provider_c" | "mock";
-                        quality?: string;
+                        /** @enum {string} */
+                        quality?: "low" | "medium" | "high" | "standard";
                         speed?: number;
                         ttl?: number;
                         voice?: string;
@@ -2328,7 +3325,25 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        audioUrl: string;
+                        cached: boolean;
+                        cost: number;
+                        duration: number;
+                        hash: string;
+                        metadata: {
+                            fileSize: number;
+                            /** @enum {string} */
+                            format: "mp3" | "wav" | "ogg";
+                            /** Format: date-time */
+                            generatedAt: string;
+                            /** @enum {string} */
+                            provider: "provider_a" | "provider_b" | "provider_c" | "mock";
+                            voice: string;
+                        };
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2339,9 +3354,47 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2366,6 +3419,17 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
         };
     };
     generateSpeechProgressive: {
@@ -2377,6 +3441,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Hello from the gateway.",
+                 *       "options": {
+                 *         "provider": "mock",
+                 *         "voice": "mock-voice-1",
+                 *         "format": "mp3",
+                 *         "speed": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     metadata?: {
                         contentId?: string;
@@ -2390,12 +3465,14 @@ export interface operations {
                             energy?: number;
                             positivity?: number;
                         };
-                        format?: string;
+                        /** @enum {string} */
+                        format?: "mp3" | "wav" | "ogg";
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
                         provider?: "provider_a" | "provider_b" | "provider_c" | "mock";
-                        quality?: string;
+                        /** @enum {string} */
+                        quality?: "low" | "medium" | "high" | "standard";
                         speed?: number;
                         ttl?: number;
                         voice?: string;
@@ -2405,13 +3482,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description SSE stream */
+            /** @description SSE stream of `started`, `progress`, `complete` and `error` events */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": unknown;
+                    "text/event-stream": string;
                 };
             };
             /** @description Invalid request */
@@ -2423,9 +3500,47 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2435,6 +3550,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2452,21 +3578,32 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Hello from the gateway.",
+                 *       "hashMode": "direct"
+                 *     }
+                 */
                 "application/json": {
-                    /** @enum {string} */
-                    hashMode: "direct" | "content" | "semantic";
+                    /**
+                     * @default direct
+                     * @enum {string}
+                     */
+                    hashMode?: "direct" | "content" | "semantic";
                     options?: {
                         cache?: boolean;
                         emotion?: {
                             energy?: number;
                             positivity?: number;
                         };
-                        format?: string;
+                        /** @enum {string} */
+                        format?: "mp3" | "wav" | "ogg";
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
                         provider?: "provider_a" | "provider_b" | "provider_c" | "mock";
-                        quality?: string;
+                        /** @enum {string} */
+                        quality?: "low" | "medium" | "high" | "standard";
                         speed?: number;
                         ttl?: number;
                         voice?: string;
@@ -2481,7 +3618,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        exists: boolean;
+                        hashes: {
+                            content: string;
+                            direct: string;
+                            semantic: string;
+                        };
+                        /** @enum {string} */
+                        hashMode: "direct" | "content" | "semantic";
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2492,9 +3640,47 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2504,6 +3690,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2521,6 +3718,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Hello from the gateway."
+                 *     }
+                 */
                 "application/json": {
                     options?: {
                         cache?: boolean;
@@ -2528,12 +3730,14 @@ export interface operations {
                             energy?: number;
                             positivity?: number;
                         };
-                        format?: string;
+                        /** @enum {string} */
+                        format?: "mp3" | "wav" | "ogg";
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
                         provider?: "provider_a" | "provider_b" | "provider_c" | "mock";
-                        quality?: string;
+                        /** @enum {string} */
+                        quality?: "low" | "medium" | "high" | "standard";
                         speed?: number;
                         ttl?: number;
                         voice?: string;
@@ -2548,7 +3752,19 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        hashes: {
+                            content: string;
+                            direct: string;
+                            semantic: string;
+                        };
+                        text: {
+                            length: number;
+                            original: string;
+                        };
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2559,9 +3775,47 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2571,6 +3825,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2588,22 +3853,34 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "Hello from the gateway.",
+                 *       "hashMode": "content",
+                 *       "allowFallback": true
+                 *     }
+                 */
                 "application/json": {
                     allowFallback?: boolean;
-                    /** @enum {string} */
-                    hashMode: "direct" | "content" | "semantic";
+                    /**
+                     * @default direct
+                     * @enum {string}
+                     */
+                    hashMode?: "direct" | "content" | "semantic";
                     options?: {
                         cache?: boolean;
                         emotion?: {
                             energy?: number;
                             positivity?: number;
                         };
-                        format?: string;
+                        /** @enum {string} */
+                        format?: "mp3" | "wav" | "ogg";
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
                         provider?: "provider_a" | "provider_b" | "provider_c" | "mock";
-                        quality?: string;
+                        /** @enum {string} */
+                        quality?: "low" | "medium" | "high" | "standard";
                         speed?: number;
                         ttl?: number;
                         voice?: string;
@@ -2618,7 +3895,35 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        audioUrl: string;
+                        confidence: number;
+                        /** @constant */
+                        found: true;
+                        hash: string;
+                        metadata: {
+                            duration: number;
+                            fileSize: number;
+                            /** Format: date-time */
+                            generatedAt: string;
+                            /** @enum {string} */
+                            provider: "provider_a" | "provider_b" | "provider_c" | "mock";
+                            voice: string;
+                        };
+                        /** @enum {string} */
+                        mode: "direct" | "content" | "semantic";
+                    } | {
+                        /** @constant */
+                        found: false;
+                        hashes: {
+                            content: string;
+                            direct: string;
+                            semantic: string;
+                        };
+                        message: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2629,9 +3934,47 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2641,6 +3984,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2663,7 +4017,17 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        environment: string;
+                        service: string;
+                        status: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        uptime: number;
+                        version: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2674,27 +4038,11 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
-                };
-            };
-            /** @description Insufficient permissions */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
-                };
-            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2704,6 +4052,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2726,7 +4085,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        live: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2737,27 +4102,11 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
-                };
-            };
-            /** @description Insufficient permissions */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
-                };
-            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2767,6 +4116,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2789,7 +4149,87 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        checks: {
+                            /** @enum {string} */
+                            database: "up" | "down";
+                        };
+                        ready: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description The database does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checks: {
+                            /** @enum {string} */
+                            database: "up" | "down";
+                        };
+                        ready: boolean;
+                        /** Format: date-time */
+                        timestamp: string;
+                    };
+                };
+            };
+        };
+    };
+    listLanguages: {
+        parameters: {
+            query?: {
+                provider?: "provider_a" | "provider_b" | "provider_c" | "mock";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        languages: string[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2821,6 +4261,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2836,47 +4278,11 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
-        };
-    };
-    listLanguages: {
-        parameters: {
-            query?: {
-                provider?: "provider_a" | "provider_b" | "provider_c" | "mock";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
+            /** @description Service unavailable */
+            503: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TtsError"];
-                };
-            };
-            /** @description Server error */
-            500: {
-                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2899,7 +4305,25 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        providers: {
+                            configured: boolean;
+                            default: boolean;
+                            displayName: string;
+                            formats: ("mp3" | "wav" | "ogg")[];
+                            languages: string[];
+                            /** @enum {string} */
+                            name: "provider_a" | "provider_b" | "provider_c" | "mock";
+                            qualities: string[];
+                            speed: {
+                                max: number;
+                                min: number;
+                            };
+                            voices: string[];
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2910,9 +4334,29 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2922,6 +4366,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2944,7 +4399,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        latencyUnit: "ms";
+                        stats: {
+                            [key: string]: {
+                                avgLatency: number;
+                                charactersProcessed: number;
+                                errors: number;
+                                requests: number;
+                                totalCost: number;
+                            };
+                        };
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -2955,9 +4424,29 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2967,6 +4456,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2991,7 +4491,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        voices: string[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -3002,9 +4506,29 @@ export interface operations {
                     "application/json": components["schemas"]["TtsError"];
                 };
             };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3014,6 +4538,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3066,7 +4601,23 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description framework id → matched clause references */
+                        complianceMapping: {
+                            [key: string]: string[];
+                        };
+                        issues: {
+                            field: string;
+                            message: string;
+                            ruleId: string;
+                            severity: string;
+                        }[];
+                        score: number;
+                        suggestions: string[];
+                        valid: boolean;
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -3104,9 +4655,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3116,6 +4687,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3140,7 +4722,24 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        requirementId: string;
+                        validation: {
+                            issues: {
+                                field: string;
+                                message: string;
+                                ruleId: string;
+                                severity: string;
+                            }[];
+                            /** Format: date-time */
+                            lastValidated: string;
+                            score: number;
+                            /** @enum {string} */
+                            status: "passed" | "failed";
+                        } | null;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -3181,6 +4780,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3190,6 +4791,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3207,6 +4819,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "requirementIds": [
+                 *         "req_0000000000000000000000000"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     requirementIds: string[];
                 };
@@ -3218,7 +4837,30 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errors: {
+                            message: string;
+                            requirementId: string;
+                        }[];
+                        results: {
+                            /** @description framework id → matched clause references */
+                            complianceMapping: {
+                                [key: string]: string[];
+                            };
+                            issues: {
+                                field: string;
+                                message: string;
+                                ruleId: string;
+                                severity: string;
+                            }[];
+                            requirementId: string;
+                            score: number;
+                            suggestions: string[];
+                            valid: boolean;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -3247,9 +4889,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3259,6 +4921,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3290,7 +4963,38 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            action: string;
+                            actor: string;
+                            after: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** Format: date-time */
+                            at: string;
+                            before: {
+                                [key: string]: unknown;
+                            } | null;
+                            changedFields: string[];
+                            contentHash: string;
+                            entityId: string;
+                            entityType: string;
+                            hash: string | null;
+                            id: string;
+                            keyId: string | null;
+                            previousHash: string | null;
+                            requestId: string | null;
+                            sealed: boolean;
+                        }[];
+                        pagination: {
+                            hasMore: boolean;
+                            limit: number;
+                            offset: number;
+                            total: number;
+                        };
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -3322,6 +5026,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3331,6 +5037,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3353,7 +5070,34 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        firstBroken: {
+                            expected: string;
+                            found: string;
+                            id: string;
+                            message: string;
+                            problem: string;
+                            seq: number | null;
+                        } | null;
+                        head: {
+                            /** Format: date-time */
+                            at: string;
+                            hash: string;
+                            seq: number;
+                        } | null;
+                        intact: boolean;
+                        oldestUnsealedAt: string | null;
+                        problems: number;
+                        rows: {
+                            sealed: number;
+                            total: number;
+                            unsealed: number;
+                        };
+                        /** Format: date-time */
+                        verifiedAt: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -3385,6 +5129,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3394,6 +5140,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3423,7 +5180,38 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string | null;
+                            /** Format: date-time */
+                            discoveredAt: string;
+                            dueDate: string | null;
+                            evidence: string[];
+                            /** @enum {string} */
+                            framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                            id: string;
+                            requirementId: string | null;
+                            resolution: string | null;
+                            resolvedAt: string | null;
+                            /** @enum {string} */
+                            severity: "low" | "medium" | "high" | "critical";
+                            /** @enum {string} */
+                            status: "open" | "in-progress" | "resolved";
+                            title: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: {
+                            hasMore: boolean;
+                            limit: number;
+                            offset: number;
+                            total: number;
+                        };
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -3455,6 +5243,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3464,6 +5254,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3481,6 +5282,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Missing access review",
+                 *       "framework": "soc2",
+                 *       "severity": "medium",
+                 *       "description": "Quarterly access review not performed."
+                 *     }
+                 */
                 "application/json": {
                     description?: string | null;
                     /** Format: date-time */
@@ -3503,7 +5312,30 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** Format: date-time */
+                        discoveredAt: string;
+                        dueDate: string | null;
+                        evidence: string[];
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        id: string;
+                        requirementId: string | null;
+                        resolution: string | null;
+                        resolvedAt: string | null;
+                        /** @enum {string} */
+                        severity: "low" | "medium" | "high" | "critical";
+                        /** @enum {string} */
+                        status: "open" | "in-progress" | "resolved";
+                        title: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -3532,9 +5364,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3544,6 +5396,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3563,6 +5426,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "resolved",
+                 *       "resolution": "Access review performed and recorded."
+                 *     }
+                 */
                 "application/json": {
                     description?: string | null;
                     dueDate?: (string) | null;
@@ -3583,7 +5452,30 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** Format: date-time */
+                        discoveredAt: string;
+                        dueDate: string | null;
+                        evidence: string[];
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        id: string;
+                        requirementId: string | null;
+                        resolution: string | null;
+                        resolvedAt: string | null;
+                        /** @enum {string} */
+                        severity: "low" | "medium" | "high" | "critical";
+                        /** @enum {string} */
+                        status: "open" | "in-progress" | "resolved";
+                        title: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -3621,9 +5513,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3633,6 +5545,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3650,6 +5573,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "ci pipeline",
+                 *       "permissions": [
+                 *         "read:requirements",
+                 *         "read:compliance"
+                 *       ],
+                 *       "expiresIn": "30d"
+                 *     }
+                 */
                 "application/json": {
                     expiresIn?: string;
                     name: string;
@@ -3665,7 +5598,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        expiresAt: string | null;
+                        id: string;
+                        /** @description The secret; shown only in this answer */
+                        key: string;
+                        name: string;
+                        permissions: string[];
+                        /** @enum {string} */
+                        plan: "standard" | "premium" | "enterprise";
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -3694,9 +5640,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3706,6 +5672,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3730,7 +5707,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: string;
+                        revoked: boolean;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -3771,6 +5753,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3780,6 +5764,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3806,7 +5801,64 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        checks: {
+                            actual: number;
+                            limit: number;
+                            message: string;
+                            name: string;
+                            passed: boolean;
+                        }[];
+                        /** Format: date-time */
+                        evaluatedAt: string;
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        openFindings: {
+                            critical: number;
+                            high: number;
+                            low: number;
+                            medium: number;
+                            total: number;
+                        };
+                        passed: boolean;
+                        reasons: string[];
+                        /** @enum {string} */
+                        result: "pass" | "fail";
+                        score: number;
+                        scoring: {
+                            base: number;
+                            coverage: {
+                                clauses: number;
+                                covered: number;
+                                percent: number;
+                            };
+                            findings: {
+                                cap: number | null;
+                                open: {
+                                    critical: number;
+                                    high: number;
+                                    low: number;
+                                    medium: number;
+                                };
+                                penalty: number;
+                            };
+                            implementation: number;
+                            validation: number;
+                            weights: {
+                                coverage: number;
+                                implementation: number;
+                                validation: number;
+                            };
+                        };
+                        /** @enum {string} */
+                        status: "compliant" | "mostly-compliant" | "partially-compliant" | "non-compliant" | "not-assessed";
+                        thresholds: {
+                            maxOpenFindings: number | null;
+                            minScore: number;
+                        };
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -3838,6 +5890,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3847,6 +5901,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3864,6 +5929,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "framework": "soc2",
+                 *       "format": "pdf"
+                 *     }
+                 */
                 "application/json": {
                     dateRange?: {
                         end: string;
@@ -3888,7 +5959,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        downloadUrl: string | null;
+                        error?: string | null;
+                        /** Format: date-time */
+                        estimatedCompletion: string;
+                        expiresAt: string | null;
+                        /** @enum {string} */
+                        format: "pdf" | "csv" | "json";
+                        framework: string | null;
+                        generatedAt: string | null;
+                        reportId: string;
+                        size?: number | null;
+                        /** @enum {string} */
+                        status: "generating" | "completed" | "failed";
+                        type: string;
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -3917,9 +6007,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3929,6 +6039,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3953,7 +6074,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        downloadUrl: string | null;
+                        error?: string | null;
+                        /** Format: date-time */
+                        estimatedCompletion: string;
+                        expiresAt: string | null;
+                        /** @enum {string} */
+                        format: "pdf" | "csv" | "json";
+                        framework: string | null;
+                        generatedAt: string | null;
+                        reportId: string;
+                        size?: number | null;
+                        /** @enum {string} */
+                        status: "generating" | "completed" | "failed";
+                        type: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -3994,6 +6134,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4003,6 +6145,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4022,13 +6175,42 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The report file */
+            /** @description The report file in the format it was requested in, as an attachment */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": unknown;
+                    "application/json": {
+                        evidence?: {
+                            findingId: string;
+                            items: string[];
+                        }[];
+                        findings: {
+                            [key: string]: unknown;
+                        }[];
+                        framework: string | null;
+                        /** Format: date-time */
+                        generatedAt: string;
+                        kind: string;
+                        period: {
+                            end: string | null;
+                            start: string | null;
+                        };
+                        reportId: string;
+                        requirements: {
+                            [key: string]: unknown;
+                        }[];
+                        summary: {
+                            frameworks: {
+                                [key: string]: unknown;
+                            }[];
+                            overallScore: number;
+                        };
+                        title: string;
+                    };
+                    "application/pdf": string;
+                    "text/csv": string;
                 };
             };
             /** @description Invalid request */
@@ -4088,6 +6270,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4097,6 +6281,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4184,9 +6379,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4196,6 +6411,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4279,6 +6505,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4288,6 +6516,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4308,6 +6547,129 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description framework id → its status */
+                        frameworks: {
+                            [key: string]: {
+                                lastAssessment: string | null;
+                                requirements: {
+                                    completed: number;
+                                    inProgress: number;
+                                    pending: number;
+                                    total: number;
+                                };
+                                score: number;
+                                scoring: {
+                                    base: number;
+                                    coverage: {
+                                        clauses: number;
+                                        covered: number;
+                                        percent: number;
+                                    };
+                                    findings: {
+                                        cap: number | null;
+                                        open: {
+                                            critical: number;
+                                            high: number;
+                                            low: number;
+                                            medium: number;
+                                        };
+                                        penalty: number;
+                                    };
+                                    implementation: number;
+                                    validation: number;
+                                    weights: {
+                                        coverage: number;
+                                        implementation: number;
+                                        validation: number;
+                                    };
+                                };
+                                /** @enum {string} */
+                                status: "compliant" | "mostly-compliant" | "partially-compliant" | "non-compliant" | "not-assessed";
+                            };
+                        };
+                        overallScore: number;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+        };
+    };
+    complianceTraceability: {
+        parameters: {
+            query: {
+                format?: "json" | "csv";
+                framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matrix (JSON), or one CSV row per clause and requirement (text/csv) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4344,6 +6706,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4359,68 +6723,11 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
-        };
-    };
-    complianceTraceability: {
-        parameters: {
-            query: {
-                format?: "json" | "csv";
-                framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The matrix (JSON), or one CSV row per clause and requirement (text/csv) */
-            200: {
+            /** @description Service unavailable */
+            503: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["IntegrationError"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["IntegrationError"];
-                };
-            };
-            /** @description Insufficient permissions */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["IntegrationError"];
-                };
-            };
-            /** @description Rate limit exceeded */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["IntegrationError"];
-                };
-            };
-            /** @description Server error */
-            500: {
-                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4447,7 +6754,23 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        averageValue: number;
+                        dataPoints: {
+                            /** Format: date-time */
+                            timestamp: string;
+                            value: number;
+                        }[];
+                        framework: string | null;
+                        /** @enum {string} */
+                        metric: "compliance_score" | "requirement_completion" | "validation_rate";
+                        /** @enum {string} */
+                        period: "7d" | "30d" | "90d" | "1y";
+                        /** @enum {string} */
+                        trend: "increasing" | "decreasing" | "stable";
+                    };
+                };
             };
             /** @description Invalid period, metric or framework */
             400: {
@@ -4479,6 +6802,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4488,6 +6813,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4510,7 +6846,58 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        compliance: {
+                            frameworks: {
+                                lastAssessed: string | null;
+                                name: string;
+                                score: number;
+                                scoring: {
+                                    base: number;
+                                    coverage: {
+                                        clauses: number;
+                                        covered: number;
+                                        percent: number;
+                                    };
+                                    findings: {
+                                        cap: number | null;
+                                        open: {
+                                            critical: number;
+                                            high: number;
+                                            low: number;
+                                            medium: number;
+                                        };
+                                        penalty: number;
+                                    };
+                                    implementation: number;
+                                    validation: number;
+                                    weights: {
+                                        coverage: number;
+                                        implementation: number;
+                                        validation: number;
+                                    };
+                                };
+                                /** @enum {string} */
+                                status: "compliant" | "mostly-compliant" | "partially-compliant" | "non-compliant" | "not-assessed";
+                            }[];
+                            overallScore: number;
+                        };
+                        project: {
+                            /** Format: date-time */
+                            lastUpdated: string;
+                            name: string;
+                            version: string;
+                        };
+                        requirements: {
+                            completed: number;
+                            completionRate: number;
+                            inProgress: number;
+                            pending: number;
+                            total: number;
+                        };
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -4542,6 +6929,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4551,6 +6940,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4575,7 +6975,28 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            downloadUrl: string | null;
+                            error?: string | null;
+                            /** Format: date-time */
+                            estimatedCompletion: string;
+                            expiresAt: string | null;
+                            /** @enum {string} */
+                            format: "pdf" | "csv" | "json";
+                            framework: string | null;
+                            generatedAt: string | null;
+                            reportId: string;
+                            size?: number | null;
+                            /** @enum {string} */
+                            status: "generating" | "completed" | "failed";
+                            type: string;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -4607,6 +7028,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4616,6 +7039,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4633,6 +7067,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "compliance",
+                 *       "period": "last_30_days",
+                 *       "format": "pdf"
+                 *     }
+                 */
                 "application/json": {
                     endDate?: string;
                     /**
@@ -4659,7 +7100,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        downloadUrl: string | null;
+                        error?: string | null;
+                        /** Format: date-time */
+                        estimatedCompletion: string;
+                        expiresAt: string | null;
+                        /** @enum {string} */
+                        format: "pdf" | "csv" | "json";
+                        framework: string | null;
+                        generatedAt: string | null;
+                        reportId: string;
+                        size?: number | null;
+                        /** @enum {string} */
+                        status: "generating" | "completed" | "failed";
+                        type: string;
+                    };
+                };
             };
             /** @description Invalid parameters */
             400: {
@@ -4688,9 +7148,29 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4700,6 +7180,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4724,7 +7215,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        downloadUrl: string | null;
+                        error?: string | null;
+                        /** Format: date-time */
+                        estimatedCompletion: string;
+                        expiresAt: string | null;
+                        /** @enum {string} */
+                        format: "pdf" | "csv" | "json";
+                        framework: string | null;
+                        generatedAt: string | null;
+                        reportId: string;
+                        size?: number | null;
+                        /** @enum {string} */
+                        status: "generating" | "completed" | "failed";
+                        type: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -4765,6 +7275,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4774,6 +7286,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4798,7 +7321,38 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        evidence?: {
+                            findingId: string;
+                            items: string[];
+                        }[];
+                        findings: {
+                            [key: string]: unknown;
+                        }[];
+                        framework: string | null;
+                        /** Format: date-time */
+                        generatedAt: string;
+                        kind: string;
+                        period: {
+                            end: string | null;
+                            start: string | null;
+                        };
+                        reportId: string;
+                        requirements: {
+                            [key: string]: unknown;
+                        }[];
+                        summary: {
+                            frameworks: {
+                                [key: string]: unknown;
+                            }[];
+                            overallScore: number;
+                        };
+                        title: string;
+                    };
+                    "application/pdf": string;
+                    "text/csv": string;
+                };
             };
             /** @description Invalid request */
             400: {
@@ -4857,6 +7411,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4866,6 +7422,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4888,7 +7455,27 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        activeUsers: number;
+                        lastActivity: string | null;
+                        recentActivity: {
+                            description: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                            type: string;
+                            user: string;
+                        }[];
+                        /** @enum {string} */
+                        status: "healthy" | "degraded";
+                        systemHealth: {
+                            compliance: string;
+                            monitoring: string;
+                            validation: string;
+                        };
+                        uptime: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -4920,6 +7507,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4929,6 +7518,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4951,7 +7551,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            categories: string[];
+                            description: string;
+                            /** @enum {string} */
+                            id: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                            name: string;
+                            /** @description catalogue clauses, not stored requirements */
+                            requirementCount: number;
+                            /** @constant */
+                            supported: true;
+                            version: string;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -4983,6 +7598,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4992,6 +7609,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5016,7 +7644,31 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        categories: string[];
+                        description: string;
+                        /** @enum {string} */
+                        id: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        name: string;
+                        /** @description catalogue clauses, not stored requirements */
+                        requirementCount: number;
+                        requirements: {
+                            description: string;
+                            id: string;
+                            section: string;
+                            title: string;
+                        }[];
+                        /** @constant */
+                        supported: true;
+                        validationRules: {
+                            description: string;
+                            id: string;
+                            name: string;
+                        }[];
+                        version: string;
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -5048,6 +7700,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5057,6 +7711,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5085,7 +7750,31 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                            id: string;
+                            /** @enum {string} */
+                            priority: "critical" | "high" | "medium" | "low";
+                            /** @enum {string} */
+                            status: "pending" | "in-progress" | "completed";
+                            title: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: {
+                            hasMore: boolean;
+                            limit: number;
+                            offset: number;
+                            total: number;
+                        };
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -5117,6 +7806,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5126,6 +7817,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5143,6 +7845,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Audit trail for record changes",
+                 *       "framework": "fda21cfr11",
+                 *       "priority": "high",
+                 *       "description": "Every create, update and delete of an electronic record is logged with user and time.",
+                 *       "acceptanceCriteria": [
+                 *         "Each change records who, when and the old and new value"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @default [] */
                     acceptanceCriteria?: string[];
@@ -5176,7 +7889,49 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        acceptanceCriteria: string[];
+                        category: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        id: string;
+                        implementation: {
+                            completedAt?: string | null;
+                            gitBranch?: string;
+                            relatedIssues?: string[];
+                            testFile?: string;
+                        } | null;
+                        /** @enum {string} */
+                        priority: "critical" | "high" | "medium" | "low";
+                        /** @enum {string} */
+                        status: "pending" | "in-progress" | "completed";
+                        technicalContext: {
+                            dataFlow?: string;
+                            relatedComponents?: string[];
+                            scope?: string;
+                        } | null;
+                        title: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        validation: {
+                            issues: {
+                                field: string;
+                                message: string;
+                                ruleId: string;
+                                severity: string;
+                            }[];
+                            /** Format: date-time */
+                            lastValidated: string;
+                            score: number;
+                            /** @enum {string} */
+                            status: "passed" | "failed";
+                        } | null;
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -5205,9 +7960,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5217,6 +7992,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5241,7 +8027,49 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        acceptanceCriteria: string[];
+                        category: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        id: string;
+                        implementation: {
+                            completedAt?: string | null;
+                            gitBranch?: string;
+                            relatedIssues?: string[];
+                            testFile?: string;
+                        } | null;
+                        /** @enum {string} */
+                        priority: "critical" | "high" | "medium" | "low";
+                        /** @enum {string} */
+                        status: "pending" | "in-progress" | "completed";
+                        technicalContext: {
+                            dataFlow?: string;
+                            relatedComponents?: string[];
+                            scope?: string;
+                        } | null;
+                        title: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        validation: {
+                            issues: {
+                                field: string;
+                                message: string;
+                                ruleId: string;
+                                severity: string;
+                            }[];
+                            /** Format: date-time */
+                            lastValidated: string;
+                            score: number;
+                            /** @enum {string} */
+                            status: "passed" | "failed";
+                        } | null;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -5282,6 +8110,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5291,6 +8121,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5310,6 +8151,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "in-progress"
+                 *     }
+                 */
                 "application/json": {
                     acceptanceCriteria?: string[];
                     category?: string | null;
@@ -5341,7 +8187,49 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        acceptanceCriteria: string[];
+                        category: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        id: string;
+                        implementation: {
+                            completedAt?: string | null;
+                            gitBranch?: string;
+                            relatedIssues?: string[];
+                            testFile?: string;
+                        } | null;
+                        /** @enum {string} */
+                        priority: "critical" | "high" | "medium" | "low";
+                        /** @enum {string} */
+                        status: "pending" | "in-progress" | "completed";
+                        technicalContext: {
+                            dataFlow?: string;
+                            relatedComponents?: string[];
+                            scope?: string;
+                        } | null;
+                        title: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        validation: {
+                            issues: {
+                                field: string;
+                                message: string;
+                                ruleId: string;
+                                severity: string;
+                            }[];
+                            /** Format: date-time */
+                            lastValidated: string;
+                            score: number;
+                            /** @enum {string} */
+                            status: "passed" | "failed";
+                        } | null;
+                    };
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -5379,9 +8267,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5391,6 +8299,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5415,7 +8334,23 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description framework id → matched clause references */
+                        complianceMapping: {
+                            [key: string]: string[];
+                        };
+                        issues: {
+                            field: string;
+                            message: string;
+                            ruleId: string;
+                            severity: string;
+                        }[];
+                        score: number;
+                        suggestions: string[];
+                        valid: boolean;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -5456,6 +8391,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5465,6 +8402,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5482,8 +8430,43 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "requirements": [
+                 *         {
+                 *           "title": "Audit trail for record changes",
+                 *           "framework": "fda21cfr11",
+                 *           "priority": "high"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
-                    requirements: unknown[];
+                    requirements: {
+                        /** @default [] */
+                        acceptanceCriteria?: string[];
+                        category?: string | null;
+                        description?: string | null;
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        implementation?: {
+                            completedAt?: string | null;
+                            gitBranch?: string;
+                            relatedIssues?: string[];
+                            testFile?: string;
+                        } | null;
+                        /**
+                         * @default medium
+                         * @enum {string}
+                         */
+                        priority?: "critical" | "high" | "medium" | "low";
+                        technicalContext?: {
+                            dataFlow?: string;
+                            relatedComponents?: string[];
+                            scope?: string;
+                        } | null;
+                        title: string;
+                    }[];
                 };
             };
         };
@@ -5493,7 +8476,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        created: {
+                            id: string;
+                            /** @constant */
+                            status: "created";
+                            title: string;
+                        }[];
+                        errors: {
+                            field: string;
+                            index: number;
+                            message: string;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -5522,9 +8519,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5534,6 +8551,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5551,8 +8579,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "updates": [
+                 *         {
+                 *           "id": "req_0000000000000000000000000",
+                 *           "status": "in-progress"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
-                    updates: unknown[];
+                    updates: {
+                        id: string;
+                        /** @enum {string} */
+                        status: "pending" | "in-progress" | "completed";
+                    }[];
                 };
             };
         };
@@ -5562,7 +8604,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errors: {
+                            id: string | null;
+                            index: number;
+                            message: string;
+                        }[];
+                        updated: {
+                            id: string;
+                            /** @enum {string} */
+                            status: "pending" | "in-progress" | "completed";
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -5591,9 +8646,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5603,6 +8678,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5625,7 +8711,17 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            events: string[];
+                            id: string;
+                            url: string;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -5657,6 +8753,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5666,6 +8764,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5683,6 +8792,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/compliance",
+                 *       "events": [
+                 *         "requirement.created",
+                 *         "compliance.score_changed"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     events: ("requirement.created" | "requirement.updated" | "requirement.deleted" | "compliance.score_changed" | "validation.completed" | "finding.created" | "finding.updated" | "report.completed" | "user.activity" | "system.alert" | "*")[];
                     secret?: string;
@@ -5696,7 +8814,16 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        events: string[];
+                        id: string;
+                        secret: string;
+                        url: string;
+                    };
+                };
             };
             /** @description Invalid URL (scheme, private network) or event type */
             400: {
@@ -5725,9 +8852,29 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5737,6 +8884,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5802,6 +8960,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5811,6 +8971,17 @@ export interface operations {
             /** @description Server error */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5838,7 +9009,24 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            attempts: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            deliveredAt: string | null;
+                            eventId: string;
+                            id: string;
+                            lastError: string | null;
+                            lastStatusCode: number | null;
+                            nextAttemptAt: string | null;
+                            status: string;
+                            type: string;
+                            webhookId: string;
+                        }[];
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -5879,6 +9067,8 @@ export interface operations {
             /** @description Rate limit exceeded */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5893,6 +9083,337 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+        };
+    };
+    webhook_compliance_score_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "compliance.score_changed";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_finding_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "finding.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_finding_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "finding.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_report_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "report.completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_requirement_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "requirement.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_requirement_deleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "requirement.deleted";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_requirement_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "requirement.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_system_alert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "system.alert";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_user_activity: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "user.activity";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_validation_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"] & {
+                    /** @constant */
+                    type?: "validation.completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

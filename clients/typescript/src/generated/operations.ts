@@ -61,7 +61,7 @@ export const OPERATIONS = {
   requestDashboardReport: { method: 'POST', path: '/v1/dashboard/reports', pathParams: [], body: 'json', response: 'json' },
   listDashboardReports: { method: 'GET', path: '/v1/dashboard/reports', pathParams: [], body: 'none', response: 'json' },
   getDashboardReport: { method: 'GET', path: '/v1/dashboard/reports/{reportId}', pathParams: ["reportId"], body: 'none', response: 'json' },
-  downloadDashboardReport: { method: 'GET', path: '/v1/dashboard/reports/{reportId}/download', pathParams: ["reportId"], body: 'none', response: 'json' },
+  downloadDashboardReport: { method: 'GET', path: '/v1/dashboard/reports/{reportId}/download', pathParams: ["reportId"], body: 'none', response: 'binary' },
   getDashboardMetricsShort: { method: 'GET', path: '/api/dashboard/metrics', pathParams: [], body: 'none', response: 'json' },
   getDashboardStatusShort: { method: 'GET', path: '/api/dashboard/status', pathParams: [], body: 'none', response: 'json' },
   listDashboardReportsShort: { method: 'GET', path: '/api/dashboard/reports', pathParams: [], body: 'none', response: 'json' },
@@ -360,8 +360,8 @@ export class RestOperations extends Transport {
   }
 
   /** GET /v1/dashboard/reports/{reportId}/download: The dashboard report file as an attachment */
-  downloadDashboardReport(reportId: string, options?: CallOptions): Promise<SuccessBody<'downloadDashboardReport'>> {
-    return this.call('downloadDashboardReport', { path: { reportId }, options }) as Promise<SuccessBody<'downloadDashboardReport'>>;
+  downloadDashboardReport(reportId: string, options?: CallOptions): Promise<BinaryResponse> {
+    return this.call('downloadDashboardReport', { path: { reportId }, options }) as Promise<BinaryResponse>;
   }
 
   /** GET /api/dashboard/metrics: Project metrics: requirement counts and completion rate, compliance score per framework */

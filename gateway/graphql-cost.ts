@@ -1,0 +1,104 @@
+import {
+  getNamedType,
+  getNullableType,
+  getOperationAST,
+  isListType,
+  isObjectType,
+  isInterfaceType,
+  Kind,
+  valueFromAST,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
+import { DomainError } from '../domain/errors';
+
+/**
+ * What an operation may cost once list sizes are known. graphql-armor's cost limit (validation, no
+ * variables) counts every field once, so `requirements(limit: 500) { data { … findings { … } } }` cost
+ * the same as `limit: 1`. Here, with the variables at hand, a field's `limit` multiplies the cost of
+ * everything under it; a list without a `limit` of its own counts as DEFAULT_LIST_SIZE items, except
+ * directly inside a paged field (its `data`), which the page's `limit` already counts.
+ */
+export const LIST_COST = {
+  /** Items assumed for a `limit` not given (the services' default page). */
+  defaultLimit: 50,
+  /** Items assumed for a list field without a `limit` argument (nested findings, criteria…). */
+  defaultListSize: 10,
+};
+
+export function operationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> = {}): number {
+  const operation = getOperationAST(document, operationName ?? undefined);
+  if (!operation) return 0;
+  const root = operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+  if (!root) return 0;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+
+  const limitOf = (field: GraphQLField<unknown, unknown>, args: readonly { name: { value: string }; value: any }[]): number | undefined => {
+    const def = field.args.find((a) => a.name === 'limit');
+    if (!def) return undefined;
+    const given = args.find((a) => a.name.value === 'limit');
+    const value = given ? valueFromAST(given.value, def.type, variables) : def.defaultValue;
+    return typeof value === 'number' && Number.isFinite(value) ? Math.max(0, value) : LIST_COST.defaultLimit;
+  };
+
+  const costOf = (type: GraphQLNamedType, set: SelectionSetNode, paged: boolean, depth: number, seen: Set<string>): number => {
+    if (depth > 64) return 0; // depth is limited elsewhere; this only guards the recursion
+    let total = 0;
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.INLINE_FRAGMENT) {
+        const on = sel.typeCondition ? schema.getType(sel.typeCondition.name.value) ?? type : type;
+        total += costOf(on, sel.selectionSet, paged, depth + 1, seen);
+        continue;
+      }
+      if (sel.kind === Kind.FRAGMENT_SPREAD) {
+        const f = fragments.get(sel.name.value);
+        if (!f || seen.has(f.name.value)) continue;
+        const on = schema.getType(f.typeCondition.name.value) ?? type;
+        total += costOf(on, f.selectionSet, paged, depth + 1, new Set([...seen, f.name.value]));
+        continue;
+      }
+      if (sel.name.value.startsWith('__')) continue;
+      const field = isObjectType(type) || isInterfaceType(type) ? type.getFields()[sel.name.value] : undefined;
+      if (!field) {
+        total += 1;
+        continue;
+      }
+      const limit = limitOf(field, sel.arguments ?? []);
+      const isList = isListType(getNullableType(field.type));
+      let items = 1;
+      let childPaged = false;
+      if (limit !== undefined) {
+        items = limit;
+        childPaged = !isList; // a page object: its `data` list is what `limit` counts
+      } else if (isList) {
+        items = paged ? 1 : LIST_COST.defaultListSize;
+      }
+      const below = sel.selectionSet ? costOf(getNamedType(field.type), sel.selectionSet, childPaged, depth + 1, seen) : 0;
+      total += 1 + items * below;
+    }
+    return total;
+  };
+  return costOf(root, operation.selectionSet, false, 0, new Set());
+}
+
+/** Throws 400 VALIDATION_ERROR when the operation's list-aware cost is over `maxCost`. */
+export function checkOperationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | undefined, maxCost: number) {
+  const cost = operationCost(schema, document, operationName, variables ?? {});
+  if (cost > maxCost) {
+    throw new DomainError('VALIDATION_ERROR', `Query cost ${cost} exceeds the maximum of ${maxCost}: each list's \`limit\` multiplies the cost of the fields under it; ask for smaller pages or fewer fields`, {
+      details: { cost, maxCost },
+    });
+  }
+}
+
+/** Throws 413 PAYLOAD_TOO_LARGE when a result's JSON is over `maxBytes` (a backstop to the cost limit). */
+export function resultTooLarge(bytes: number, maxBytes: number) {
+  return new DomainError('PAYLOAD_TOO_LARGE', `The result is ${bytes} bytes, over the ${maxBytes}-byte limit of one response; ask for fewer items or fields`, {
+    details: { bytes, maxBytes },
+  });
+}

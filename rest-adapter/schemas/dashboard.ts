@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { HISTORY_METRICS, HISTORY_PERIODS } from '../../domain/compliance/dashboard/history';
+import { ComplianceLevel, Instant, list } from './common';
+import { ScoreParts } from './compliance';
+
+export const DashboardMetrics = z.object({
+  project: z.object({ name: z.string(), version: z.string(), lastUpdated: Instant }),
+  requirements: z.object({ total: z.number().int(), completed: z.number().int(), inProgress: z.number().int(), pending: z.number().int(), completionRate: z.number() }),
+  compliance: z.object({
+    frameworks: z.array(z.object({ name: z.string(), score: z.number(), status: ComplianceLevel, lastAssessed: Instant.nullable(), scoring: ScoreParts })),
+    overallScore: z.number(),
+  }),
+});
+
+export const DashboardStatus = z.object({
+  status: z.enum(['healthy', 'degraded']),
+  uptime: z.string(),
+  lastActivity: Instant.nullable(),
+  activeUsers: z.number().int(),
+  systemHealth: z.object({ validation: z.string(), compliance: z.string(), monitoring: z.string() }),
+  recentActivity: z.array(z.object({ timestamp: Instant, type: z.string(), user: z.string(), description: z.string() })),
+});
+
+export const DashboardHistory = z.object({
+  metric: z.enum(HISTORY_METRICS),
+  period: z.enum(HISTORY_PERIODS),
+  framework: z.string().nullable(),
+  dataPoints: z.array(z.object({ timestamp: Instant, value: z.number() })),
+  trend: z.enum(['increasing', 'decreasing', 'stable']),
+  averageValue: z.number(),
+});
+
+export const Report = z.object({
+  reportId: z.string(),
+  status: z.enum(['generating', 'completed', 'failed']),
+  type: z.string(),
+  framework: z.string().nullable(),
+  format: z.enum(['pdf', 'csv', 'json']),
+  estimatedCompletion: Instant,
+  generatedAt: Instant.nullable(),
+  expiresAt: Instant.nullable(),
+  downloadUrl: z.string().nullable(),
+  createdAt: Instant,
+  size: z.number().int().nullable().optional(),
+  error: z.string().nullable().optional(),
+});
+export const ReportList = list(Report);
+
+/** A report downloaded as JSON (`format: json`): the model the PDF and CSV are rendered from. */
+export const ReportDocument = z.object({
+  reportId: z.string(),
+  kind: z.string(),
+  title: z.string(),
+  framework: z.string().nullable(),
+  generatedAt: Instant,
+  period: z.object({ start: z.string().nullable(), end: z.string().nullable() }),
+  summary: z.object({ overallScore: z.number(), frameworks: z.array(z.record(z.string(), z.unknown())) }),
+  requirements: z.array(z.record(z.string(), z.unknown())),
+  findings: z.array(z.record(z.string(), z.unknown())),
+  evidence: z.array(z.object({ findingId: z.string(), items: z.array(z.string()) })).optional(),
+});

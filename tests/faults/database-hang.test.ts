@@ -1,0 +1,128 @@
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { createLogger } from '../../gateway/logger';
+import { createStandaloneDatabase } from '../helpers/database';
+import { startGateway, type TestGateway } from '../helpers/gateway';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
+
+/**
+ * The database hangs (a relay between gateway and database stops passing bytes but keeps every
+ * connection open, as a paused server or a dead network path does). Every transport answers 503
+ * SERVICE_UNAVAILABLE with Retry-After within 2 s, and once the database answers again the gateway
+ * serves as before without being restarted.
+ */
+const HANG_MS = 8_000;
+let gw: TestGateway;
+let proxy: TcpProxy;
+let cleanup: () => Promise<void> = async () => undefined;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  const db = await createStandaloneDatabase('gw_hang');
+  cleanup = () => db.drop();
+  const target = new URL(db.url);
+  proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  const viaProxy = new URL(target);
+  viaProxy.host = `127.0.0.1:${proxy.port}`;
+  gw = await startGateway({ DATABASE_URL: viaProxy.toString() }, { logger: createLogger('warn', { write: (line: string) => void logLines.push(line) }) });
+}, 120_000);
+afterAll(async () => {
+  proxy?.resume();
+  await gw?.close();
+  await proxy?.close();
+  await cleanup();
+});
+
+interface Outcome {
+  transport: string;
+  status: number;
+  code: string | undefined;
+  retryAfter: string | null | undefined;
+  ms: number;
+}
+
+async function rest(): Promise<Outcome> {
+  const started = Date.now();
+  const res = await gw.request('/v1/requirements');
+  const body: any = await res.json().catch(() => null);
+  return { transport: 'rest', status: res.status, code: body?.error?.code ?? body?.code, retryAfter: res.headers.get('retry-after'), ms: Date.now() - started };
+}
+
+async function restWrite(): Promise<Outcome> {
+  const started = Date.now();
+  const res = await gw.request('/v1/requirements', { method: 'POST', json: { title: 'During the hang', framework: 'gdpr' } });
+  const body: any = await res.json().catch(() => null);
+  return { transport: 'rest-write', status: res.status, code: body?.error?.code ?? body?.code, retryAfter: res.headers.get('retry-after'), ms: Date.now() - started };
+}
+
+async function graphql(): Promise<Outcome> {
+  const started = Date.now();
+  const res = await gw.request('/graphql', { method: 'POST', json: { query: '{ requirements(limit: 5) { data { id } } }' } });
+  const body: any = await res.json().catch(() => null);
+  const ext = body?.errors?.[0]?.extensions;
+  return { transport: 'graphql', status: ext?.status ?? (body?.data?.requirements ? 200 : res.status), code: ext?.code, retryAfter: res.headers.get('retry-after'), ms: Date.now() - started };
+}
+
+async function trpc(): Promise<Outcome> {
+  const started = Date.now();
+  const res = await gw.request(`/trpc/compliance.requirements?input=${encodeURIComponent(JSON.stringify({ limit: 5 }))}`);
+  const body: any = await res.json().catch(() => null);
+  return { transport: 'trpc', status: res.status, code: body?.error?.data?.domainCode, retryAfter: res.headers.get('retry-after'), ms: Date.now() - started };
+}
+
+async function graphqlWs(): Promise<Outcome> {
+  const client = createClient({ url: `${gw.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: 'test-admin-key-0123456789abcdef' }, retryAttempts: 0, lazy: true });
+  const started = Date.now();
+  try {
+    const result: any = await new Promise((resolve, reject) => {
+      let value: unknown;
+      client.subscribe({ query: '{ requirements(limit: 5) { data { id } } }' }, { next: (v) => (value = v), error: reject, complete: () => resolve(value) });
+    });
+    const ext = result?.errors?.[0]?.extensions;
+    return { transport: 'graphql-ws', status: ext?.status ?? (result?.data?.requirements ? 200 : 0), code: ext?.code, retryAfter: ext?.retryAfter === undefined ? undefined : String(ext.retryAfter), ms: Date.now() - started };
+  } finally {
+    await client.dispose();
+  }
+}
+
+const ALL = [rest, restWrite, graphql, trpc, graphqlWs];
+
+test('a hung database: 503 with Retry-After within 2 s on every transport, then recovery by itself', async () => {
+  for (const call of ALL) {
+    const before = await call();
+    expect(before.status).toBe(call === restWrite ? 201 : 200);
+  }
+  expect(proxy.open).toBeGreaterThan(0);
+
+  proxy.pause();
+  const hangStarted = Date.now();
+  const during: Outcome[] = [];
+  // All at once, right as the database stops answering, then one after another.
+  during.push(...(await Promise.all(ALL.map((call) => call()))));
+  for (const call of ALL) during.push(await call());
+  const ready = await gw.request('/api/v1/health/ready');
+  expect(Date.now() - hangStarted).toBeLessThan(HANG_MS);
+  console.log(`database hang: ${during.map((o) => `${o.transport} ${o.status}/${o.ms}ms`).join(', ')}`);
+  for (const o of during) {
+    expect({ transport: o.transport, status: o.status, code: o.code }).toEqual({ transport: o.transport, status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(o.retryAfter).toMatch(/^\d+$/);
+    expect(o.ms).toBeLessThan(2000);
+  }
+  expect(ready.status).toBe(503);
+  expect((await gw.request('/api/v1/health/live')).status).toBe(200);
+
+  await new Promise((r) => setTimeout(r, Math.max(0, HANG_MS - (Date.now() - hangStarted))));
+  proxy.resume();
+  const resumed = Date.now();
+  let last: Outcome | undefined;
+  while (Date.now() - resumed < 15_000) {
+    last = await rest();
+    if (last.status === 200) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  expect(last?.status).toBe(200);
+  console.log(`recovered ${Date.now() - resumed} ms after the database answered again`);
+  for (const call of ALL) expect((await call()).status).toBe(call === restWrite ? 201 : 200);
+  expect(logLines.some((l) => l.includes('"component":"database-guard"'))).toBe(true);
+  expect(logLines.join('')).not.toMatch(/insert into|select .* from/i);
+}, 60_000);
