@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { GateQuery } from '../../domain/compliance/gate/gate.service';
 import { TraceabilityQuery, traceabilityCsv } from '../../domain/compliance/traceability/traceability.service';
 import { defineRoutes, type RouteSpec } from '../route';
@@ -35,8 +34,10 @@ export const assuranceRoutes = defineRoutes([
     permission: 'read:compliance',
     request: { query: TraceabilityQuery },
     raw: true,
+    produces: ['application/json', 'text/csv'],
+    producesJson: C.TraceabilityMatrix,
     responses: {
-      200: { description: 'The matrix (JSON), or one CSV row per clause and requirement (text/csv)', contentType: 'application/json', schema: z.any() },
+      200: { description: 'The matrix (JSON), or one CSV row per clause and requirement (text/csv)' },
       400: { description: 'VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks' },
     },
     handle: async ({ ctx, services, query, req, res }) => {

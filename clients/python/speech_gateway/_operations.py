@@ -69,7 +69,7 @@ OPERATIONS = {
     "listWebhookDeliveries": ("GET", "/v1/webhooks/{id}/deliveries", "none", "json"),
     "listAuditTrail": ("GET", "/v1/audit-trail", "none", "json"),
     "verifyAuditTrail": ("GET", "/v1/audit-trail/verify", "none", "json"),
-    "complianceTraceability": ("GET", "/v1/compliance/traceability", "none", "json"),
+    "complianceTraceability": ("GET", "/v1/compliance/traceability", "none", "binary"),
     "complianceGate": ("GET", "/v1/compliance/gate", "none", "json"),
 }
 

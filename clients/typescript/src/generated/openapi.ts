@@ -1711,7 +1711,25 @@ export interface operations {
                             format: "pdf" | "csv" | "json";
                             framework: string | null;
                             generatedAt: string | null;
+                            /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                            recordSha256?: string | null;
                             reportId: string;
+                            requestedBy?: {
+                                keyId: string | null;
+                                name: string | null;
+                            };
+                            /** @description SHA-256 of the file served now */
+                            sha256?: string | null;
+                            signatures?: {
+                                keyId: string;
+                                /** @enum {string} */
+                                meaning: "reviewed" | "approved";
+                                recordSha256: string;
+                                signatureHash: string;
+                                /** Format: date-time */
+                                signedAt: string;
+                                signerName: string;
+                            }[];
                             size?: number | null;
                             /** @enum {string} */
                             status: "generating" | "completed" | "failed";
@@ -5972,7 +5990,25 @@ export interface operations {
                         format: "pdf" | "csv" | "json";
                         framework: string | null;
                         generatedAt: string | null;
+                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        recordSha256?: string | null;
                         reportId: string;
+                        requestedBy?: {
+                            keyId: string | null;
+                            name: string | null;
+                        };
+                        /** @description SHA-256 of the file served now */
+                        sha256?: string | null;
+                        signatures?: {
+                            keyId: string;
+                            /** @enum {string} */
+                            meaning: "reviewed" | "approved";
+                            recordSha256: string;
+                            signatureHash: string;
+                            /** Format: date-time */
+                            signedAt: string;
+                            signerName: string;
+                        }[];
                         size?: number | null;
                         /** @enum {string} */
                         status: "generating" | "completed" | "failed";
@@ -6087,7 +6123,25 @@ export interface operations {
                         format: "pdf" | "csv" | "json";
                         framework: string | null;
                         generatedAt: string | null;
+                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        recordSha256?: string | null;
                         reportId: string;
+                        requestedBy?: {
+                            keyId: string | null;
+                            name: string | null;
+                        };
+                        /** @description SHA-256 of the file served now */
+                        sha256?: string | null;
+                        signatures?: {
+                            keyId: string;
+                            /** @enum {string} */
+                            meaning: "reviewed" | "approved";
+                            recordSha256: string;
+                            signatureHash: string;
+                            /** Format: date-time */
+                            signedAt: string;
+                            signerName: string;
+                        }[];
                         size?: number | null;
                         /** @enum {string} */
                         status: "generating" | "completed" | "failed";
@@ -6323,7 +6377,54 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        downloadUrl: string | null;
+                        error?: string | null;
+                        /** Format: date-time */
+                        estimatedCompletion: string;
+                        expiresAt: string | null;
+                        /** @enum {string} */
+                        format: "pdf" | "csv" | "json";
+                        framework: string | null;
+                        generatedAt: string | null;
+                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        recordSha256?: string | null;
+                        reportId: string;
+                        requestedBy?: {
+                            keyId: string | null;
+                            name: string | null;
+                        };
+                        /** @description SHA-256 of the file served now */
+                        sha256?: string | null;
+                        signature: {
+                            keyId: string;
+                            /** @enum {string} */
+                            meaning: "reviewed" | "approved";
+                            recordSha256: string;
+                            signatureHash: string;
+                            /** Format: date-time */
+                            signedAt: string;
+                            signerName: string;
+                        };
+                        signatures?: {
+                            keyId: string;
+                            /** @enum {string} */
+                            meaning: "reviewed" | "approved";
+                            recordSha256: string;
+                            signatureHash: string;
+                            /** Format: date-time */
+                            signedAt: string;
+                            signerName: string;
+                        }[];
+                        size?: number | null;
+                        /** @enum {string} */
+                        status: "generating" | "completed" | "failed";
+                        type: string;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -6446,7 +6547,29 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        current: boolean;
+                        expectedSha256: string;
+                        matches: ("original" | "signed") | null;
+                        message: string;
+                        recordSha256: string;
+                        reportId: string;
+                        sha256: string;
+                        signatures: {
+                            keyId: string;
+                            /** @enum {string} */
+                            meaning: "reviewed" | "approved";
+                            recordSha256: string;
+                            signatureHash: string;
+                            /** Format: date-time */
+                            signedAt: string;
+                            signerName: string;
+                        }[];
+                        size: number;
+                        valid: boolean;
+                    };
+                };
             };
             /** @description Invalid request */
             400: {
@@ -6674,7 +6797,49 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        clauses: {
+                            category: string;
+                            clauseId: string;
+                            covered: boolean;
+                            requirements: {
+                                [key: string]: unknown;
+                            }[];
+                            section: string;
+                            title: string;
+                        }[];
+                        findingsIncluded: boolean;
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        frameworkName: string;
+                        gaps: {
+                            category: string;
+                            clauseId: string;
+                            section: string;
+                            title: string;
+                        }[];
+                        generatedAt: string;
+                        summary: {
+                            clauses: number;
+                            coveragePercent: number;
+                            covered: number;
+                            gaps: number;
+                            openFindings: number;
+                            requirements: number;
+                            resolvedFindings: number;
+                            unmappedRequirements: number;
+                        };
+                        unlinkedFindings: {
+                            [key: string]: unknown;
+                        }[];
+                        unmappedRequirements: {
+                            [key: string]: unknown;
+                        }[];
+                        version: string;
+                    };
+                    "text/csv": string;
+                };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
             400: {
@@ -6989,7 +7154,25 @@ export interface operations {
                             format: "pdf" | "csv" | "json";
                             framework: string | null;
                             generatedAt: string | null;
+                            /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                            recordSha256?: string | null;
                             reportId: string;
+                            requestedBy?: {
+                                keyId: string | null;
+                                name: string | null;
+                            };
+                            /** @description SHA-256 of the file served now */
+                            sha256?: string | null;
+                            signatures?: {
+                                keyId: string;
+                                /** @enum {string} */
+                                meaning: "reviewed" | "approved";
+                                recordSha256: string;
+                                signatureHash: string;
+                                /** Format: date-time */
+                                signedAt: string;
+                                signerName: string;
+                            }[];
                             size?: number | null;
                             /** @enum {string} */
                             status: "generating" | "completed" | "failed";
@@ -7113,7 +7296,25 @@ export interface operations {
                         format: "pdf" | "csv" | "json";
                         framework: string | null;
                         generatedAt: string | null;
+                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        recordSha256?: string | null;
                         reportId: string;
+                        requestedBy?: {
+                            keyId: string | null;
+                            name: string | null;
+                        };
+                        /** @description SHA-256 of the file served now */
+                        sha256?: string | null;
+                        signatures?: {
+                            keyId: string;
+                            /** @enum {string} */
+                            meaning: "reviewed" | "approved";
+                            recordSha256: string;
+                            signatureHash: string;
+                            /** Format: date-time */
+                            signedAt: string;
+                            signerName: string;
+                        }[];
                         size?: number | null;
                         /** @enum {string} */
                         status: "generating" | "completed" | "failed";
@@ -7228,7 +7429,25 @@ export interface operations {
                         format: "pdf" | "csv" | "json";
                         framework: string | null;
                         generatedAt: string | null;
+                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        recordSha256?: string | null;
                         reportId: string;
+                        requestedBy?: {
+                            keyId: string | null;
+                            name: string | null;
+                        };
+                        /** @description SHA-256 of the file served now */
+                        sha256?: string | null;
+                        signatures?: {
+                            keyId: string;
+                            /** @enum {string} */
+                            meaning: "reviewed" | "approved";
+                            recordSha256: string;
+                            signatureHash: string;
+                            /** Format: date-time */
+                            signedAt: string;
+                            signerName: string;
+                        }[];
                         size?: number | null;
                         /** @enum {string} */
                         status: "generating" | "completed" | "failed";

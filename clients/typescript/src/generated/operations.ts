@@ -71,7 +71,7 @@ export const OPERATIONS = {
   listWebhookDeliveries: { method: 'GET', path: '/v1/webhooks/{id}/deliveries', pathParams: ["id"], body: 'none', response: 'json' },
   listAuditTrail: { method: 'GET', path: '/v1/audit-trail', pathParams: [], body: 'none', response: 'json' },
   verifyAuditTrail: { method: 'GET', path: '/v1/audit-trail/verify', pathParams: [], body: 'none', response: 'json' },
-  complianceTraceability: { method: 'GET', path: '/v1/compliance/traceability', pathParams: [], body: 'none', response: 'json' },
+  complianceTraceability: { method: 'GET', path: '/v1/compliance/traceability', pathParams: [], body: 'none', response: 'binary' },
   complianceGate: { method: 'GET', path: '/v1/compliance/gate', pathParams: [], body: 'none', response: 'json' },
 } as const;
 
@@ -410,8 +410,8 @@ export class RestOperations extends Transport {
   }
 
   /** GET /v1/compliance/traceability: Traceability matrix of a framework: every catalogue clause → requirements mapped to it → latest validation → open and resolved findings → evidence; uncovered clauses listed as gaps. JSON, or CSV with ?format=csv or Accept: text/csv. Findings need read:audits as well */
-  complianceTraceability(query: QueryOf<'complianceTraceability'>, options?: CallOptions): Promise<SuccessBody<'complianceTraceability'>> {
-    return this.call('complianceTraceability', { path: {  }, query, options }) as Promise<SuccessBody<'complianceTraceability'>>;
+  complianceTraceability(query: QueryOf<'complianceTraceability'>, options?: CallOptions): Promise<BinaryResponse> {
+    return this.call('complianceTraceability', { path: {  }, query, options }) as Promise<BinaryResponse>;
   }
 
   /** GET /v1/compliance/gate: Release gate: pass or fail with the reasons. Fails on an open critical finding, a score below minScore (default 70) or more open findings than maxOpenFindings (when given). 200 either way */
