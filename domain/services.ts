@@ -23,6 +23,8 @@ export interface DomainDeps {
   hotCacheBytes: number;
   environment: string;
   webhookAllowPrivateNetworks: boolean;
+  /** Printed on every report (`ORGANISATION_NAME`). */
+  organisationName?: string;
   generationLock?: <T>(key: string, fn: () => Promise<T>) => Promise<T>;
   onCacheInvalidated?: (hashes: string[] | 'all') => void;
   /** Bounds on speech generations (characters per minute, concurrency, queue); unbounded when absent. */

@@ -83,3 +83,12 @@ export function findUnstorableString(value: unknown, path = '', depth = 0): { pa
   }
   return null;
 }
+
+/** Strict base64 (GraphQL and tRPC carry file bytes so): anything else is a VALIDATION_ERROR on `field`. */
+export function decodeBase64(value: unknown, field: string): Buffer {
+  const text = typeof value === 'string' ? value.replace(/\s+/g, '') : null;
+  if (text === null || text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) {
+    throw new DomainError('VALIDATION_ERROR', `${field} must be base64`, { fields: [{ field, message: 'must be base64 (RFC 4648)' }] });
+  }
+  return Buffer.from(text, 'base64');
+}

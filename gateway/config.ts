@@ -63,6 +63,8 @@ const EnvSchema = z.object({
    * client and not the balancer. Express's `trust proxy`: a hop count, or addresses/subnets/
    * `loopback`/`uniquelocal`, comma-separated. Unset: the socket's address is the client.
    */
+  /** The organisation whose records the reports are, printed on every report. */
+  ORGANISATION_NAME: z.string().max(200, 'must be at most 200 characters').optional(),
   /** Characters of speech a client (API key, else address) may have generated per minute; cache hits are free. */
   TTS_CHARS_PER_MINUTE: z.coerce.number().int().min(1).default(200_000),
   /** Generations of one client that run at once (more wait, up to four times as many; beyond, 429). */
@@ -144,6 +146,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     corsOrigins: c.CORS_ORIGINS ? c.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     hotCacheBytes: c.AUDIO_HOT_CACHE_BYTES,
     blobStore: c.BLOB_STORE ?? (c.DATABASE_URL && c.REDIS_URL ? 'database' : 'fs'),
+    organisationName: c.ORGANISATION_NAME?.trim() || undefined,
     databaseHangMs: c.DATABASE_HANG_MS,
     graphqlMaxResultBytes: c.GRAPHQL_MAX_RESULT_BYTES,
     speechLimits: {

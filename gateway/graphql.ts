@@ -460,7 +460,8 @@ export async function createApollo(opts: {
     retryAfterPlugin,
     ...(opts.extraPlugins ?? []),
   ];
-  if (opts.production) plugins.push(ApolloServerPluginLandingPageDisabled());
+  // Apollo's landing page loads Sandbox from Apollo's CDN; browsers get the bundled GraphiQL instead (gateway/graphiql.ts).
+  plugins.push(ApolloServerPluginLandingPageDisabled());
   // No cache hints are used; without this plugin no resolver is wrapped for `willResolveField`.
   plugins.push(ApolloServerPluginCacheControlDisabled());
   const apollo = new ApolloServer<GqlContext>({

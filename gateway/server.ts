@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import express, { type Request, type Response } from 'express';
+import { graphiqlRouter } from './graphiql';
 import helmet from 'helmet';
 import cors from 'cors';
 import proxyaddr from 'proxy-addr';
@@ -117,6 +118,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     hotCacheBytes: config.hotCacheBytes,
     environment: config.production ? 'production' : 'development',
     webhookAllowPrivateNetworks: config.webhookAllowPrivateNetworks,
+    organisationName: config.organisationName,
     speechLimits: config.speechLimits,
     instanceId,
     onBackgroundError: (component, err) => log.warn({ err, component }, 'background work failed'),
@@ -249,6 +251,8 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     charging,
     maxResultBytes: config.graphqlMaxResultBytes,
   });
+  // GraphiQL for browsers (development only, like introspection), before the GraphQL server.
+  if (!config.production) app.use(graphiqlRouter());
   // Budgets are charged per root field (GraphQL) and per call (tRPC), not per HTTP request.
   app.use(
     '/graphql',

@@ -3,6 +3,7 @@ import { Migration20261122014758 } from './Migration20261122014758';
 import { Migration20261122060000 } from './Migration20261122060000';
 import { Migration20261123010000 } from './Migration20261123010000';
 import { Migration20261123071500 } from './Migration20261123071500';
+import { Migration20261123080000 } from './Migration20261123080000';
 
 /** Listed by hand (not globbed) so the same list works from TypeScript sources and the compiled build. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122060000_read_model_version', class: Migration20261122060000 },
   { name: 'Migration20261123010000_audit_trail', class: Migration20261123010000 },
   { name: 'Migration20261123071500_requirement_clauses', class: Migration20261123071500 },
+  { name: 'Migration20261123080000_report_integrity', class: Migration20261123080000 },
 ];

@@ -10,6 +10,30 @@ import { preReadBodyOf } from './fast-lane';
 import type { Envelope, Limiter, RouteSpec, StreamRegistry } from './route';
 
 export const MAX_JSON_BODY = '1mb';
+/** Raw uploads (a report file posted to be verified). */
+export const MAX_RAW_BODY = '50mb';
+const rawParser = express.raw({ limit: MAX_RAW_BODY, type: () => true });
+
+/** Any media type, kept as bytes: `req.body` is a Buffer (empty when nothing was sent). */
+function parseRawBody(envelope: Envelope, log: Logger): RequestHandler {
+  return (req, res, next) => {
+    const preRead = preReadBodyOf(req);
+    if (preRead !== undefined) {
+      req.body = Buffer.from(preRead, 'utf8');
+      return next();
+    }
+    rawParser(req, res, (err?: any) => {
+      if (!err) {
+        if (!Buffer.isBuffer(req.body)) req.body = Buffer.alloc(0);
+        return next();
+      }
+      if (err.type === 'entity.too.large') {
+        return sendError(res, req, envelope, new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_RAW_BODY}`, { details: { limit: MAX_RAW_BODY } }), log);
+      }
+      return sendError(res, req, envelope, new DomainError('VALIDATION_ERROR', 'Request body could not be read', { fields: [{ field: '(body)', message: String(err.message ?? err) }] }), log);
+    });
+  };
+}
 
 export interface MountDeps {
   services: Services;
@@ -98,7 +122,8 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: MountDeps
       }
     };
     const chain: RequestHandler[] = [deps.limiters[route.limiter]];
-    if (route.method === 'post' || route.method === 'put' || route.method === 'patch' || route.method === 'delete') {
+    if (route.rawBody) chain.push(parseRawBody(route.envelope, deps.log));
+    else if (route.method === 'post' || route.method === 'put' || route.method === 'patch' || route.method === 'delete') {
       chain.push(parseBody(route.envelope, deps.log));
     }
     (router as any)[route.method](expressPath(route.path), ...chain, handler);

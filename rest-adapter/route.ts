@@ -67,6 +67,8 @@ export interface RouteSpec {
   /** Returns the JSON body; or, for `raw` routes, writes the response itself and returns undefined. */
   handle(call: RestCall): Promise<unknown> | unknown;
   raw?: boolean;
+  /** The body is taken as raw bytes of any media type (a Buffer in `body`), up to `MAX_RAW_BODY`. */
+  rawBody?: boolean;
 }
 
 export const defineRoutes = (routes: RouteSpec[]) => routes;

@@ -1,4 +1,5 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
+import { ReportSignature } from './live.types';
 
 @ObjectType({ description: 'Open (open or in-progress) findings by severity' })
 export class OpenFindingCounts {
@@ -72,4 +73,18 @@ export class GateResult {
   @Field(() => GateOpenFindings) openFindings!: GateOpenFindings;
   @Field(() => ScoreParts) scoring!: ScoreParts;
   @Field(() => String) evaluatedAt!: string;
+}
+
+@ObjectType({ description: 'POST /v1/compliance/reports/{id}/verify' })
+export class ReportVerification {
+  @Field(() => String) reportId!: string;
+  @Field(() => Boolean, { description: 'The bytes are exactly a file this report served' }) valid!: boolean;
+  @Field(() => String, { description: 'SHA-256 of the bytes given' }) sha256!: string;
+  @Field(() => Int) size!: number;
+  @Field(() => String, { description: 'The published hash (the file served now)' }) expectedSha256!: string;
+  @Field(() => String) recordSha256!: string;
+  @Field(() => String, { nullable: true, description: 'original, signed, or null when nothing matches' }) matches!: string | null;
+  @Field(() => Boolean) current!: boolean;
+  @Field(() => [ReportSignature]) signatures!: ReportSignature[];
+  @Field(() => String) message!: string;
 }

@@ -14,6 +14,7 @@ export class ComplianceReportInput {
   @Field(() => String, { nullable: true, description: 'pdf (default), csv or json' }) format?: string;
   @Field(() => Boolean, { nullable: true }) includeEvidence?: boolean;
   @Field(() => DateRangeInput, { nullable: true }) dateRange?: DateRangeInput;
+  @Field(() => String, { nullable: true, description: 'Printed as the report title (any script); derived from the framework when absent' }) title?: string;
 }
 
 @InputType({ description: 'POST /v1/dashboard/reports' })
@@ -24,6 +25,22 @@ export class DashboardReportInput {
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD, with period custom' }) startDate?: string;
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD, with period custom' }) endDate?: string;
   @Field(() => String, { nullable: true, description: 'pdf (default), json or csv' }) format?: string;
+}
+
+@ObjectType()
+export class ReportRequester {
+  @Field(() => String, { nullable: true }) keyId!: string | null;
+  @Field(() => String, { nullable: true }) name!: string | null;
+}
+
+@ObjectType({ description: 'An electronic signature (21 CFR 11.50): name, time, meaning, bound to the record hash (11.70)' })
+export class ReportSignature {
+  @Field(() => String) signerName!: string;
+  @Field(() => String) keyId!: string;
+  @Field(() => String, { description: 'reviewed or approved' }) meaning!: string;
+  @Field(() => String) signedAt!: string;
+  @Field(() => String, { description: 'SHA-256 of the unsigned report the signer approved' }) recordSha256!: string;
+  @Field(() => String, { description: 'SHA-256 over the report id, record hash, signer, time and meaning' }) signatureHash!: string;
 }
 
 @ObjectType({ description: 'A compliance or dashboard report and where to download it once completed' })
@@ -40,6 +57,10 @@ export class ReportStatus {
   @Field(() => String) createdAt!: string;
   @Field(() => Int, { nullable: true }) size?: number | null;
   @Field(() => String, { nullable: true }) error?: string | null;
+  @Field(() => ReportRequester, { nullable: true, description: 'Who asked for it: key id and the name the key had then' }) requestedBy?: ReportRequester | null;
+  @Field(() => String, { nullable: true, description: 'SHA-256 of the file served now; check a copy with verifyComplianceReport' }) sha256?: string | null;
+  @Field(() => String, { nullable: true, description: 'SHA-256 of the unsigned original, which signatures are bound to' }) recordSha256?: string | null;
+  @Field(() => [ReportSignature], { nullable: true }) signatures?: ReportSignature[];
 }
 
 @ObjectType()

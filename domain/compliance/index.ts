@@ -9,6 +9,7 @@ import { RequirementService } from './requirements/requirement.service';
 import { ComplianceStatusService } from './status/compliance-status.service';
 import { createLiveComplianceServices } from './live';
 import { GateService } from './gate/gate.service';
+import { TraceabilityService } from './traceability/traceability.service';
 
 /**
  * The compliance platform's services. The returned object stays flat: each service is one member,
@@ -24,10 +25,11 @@ export function createComplianceServices(deps: DomainDeps, shared: { health: Hea
   const findings = new FindingService({ events, activity, auditTrail: shared.auditTrail, status: complianceStatus });
 
   const gate = new GateService(complianceStatus);
+  const traceability = new TraceabilityService();
 
   const live = createLiveComplianceServices(deps, { health: shared.health, events, complianceStatus, auditTrail: shared.auditTrail });
 
-  const svc = { events, activity, complianceStatus, frameworks, requirements, findings, gate, ...live.services };
+  const svc = { events, activity, complianceStatus, frameworks, requirements, findings, gate, traceability, ...live.services };
   return {
     ...svc,
     async start() {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ComplianceReportRequest } from '../../domain/compliance/reports/report.service';
+import { ComplianceReportRequest, SignReportInput } from '../../domain/compliance/reports/report.service';
 import type { ReportFile } from '../../domain/compliance/reports/report.service';
 import { defineRoutes, type RouteSpec } from '../route';
 import type { Response } from 'express';
@@ -65,5 +65,32 @@ export const reportRoutes = defineRoutes([
       410: err('The report expired (GONE)'),
     },
     handle: async ({ ctx, services, params, res }) => sendReportFile(res, await services.reports.downloadCompliance(ctx, params.reportId)),
+  }),
+  route({
+    method: 'post',
+    path: '/v1/compliance/reports/{reportId}/verify',
+    operationId: 'verifyComplianceReport',
+    summary:
+      "Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the original or a signed rendition), valid false when one byte differs",
+    tag: 'reports',
+    permission: 'read:compliance',
+    rawBody: true,
+    response: D.ReportVerification,
+    responses: { 404: err('No such report'), 409: err('The report has no file yet'), 413: err('Body over 50 MB') },
+    handle: ({ ctx, services, params, body }) => services.reports.verifyCompliance(ctx, params.reportId, body as Buffer),
+  }),
+  route({
+    method: 'post',
+    path: '/v1/compliance/reports/{reportId}/signatures',
+    operationId: 'signComplianceReport',
+    summary:
+      "Electronic signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning (reviewed or approved). The signature is bound to the unsigned report's SHA-256; the file is re-rendered with it in the approval block and its new SHA-256 published",
+    tag: 'reports',
+    permission: 'sign:reports',
+    request: { body: SignReportInput },
+    response: D.SignedReport,
+    status: 201,
+    responses: { 404: err('No such report'), 409: err('Not completed, or already signed with this meaning by this key'), 410: err('The report expired (GONE)') },
+    handle: ({ ctx, services, params, body }) => services.reports.signCompliance(ctx, params.reportId, body),
   }),
 ]);

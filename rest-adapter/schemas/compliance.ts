@@ -162,3 +162,26 @@ export const AuditVerification = z.object({
   firstBroken: z.object({ seq: z.number().int().nullable(), id: z.string(), problem: z.string(), message: z.string(), expected: z.string(), found: z.string() }).nullable(),
   problems: z.number().int(),
 });
+
+/** `GET /v1/compliance/traceability` as JSON: every clause → requirements → latest validation → findings → evidence. */
+export const TraceabilityMatrix = z.object({
+  framework: z.string(),
+  frameworkName: z.string(),
+  version: z.string(),
+  generatedAt: z.string(),
+  findingsIncluded: z.boolean(),
+  summary: z.object({
+    clauses: z.number().int(),
+    covered: z.number().int(),
+    gaps: z.number().int(),
+    coveragePercent: z.number(),
+    requirements: z.number().int(),
+    unmappedRequirements: z.number().int(),
+    openFindings: z.number().int(),
+    resolvedFindings: z.number().int(),
+  }),
+  clauses: z.array(z.object({ clauseId: z.string(), section: z.string(), title: z.string(), category: z.string(), covered: z.boolean(), requirements: z.array(z.record(z.string(), z.unknown())) })),
+  gaps: z.array(z.object({ clauseId: z.string(), section: z.string(), title: z.string(), category: z.string() })),
+  unmappedRequirements: z.array(z.record(z.string(), z.unknown())),
+  unlinkedFindings: z.array(z.record(z.string(), z.unknown())),
+});

@@ -30,6 +30,15 @@ export const DashboardHistory = z.object({
   averageValue: z.number(),
 });
 
+export const ReportSignature = z.object({
+  signerName: z.string(),
+  keyId: z.string(),
+  meaning: z.enum(['reviewed', 'approved']),
+  signedAt: Instant,
+  recordSha256: z.string(),
+  signatureHash: z.string(),
+});
+
 export const Report = z.object({
   reportId: z.string(),
   status: z.enum(['generating', 'completed', 'failed']),
@@ -43,8 +52,26 @@ export const Report = z.object({
   createdAt: Instant,
   size: z.number().int().nullable().optional(),
   error: z.string().nullable().optional(),
+  requestedBy: z.object({ keyId: z.string().nullable(), name: z.string().nullable() }).optional(),
+  sha256: z.string().nullable().optional().describe('SHA-256 of the file served now'),
+  recordSha256: z.string().nullable().optional().describe('SHA-256 of the unsigned original, which signatures are bound to'),
+  signatures: z.array(ReportSignature).optional(),
 });
 export const ReportList = list(Report);
+export const SignedReport = Report.extend({ signature: ReportSignature });
+
+export const ReportVerification = z.object({
+  reportId: z.string(),
+  valid: z.boolean(),
+  sha256: z.string(),
+  size: z.number().int(),
+  expectedSha256: z.string(),
+  recordSha256: z.string(),
+  matches: z.enum(['original', 'signed']).nullable(),
+  current: z.boolean(),
+  signatures: z.array(ReportSignature),
+  message: z.string(),
+});
 
 /** A report downloaded as JSON (`format: json`): the model the PDF and CSV are rendered from. */
 export const ReportDocument = z.object({

@@ -156,3 +156,91 @@ describe('release gate', () => {
     expect(g.body.errors[0].extensions.code).toBe('AUTHORIZATION_ERROR');
   });
 });
+
+describe('traceability matrix', () => {
+  let mapping: string[];
+  let openId: string;
+
+  test('every clause with its requirements, latest validation, findings and evidence; uncovered clauses are gaps', async () => {
+    mapping = (await call(`/v1/requirements/${requirementId}/validate`, { method: 'POST' })).body.complianceMapping.fda21cfr11;
+    const open = await call('/v1/audits/findings', {
+      method: 'POST',
+      json: { title: 'Trail export lacks time zone', description: 'Exported entries show local time only.', framework: 'fda21cfr11', severity: 'medium', requirementId, evidence: ['SOP-12 rev 3 «signed» ✓'] },
+    });
+    openId = open.body.id;
+    await call(`/v1/requirements/${requirementId}`, { method: 'PUT', json: { implementation: { testFile: 'tests/e2e/audit-trail.test.ts', relatedIssues: ['#15'] } } });
+
+    const { status, body } = await call('/v1/compliance/traceability?framework=fda21cfr11');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ framework: 'fda21cfr11', frameworkName: 'FDA 21 CFR Part 11', findingsIncluded: true });
+    expect(body.clauses.map((c: any) => c.section)).toHaveLength(17);
+    expect(body.summary).toMatchObject({ clauses: 17, covered: mapping.length, gaps: 17 - mapping.length, requirements: 1, unmappedRequirements: 0 });
+
+    const trail = body.clauses.find((c: any) => c.section === '11.10(e)');
+    expect(trail).toMatchObject({ clauseId: 'fda21cfr11-11.10e', title: 'Audit trail', covered: true });
+    const [req] = trail.requirements;
+    expect(req).toMatchObject({ id: requirementId, status: 'completed', clauses: mapping, latestValidation: { status: expect.stringMatching(/^(passed|failed)$/), score: expect.any(Number) } });
+    expect(req.openFindings).toEqual([expect.objectContaining({ id: openId, severity: 'medium', description: 'Exported entries show local time only.', evidence: ['SOP-12 rev 3 «signed» ✓'] })]);
+    expect(req.resolvedFindings).toEqual([expect.objectContaining({ severity: 'high', status: 'resolved', resolution: 'Old values are now stored in before/after', resolvedAt: expect.any(String) })]);
+    expect(req.evidence).toEqual([
+      { kind: 'finding', value: 'SOP-12 rev 3 «signed» ✓', findingId: openId },
+      { kind: 'test-file', value: 'tests/e2e/audit-trail.test.ts', findingId: null },
+      { kind: 'issue', value: '#15', findingId: null },
+    ]);
+    // The critical finding was not linked to a requirement: it is listed apart, not lost.
+    expect(body.unlinkedFindings).toEqual([expect.objectContaining({ id: criticalId, severity: 'critical', status: 'resolved' })]);
+
+    // An uncovered clause is a gap, in the clause list (no requirements) and in `gaps`.
+    expect(mapping).not.toContain('11.300');
+    expect(body.clauses.find((c: any) => c.section === '11.300')).toMatchObject({ covered: false, requirements: [] });
+    expect(body.gaps).toContainEqual({ clauseId: 'fda21cfr11-11.300', section: '11.300', title: expect.any(String), category: expect.any(String) });
+    expect(body.gaps).toHaveLength(17 - mapping.length);
+  });
+
+  test('CSV with ?format=csv or Accept: text/csv: one row per clause and requirement, gaps as rows', async () => {
+    const parse = (text: string) => text.trimEnd().split('\r\n');
+    for (const init of [{ path: '/v1/compliance/traceability?framework=fda21cfr11&format=csv' }, { path: '/v1/compliance/traceability?framework=fda21cfr11', headers: { accept: 'text/csv' } }]) {
+      const res = await gw.request(init.path, { headers: init.headers });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      const lines = parse(await res.text());
+      expect(lines[0]).toBe('clause,clause_title,covered,requirement_id,requirement_title,requirement_status,priority,validation_status,validation_score,validated_at,open_findings,resolved_findings,evidence');
+      expect(lines).toHaveLength(1 + 17);
+      const trail = lines.find((l) => l.startsWith('11.10(e),'))!;
+      expect(trail).toContain(`,yes,${requirementId},Audit trail of record changes,completed,high,`);
+      expect(trail).toContain(`${openId} (medium): Trail export lacks time zone`);
+      expect(trail).toContain('finding: SOP-12 rev 3 «signed» ✓; test-file: tests/e2e/audit-trail.test.ts; issue: #15');
+      expect(lines.find((l) => l.startsWith('11.300,'))).toMatch(/^11\.300,[^,]+,no,,,,,,,,,,$/);
+    }
+    // JSON stays the default, and is what a client preferring it gets.
+    const json = await gw.request('/v1/compliance/traceability?framework=fda21cfr11', { headers: { accept: 'application/json, text/csv;q=0.5' } });
+    expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+
+  test('the same matrix on GraphQL and tRPC', async () => {
+    const g = await gql(
+      `query($f: String!) { traceability(framework: $f) { summary { clauses covered gaps } gaps { section } clauses { section covered requirements { id latestValidation { status } openFindings { id evidence } resolvedFindings { id resolution } evidence { kind value findingId } } } } }`,
+      { f: 'fda21cfr11' },
+    );
+    expect(g.body.errors).toBeUndefined();
+    const rest = (await call('/v1/compliance/traceability?framework=fda21cfr11')).body;
+    expect(g.body.data.traceability.summary).toEqual({ clauses: 17, covered: rest.summary.covered, gaps: rest.summary.gaps });
+    expect(g.body.data.traceability.gaps.map((x: any) => x.section)).toEqual(rest.gaps.map((x: any) => x.section));
+    const t = await trpc('assurance.traceability', { framework: 'fda21cfr11' });
+    expect(t.body.result.data.clauses).toEqual(rest.clauses);
+  });
+
+  test('findings need read:audits as well; bad input is a 400', async () => {
+    const complianceOnly = await issueKey(gw, ['read:compliance']);
+    const res = await call('/v1/compliance/traceability?framework=fda21cfr11', { auth: complianceOnly });
+    expect(res.status).toBe(200);
+    expect(res.body.findingsIncluded).toBe(false);
+    const req = res.body.clauses.find((c: any) => c.section === '11.10(e)').requirements[0];
+    expect(req.openFindings).toEqual([]);
+    expect(req.evidence.map((e: any) => e.kind)).toEqual(['test-file', 'issue']);
+    expect((await call('/v1/compliance/traceability?framework=fda21cfr11', { auth: await issueKey(gw, ['read:audits']) })).status).toBe(403);
+    expect((await call('/v1/compliance/traceability?framework=nope')).body.error.code).toBe('INVALID_FRAMEWORK');
+    expect((await call('/v1/compliance/traceability?framework=gdpr&format=xml')).status).toBe(400);
+    expect((await call('/v1/compliance/traceability')).status).toBe(400);
+  });
+});

@@ -52,6 +52,8 @@ OPERATIONS = {
     "requestComplianceReport": ("POST", "/v1/compliance/reports", "json", "json"),
     "getComplianceReport": ("GET", "/v1/compliance/reports/{reportId}", "none", "json"),
     "downloadComplianceReport": ("GET", "/v1/compliance/reports/{reportId}/download", "none", "binary"),
+    "verifyComplianceReport": ("POST", "/v1/compliance/reports/{reportId}/verify", "none", "json"),
+    "signComplianceReport": ("POST", "/v1/compliance/reports/{reportId}/signatures", "json", "json"),
     "getDashboardMetrics": ("GET", "/v1/dashboard/metrics", "none", "json"),
     "getDashboardStatus": ("GET", "/v1/dashboard/status", "none", "json"),
     "getDashboardHistory": ("GET", "/v1/dashboard/history", "none", "json"),
@@ -68,6 +70,7 @@ OPERATIONS = {
     "listWebhookDeliveries": ("GET", "/v1/webhooks/{id}/deliveries", "none", "json"),
     "listAuditTrail": ("GET", "/v1/audit-trail", "none", "json"),
     "verifyAuditTrail": ("GET", "/v1/audit-trail/verify", "none", "json"),
+    "complianceTraceability": ("GET", "/v1/compliance/traceability", "none", "binary"),
     "complianceGate": ("GET", "/v1/compliance/gate", "none", "json"),
 }
 
@@ -281,6 +284,14 @@ class Operations:
         "GET /v1/compliance/reports/{reportId}/download: The report file (application/pdf, text/csv or application/json) as an attachment"
         return self._call("downloadComplianceReport", {"reportId": report_id}, None, None)
 
+    def verify_compliance_report(self, report_id):
+        "POST /v1/compliance/reports/{reportId}/verify: Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the original or a signed rendition), valid false when one byte differs"
+        return self._call("verifyComplianceReport", {"reportId": report_id}, None, None)
+
+    def sign_compliance_report(self, report_id, body):
+        "POST /v1/compliance/reports/{reportId}/signatures: Electronic signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning (reviewed or approved). The signature is bound to the unsigned report's SHA-256; the file is re-rendered with it in the approval block and its new SHA-256 published"
+        return self._call("signComplianceReport", {"reportId": report_id}, body, None)
+
     def get_dashboard_metrics(self):
         "GET /v1/dashboard/metrics: Project metrics: requirement counts and completion rate, compliance score per framework"
         return self._call("getDashboardMetrics", {}, None, None)
@@ -344,6 +355,10 @@ class Operations:
     def verify_audit_trail(self):
         "GET /v1/audit-trail/verify: Recomputes every hash of the chain: intact or the first broken link; unsealed rows are counted apart"
         return self._call("verifyAuditTrail", {}, None, None)
+
+    def compliance_traceability(self, **query):
+        "GET /v1/compliance/traceability: Traceability matrix of a framework: every catalogue clause → requirements mapped to it → latest validation → open and resolved findings → evidence; uncovered clauses listed as gaps. JSON, or CSV with ?format=csv or Accept: text/csv. Findings need read:audits as well"
+        return self._call("complianceTraceability", {}, None, query)
 
     def compliance_gate(self, **query):
         "GET /v1/compliance/gate: Release gate: pass or fail with the reasons. Fails on an open critical finding, a score below minScore (default 70) or more open findings than maxOpenFindings (when given). 200 either way"

@@ -439,6 +439,7 @@ export type AppRouter = TRPCBuiltRouter<
             start: string;
             end: string;
           } | undefined;
+          title?: string | undefined;
         };
         output: {
           reportId: string;
@@ -453,6 +454,20 @@ export type AppRouter = TRPCBuiltRouter<
           createdAt: string;
           size?: number | undefined;
           error?: string | undefined;
+          requestedBy?: {
+            keyId: null | string;
+            name: null | string;
+          } | undefined;
+          sha256?: string | undefined;
+          recordSha256?: string | undefined;
+          signatures?: Array<{
+            signerName: string;
+            keyId: string;
+            meaning: "reviewed" | "approved";
+            signedAt: string;
+            recordSha256: string;
+            signatureHash: string;
+          }> | undefined;
         };
         meta: object;
       }>;
@@ -473,6 +488,20 @@ export type AppRouter = TRPCBuiltRouter<
           createdAt: string;
           size?: number | undefined;
           error?: string | undefined;
+          requestedBy?: {
+            keyId: null | string;
+            name: null | string;
+          } | undefined;
+          sha256?: string | undefined;
+          recordSha256?: string | undefined;
+          signatures?: Array<{
+            signerName: string;
+            keyId: string;
+            meaning: "reviewed" | "approved";
+            signedAt: string;
+            recordSha256: string;
+            signatureHash: string;
+          }> | undefined;
         };
         meta: object;
       }>;
@@ -498,6 +527,20 @@ export type AppRouter = TRPCBuiltRouter<
           createdAt: string;
           size?: number | undefined;
           error?: string | undefined;
+          requestedBy?: {
+            keyId: null | string;
+            name: null | string;
+          } | undefined;
+          sha256?: string | undefined;
+          recordSha256?: string | undefined;
+          signatures?: Array<{
+            signerName: string;
+            keyId: string;
+            meaning: "reviewed" | "approved";
+            signedAt: string;
+            recordSha256: string;
+            signatureHash: string;
+          }> | undefined;
         };
         meta: object;
       }>;
@@ -518,6 +561,20 @@ export type AppRouter = TRPCBuiltRouter<
           createdAt: string;
           size?: number | undefined;
           error?: string | undefined;
+          requestedBy?: {
+            keyId: null | string;
+            name: null | string;
+          } | undefined;
+          sha256?: string | undefined;
+          recordSha256?: string | undefined;
+          signatures?: Array<{
+            signerName: string;
+            keyId: string;
+            meaning: "reviewed" | "approved";
+            signedAt: string;
+            recordSha256: string;
+            signatureHash: string;
+          }> | undefined;
         };
         meta: object;
       }>;
@@ -539,6 +596,20 @@ export type AppRouter = TRPCBuiltRouter<
             createdAt: string;
             size?: number | undefined;
             error?: string | undefined;
+            requestedBy?: {
+              keyId: null | string;
+              name: null | string;
+            } | undefined;
+            sha256?: string | undefined;
+            recordSha256?: string | undefined;
+            signatures?: Array<{
+              signerName: string;
+              keyId: string;
+              meaning: "reviewed" | "approved";
+              signedAt: string;
+              recordSha256: string;
+              signatureHash: string;
+            }> | undefined;
           }>;
         };
         meta: object;
@@ -584,9 +655,9 @@ export type AppRouter = TRPCBuiltRouter<
                   cap: null | number;
                 };
                 weights: {
-                  coverage: 0.5;
-                  implementation: 0.3;
-                  validation: 0.2;
+                  coverage: number;
+                  implementation: number;
+                  validation: number;
                 };
               };
             }>;
@@ -1104,9 +1175,9 @@ export type AppRouter = TRPCBuiltRouter<
                   cap: null | number;
                 };
                 weights: {
-                  coverage: 0.5;
-                  implementation: 0.3;
-                  validation: 0.2;
+                  coverage: number;
+                  implementation: number;
+                  validation: number;
                 };
               };
             } | undefined;
@@ -1140,9 +1211,9 @@ export type AppRouter = TRPCBuiltRouter<
                   cap: null | number;
                 };
                 weights: {
-                  coverage: 0.5;
-                  implementation: 0.3;
-                  validation: 0.2;
+                  coverage: number;
+                  implementation: number;
+                  validation: number;
                 };
               };
             } | undefined;
@@ -1176,9 +1247,9 @@ export type AppRouter = TRPCBuiltRouter<
                   cap: null | number;
                 };
                 weights: {
-                  coverage: 0.5;
-                  implementation: 0.3;
-                  validation: 0.2;
+                  coverage: number;
+                  implementation: number;
+                  validation: number;
                 };
               };
             } | undefined;
@@ -1212,9 +1283,9 @@ export type AppRouter = TRPCBuiltRouter<
                   cap: null | number;
                 };
                 weights: {
-                  coverage: 0.5;
-                  implementation: 0.3;
-                  validation: 0.2;
+                  coverage: number;
+                  implementation: number;
+                  validation: number;
                 };
               };
             } | undefined;
@@ -1256,9 +1327,9 @@ export type AppRouter = TRPCBuiltRouter<
               cap: null | number;
             };
             weights: {
-              coverage: 0.5;
-              implementation: 0.3;
-              validation: 0.2;
+              coverage: number;
+              implementation: number;
+              validation: number;
             };
           };
         }) & ({
@@ -1300,9 +1371,9 @@ export type AppRouter = TRPCBuiltRouter<
               cap: null | number;
             };
             weights: {
-              coverage: 0.5;
-              implementation: 0.3;
-              validation: 0.2;
+              coverage: number;
+              implementation: number;
+              validation: number;
             };
           };
         }) & ({
@@ -1582,6 +1653,206 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
     };
     assurance: {
+      traceability: TRPCQueryProcedure<{
+        input: {
+          framework: string;
+        };
+        output: {
+          framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+          frameworkName: string;
+          version: string;
+          generatedAt: string;
+          findingsIncluded: boolean;
+          summary: {
+            clauses: number;
+            covered: number;
+            gaps: number;
+            coveragePercent: number;
+            requirements: number;
+            unmappedRequirements: number;
+            openFindings: number;
+            resolvedFindings: number;
+          };
+          clauses: Array<{
+            clauseId: string;
+            section: string;
+            title: string;
+            category: string;
+            covered: boolean;
+            requirements: Array<{
+              id: string;
+              title: string;
+              status: string;
+              priority: string;
+              clauses: string[];
+              latestValidation: null | {
+                status: "failed" | "passed";
+                score: number;
+                lastValidated: string;
+              };
+              openFindings: Array<{
+                id: string;
+                title: string;
+                description: null | string;
+                severity: string;
+                status: string;
+                discoveredAt: string;
+                dueDate: null | string;
+                resolution: null | string;
+                resolvedAt: null | string;
+                evidence: string[];
+              }>;
+              resolvedFindings: Array<{
+                id: string;
+                title: string;
+                description: null | string;
+                severity: string;
+                status: string;
+                discoveredAt: string;
+                dueDate: null | string;
+                resolution: null | string;
+                resolvedAt: null | string;
+                evidence: string[];
+              }>;
+              evidence: Array<{
+                kind: "finding" | "test-file" | "git-branch" | "issue";
+                value: string;
+                findingId: null | string;
+              }>;
+            }>;
+          }>;
+          gaps: Array<{
+            clauseId: string;
+            section: string;
+            title: string;
+            category: string;
+          }>;
+          unmappedRequirements: Array<{
+            id: string;
+            title: string;
+            status: string;
+            priority: string;
+            clauses: string[];
+            latestValidation: null | {
+              status: "failed" | "passed";
+              score: number;
+              lastValidated: string;
+            };
+            openFindings: Array<{
+              id: string;
+              title: string;
+              description: null | string;
+              severity: string;
+              status: string;
+              discoveredAt: string;
+              dueDate: null | string;
+              resolution: null | string;
+              resolvedAt: null | string;
+              evidence: string[];
+            }>;
+            resolvedFindings: Array<{
+              id: string;
+              title: string;
+              description: null | string;
+              severity: string;
+              status: string;
+              discoveredAt: string;
+              dueDate: null | string;
+              resolution: null | string;
+              resolvedAt: null | string;
+              evidence: string[];
+            }>;
+            evidence: Array<{
+              kind: "finding" | "test-file" | "git-branch" | "issue";
+              value: string;
+              findingId: null | string;
+            }>;
+          }>;
+          unlinkedFindings: Array<{
+            id: string;
+            title: string;
+            description: null | string;
+            severity: string;
+            status: string;
+            discoveredAt: string;
+            dueDate: null | string;
+            resolution: null | string;
+            resolvedAt: null | string;
+            evidence: string[];
+          }>;
+        };
+        meta: object;
+      }>;
+      verifyReport: TRPCMutationProcedure<{
+        input: {
+          reportId: string;
+          contentBase64: string;
+        };
+        output: {
+          reportId: string;
+          valid: boolean;
+          sha256: string;
+          size: number;
+          expectedSha256: string;
+          recordSha256: string;
+          matches: null | "original" | "signed";
+          current: boolean;
+          signatures: Array<{
+            signerName: string;
+            keyId: string;
+            meaning: "reviewed" | "approved";
+            signedAt: string;
+            recordSha256: string;
+            signatureHash: string;
+          }>;
+          message: string;
+        };
+        meta: object;
+      }>;
+      signReport: TRPCMutationProcedure<{
+        input: {
+          reportId: string;
+          meaning: "reviewed" | "approved";
+        };
+        output: ({
+          reportId: string;
+          status: "completed" | "generating" | "failed";
+          type: string;
+          framework: null | string;
+          format: string;
+          estimatedCompletion: string;
+          generatedAt: null | string;
+          expiresAt: null | string;
+          downloadUrl: null | string;
+          createdAt: string;
+          size?: number | undefined;
+          error?: string | undefined;
+          requestedBy?: {
+            keyId: null | string;
+            name: null | string;
+          } | undefined;
+          sha256?: string | undefined;
+          recordSha256?: string | undefined;
+          signatures?: Array<{
+            signerName: string;
+            keyId: string;
+            meaning: "reviewed" | "approved";
+            signedAt: string;
+            recordSha256: string;
+            signatureHash: string;
+          }> | undefined;
+        }) & ({
+          signature: {
+            signerName: string;
+            keyId: string;
+            meaning: "reviewed" | "approved";
+            signedAt: string;
+            recordSha256: string;
+            signatureHash: string;
+          };
+        });
+        meta: object;
+      }>;
       gate: TRPCQueryProcedure<{
         input: {
           framework: string;
@@ -1634,9 +1905,9 @@ export type AppRouter = TRPCBuiltRouter<
               cap: null | number;
             };
             weights: {
-              coverage: 0.5;
-              implementation: 0.3;
-              validation: 0.2;
+              coverage: number;
+              implementation: number;
+              validation: number;
             };
           };
           evaluatedAt: string;

@@ -10,6 +10,8 @@ export type ComplianceReportInput = {
   format?: string | null | undefined;
   framework: string;
   includeEvidence?: boolean | null | undefined;
+  /** Printed as the report title (any script); derived from the framework when absent */
+  title?: string | null | undefined;
 };
 
 export type CreateApiKeyInput = {

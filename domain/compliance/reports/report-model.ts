@@ -2,6 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { SUPPORTED_FRAMEWORKS, getFramework, isFrameworkId } from '../catalogue';
 import { AuditFinding, type Severity } from '../findings/audit-finding.entity';
 import { noOpenFindings, scoreParts } from '../status/scoring';
+import { buildTraceability } from '../traceability/traceability.service';
+
+/** Shown when `ORGANISATION_NAME` is not set, so a report never looks as if it named one. */
+export const UNNAMED_ORGANISATION = 'Organisation not configured (ORGANISATION_NAME)';
 import { Requirement, type Priority, type RequirementStatus } from '../requirements/requirement.entity';
 import { PRIORITY_WEIGHT, STATUS_CREDIT, levelOf } from '../status/compliance-status.service';
 import type { ReportFrameworkSummary, ReportKind, ReportModel } from './render';
@@ -14,6 +18,10 @@ export interface ReportScope {
   rangeEnd: Date | null;
   includeEvidence: boolean;
   generatedAt: Date;
+  organisation?: string;
+  requestedBy?: { keyId: string | null; name: string } | null;
+  requestedAt?: Date | null;
+  title?: string | null;
 }
 
 type ScoredRequirement = Pick<Requirement, 'framework' | 'status' | 'priority'> & { clauses?: string[] | null; validation?: { status: string } | null };
@@ -85,13 +93,23 @@ export async function buildReportModel(em: EntityManager, scope: ReportScope): P
   const findings = wantsFindings ? allFindings : [];
   const frameworks = scope.framework ? [scope.framework] : [...SUPPORTED_FRAMEWORKS];
 
+  const traceability = scope.kind === 'compliance' && scope.framework && isFrameworkId(scope.framework) ? await buildTraceability(em, scope.framework, { includeFindings: true, now: scope.generatedAt }) : null;
+
   return {
     reportId: scope.reportId,
     kind: scope.kind,
-    title: titleOf(scope.kind, scope.framework),
+    title: scope.title ?? titleOf(scope.kind, scope.framework),
     framework: scope.framework,
     generatedAt: scope.generatedAt.toISOString(),
     period: { start: scope.rangeStart?.toISOString() ?? null, end: scope.rangeEnd?.toISOString() ?? null },
+    organisation: scope.organisation ?? UNNAMED_ORGANISATION,
+    requestedBy: scope.requestedBy ?? null,
+    requestedAt: scope.requestedAt?.toISOString() ?? null,
+    scope: {
+      frameworks,
+      includeEvidence: scope.includeEvidence,
+      basis: scope.rangeStart || scope.rangeEnd ? 'requirements created and findings discovered in the period' : 'every requirement and finding',
+    },
     summary: summarise(requirements, frameworks, allFindings),
     requirements: wantsRequirements && scope.kind !== 'summary'
       ? requirements.map((r) => ({
@@ -103,6 +121,11 @@ export async function buildReportModel(em: EntityManager, scope: ReportScope): P
           createdAt: r.createdAt.toISOString(),
           updatedAt: r.updatedAt.toISOString(),
           validationStatus: r.validation?.status ?? null,
+          description: r.description ?? null,
+          acceptanceCriteria: [...(r.acceptanceCriteria ?? [])],
+          clauses: [...(r.clauses ?? [])],
+          validationScore: r.validation?.score ?? null,
+          validatedAt: r.validation?.lastValidated ?? null,
         }))
       : [],
     findings: findings.map((f) => ({
@@ -114,7 +137,12 @@ export async function buildReportModel(em: EntityManager, scope: ReportScope): P
       discoveredAt: f.discoveredAt.toISOString(),
       dueDate: f.dueDate?.toISOString() ?? null,
       resolvedAt: f.resolvedAt?.toISOString() ?? null,
+      description: f.description ?? null,
+      requirementId: f.requirementId ?? null,
+      resolution: f.resolution ?? null,
+      ...(scope.includeEvidence ? { evidence: [...(f.evidence ?? [])] } : {}),
     })),
     ...(scope.includeEvidence ? { evidence: findings.filter((f) => f.evidence.length).map((f) => ({ findingId: f.id, items: [...f.evidence] })) } : {}),
+    traceability,
   };
 }

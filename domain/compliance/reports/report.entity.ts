@@ -1,10 +1,19 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import type { ReportModel, ReportSignatureRow } from './render/types';
 import { clock } from '../../clock';
 
 export type ReportStatus = 'generating' | 'completed' | 'failed';
 export type ReportOrigin = 'compliance' | 'dashboard';
 export type ReportType = 'compliance' | 'requirements' | 'audit' | 'summary';
 export type ReportFormat = 'pdf' | 'json' | 'csv';
+
+export interface ReportRendition {
+  sha256: string;
+  size: number;
+  /** Signatures shown on this rendition (0 for the original). */
+  signatures: number;
+  renderedAt: string;
+}
 
 @Entity({ tableName: 'reports' })
 export class Report {
@@ -59,6 +68,33 @@ export class Report {
 
   @Property({ type: 'string', length: 40, nullable: true })
   requestedBy?: string | null;
+
+  /** A title given by the requester; otherwise one is derived from the type and framework. */
+  @Property({ type: 'string', length: 200, nullable: true })
+  title?: string | null;
+
+  /** The requester's name when the report was requested (keys can be renamed or revoked later). */
+  @Property({ type: 'string', length: 200, nullable: true })
+  requestedByName?: string | null;
+
+  /** SHA-256 (hex) of the file served now: the latest rendition. Published in the report's metadata. */
+  @Property({ type: 'string', length: 64, nullable: true })
+  sha256?: string | null;
+
+  /** SHA-256 of the file as first generated, unsigned: the record signatures are bound to. */
+  @Property({ type: 'string', length: 64, nullable: true })
+  recordSha256?: string | null;
+
+  /** The model the file was rendered from, so a signed rendition shows the same data. */
+  @Property({ type: 'json', nullable: true, lazy: true })
+  model?: ReportModel | null;
+
+  @Property({ type: 'json', default: '[]' })
+  signatures: ReportSignatureRow[] = [];
+
+  /** Every file served for this report, oldest first; verify accepts any of them and says which. */
+  @Property({ type: 'json', default: '[]' })
+  renditions: ReportRendition[] = [];
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
   createdAt: Date = clock.now();

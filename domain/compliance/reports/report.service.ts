@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { actorOf, SYSTEM_ACTOR, type AuditTrail } from '../../audit/audit-trail.service';
@@ -7,13 +8,15 @@ import type { DomainContext } from '../../context';
 import { DomainError, notFound } from '../../errors';
 import { newId } from '../../ids';
 import type { JobQueue, RunningJob } from '../../jobs/job-queue';
-import { parseInput } from '../../validation';
+import { decodeBase64, parseInput } from '../../validation';
 import type { ComplianceEventPublisher } from '../events';
 import { precheckFramework } from '../frameworks.service';
 import { SUPPORTED_FRAMEWORKS } from '../catalogue';
 import { REPORT_MEDIA_TYPES, renderReport } from './render';
 import { buildReportModel } from './report-model';
-import { Report, type ReportOrigin } from './report.entity';
+import { Report, type ReportOrigin, type ReportRendition } from './report.entity';
+import type { ReportSignatureRow } from './render/types';
+import { sha256Of, signatureHashOf } from './integrity';
 import { clock } from '../../clock';
 
 export const REPORT_JOB = 'report.generate';
@@ -23,6 +26,8 @@ export interface ReportSettings {
   ttlMs: number;
   /** What `estimatedCompletion` promises. */
   estimateMs: number;
+  /** Printed on every report (`ORGANISATION_NAME`). */
+  organisation?: string;
 }
 
 export interface ReportView {
@@ -38,6 +43,13 @@ export interface ReportView {
   createdAt: string;
   size?: number | null;
   error?: string | null;
+  /** Who asked for it: key id and the key's name then. */
+  requestedBy?: { keyId: string | null; name: string | null };
+  /** SHA-256 (hex) of the file served now; check a copy with `POST …/verify`. */
+  sha256?: string | null;
+  /** SHA-256 of the unsigned original, which signatures are bound to. */
+  recordSha256?: string | null;
+  signatures?: ReportSignatureRow[];
 }
 
 export interface ReportFile {
@@ -71,6 +83,8 @@ export const ComplianceReportRequest = z
     format: z.enum(['pdf', 'csv', 'json']).default('pdf'),
     includeEvidence: z.boolean().default(false),
     dateRange: z.object({ start: instant, end: instant }).strict().optional(),
+    /** Printed as the report's title (any script); derived from the framework when absent. */
+    title: z.string().trim().min(1).max(200).optional(),
   })
   .strict()
   .refine((r) => !r.dateRange || toEnd(r.dateRange.end) >= toStart(r.dateRange.start), { message: 'dateRange.end must not be before dateRange.start', path: ['dateRange', 'end'] });
@@ -99,6 +113,28 @@ export const DashboardReportRequest = z
     }
   });
 export type DashboardReportRequest = z.input<typeof DashboardReportRequest>;
+
+export const SignReportInput = z.object({ meaning: z.enum(['reviewed', 'approved']) }).strict();
+export type SignReportInput = z.input<typeof SignReportInput>;
+
+export interface ReportVerification {
+  reportId: string;
+  /** True when the bytes are exactly a file this report served. */
+  valid: boolean;
+  /** SHA-256 and size of the bytes posted. */
+  sha256: string;
+  size: number;
+  /** The published hash: the file served now. */
+  expectedSha256: string;
+  /** The unsigned original's hash, which signatures are bound to. */
+  recordSha256: string;
+  matches: 'original' | 'signed' | null;
+  /** True when the bytes are the latest rendition. */
+  current: boolean;
+  /** Signatures shown in the matching rendition. */
+  signatures: ReportSignatureRow[];
+  message: string;
+}
 
 const PERIOD_DAYS: Record<Exclude<(typeof DASHBOARD_PERIODS)[number], 'custom'>, number> = { last_7_days: 7, last_30_days: 30, last_90_days: 90 };
 
@@ -136,6 +172,8 @@ export class ReportService {
       rangeStart: input.dateRange ? toStart(input.dateRange.start) : null,
       rangeEnd: input.dateRange ? toEnd(input.dateRange.end) : null,
       requestedBy: principal.keyId,
+      requestedByName: principal.name,
+      title: input.title ?? null,
     });
   }
 
@@ -157,6 +195,7 @@ export class ReportService {
       rangeStart,
       rangeEnd,
       requestedBy: principal.keyId,
+      requestedByName: principal.name,
     });
   }
 
@@ -184,6 +223,83 @@ export class ReportService {
     return this.download(ctx, reportId, 'dashboard');
   }
 
+  /**
+   * `POST /v1/compliance/reports/{id}/verify`: is this file (the raw bytes) a file this report
+   * served? Any rendition counts (the original, or a signed one), and the answer says which. A
+   * mismatch is a result (`valid: false`), not an error. Works after the file expired: the hashes stay.
+   */
+  async verifyCompliance(ctx: DomainContext, reportId: string, file: Buffer | { base64: unknown }): Promise<ReportVerification> {
+    requirePermission(ctx, 'read:compliance');
+    const bytes = Buffer.isBuffer(file) ? file : decodeBase64(file?.base64, 'contentBase64');
+    const row = await this.find(ctx.em, reportId, 'compliance');
+    if (row.status !== 'completed' || !row.sha256) {
+      throw new DomainError('CONFLICT', `Report '${row.id}' has no file to compare with (status ${row.status})`, { details: { reportId: row.id, status: row.status } });
+    }
+    const sha256 = sha256Of(bytes);
+    const renditions = row.renditions?.length ? row.renditions : [{ sha256: row.sha256, size: row.size ?? 0, signatures: 0, renderedAt: row.generatedAt?.toISOString() ?? '' }];
+    const match = renditions.find((r) => r.sha256 === sha256) ?? null;
+    const current = match?.sha256 === row.sha256;
+    return {
+      reportId: row.id,
+      valid: !!match,
+      sha256,
+      size: bytes.length,
+      expectedSha256: row.sha256,
+      recordSha256: row.recordSha256 ?? row.sha256,
+      matches: match ? (match.signatures === 0 ? 'original' : 'signed') : null,
+      current: !!match && current,
+      signatures: match ? (row.signatures ?? []).slice(0, match.signatures) : [],
+      message: match
+        ? `The file is ${match.signatures === 0 ? 'the report as generated' : `the report with ${match.signatures} signature${match.signatures === 1 ? '' : 's'}`}${current ? '' : ' (a later rendition has more signatures)'}; not one byte differs.`
+        : 'The file does not match any file of this report: it was altered, or it is another report.',
+    };
+  }
+
+  /**
+   * `POST /v1/compliance/reports/{id}/signatures`: the caller's key signs a completed report with a
+   * stated meaning (21 CFR 11.50). The signature is bound to the SHA-256 of the unsigned original
+   * (11.70) and recorded in the audit trail; the file is rendered again from the same model with every
+   * signature in its approval block, and that rendition's hash becomes the published `sha256`.
+   */
+  async signCompliance(ctx: DomainContext, reportId: string, raw: unknown): Promise<ReportView & { signature: ReportSignatureRow }> {
+    const principal = requirePermission(ctx, 'sign:reports');
+    const input = parseInput(SignReportInput, raw ?? {});
+    const result = await ctx.em.transactional(async (tx) => {
+      const em = tx as EntityManager;
+      const row = typeof reportId === 'string' && reportId.length <= 48 ? await em.findOne(Report, { id: reportId, origin: 'compliance' }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['model'] }) : null;
+      if (!row) throw notFound('Report', String(reportId).slice(0, 60));
+      if (row.status !== 'completed' || !row.recordSha256) {
+        throw new DomainError('CONFLICT', `Report '${row.id}' is ${row.status}; only a completed report can be signed`, { details: { reportId: row.id, status: row.status } });
+      }
+      if (row.expiresAt && row.expiresAt.getTime() <= clock.nowMs()) {
+        throw new DomainError('GONE', `Report '${row.id}' expired at ${row.expiresAt.toISOString()}; request a new one`, { details: { reportId: row.id, expiresAt: row.expiresAt.toISOString() } });
+      }
+      if (!row.model) throw new DomainError('CONFLICT', `Report '${row.id}' was generated before reports could be signed; request a new one`, { details: { reportId: row.id } });
+      const signatures = row.signatures ?? [];
+      if (signatures.some((x) => x.keyId === principal.keyId && x.meaning === input.meaning)) {
+        throw new DomainError('CONFLICT', `This key has already signed report '${row.id}' as ${input.meaning}`, { details: { reportId: row.id, meaning: input.meaning } });
+      }
+      const unsigned = { signerName: principal.name, keyId: principal.keyId, meaning: input.meaning, signedAt: clock.now().toISOString(), recordSha256: row.recordSha256 };
+      const signature: ReportSignatureRow = { ...unsigned, signatureHash: signatureHashOf(row.id, unsigned) };
+      const nextSignatures = [...signatures, signature];
+      const content = await renderReport(row.format, { ...row.model, signatures: nextSignatures, recordSha256: row.recordSha256 });
+      const sha256 = sha256Of(content);
+      const previous = { sha256: row.sha256 ?? null, signatures: signatures.length };
+      row.signatures = nextSignatures;
+      row.renditions = [...(row.renditions ?? []), { sha256, size: content.length, signatures: nextSignatures.length, renderedAt: signature.signedAt }];
+      row.content = content;
+      row.size = content.length;
+      row.sha256 = sha256;
+      this.auditTrail.record(em, actorOf(ctx), { action: 'report.sign', entityType: 'report', entityId: row.id }, previous, {
+        sha256,
+        signatures: nextSignatures.length,
+        signature: { ...signature },
+      });
+      return { row, signature };
+    });
+    return { ...this.view(result.row), signature: result.signature };
+  }
+
   /** Frees the bytes of expired reports (their rows stay, so a download answers 410 rather than 404). */
   async purgeExpired(): Promise<number> {
     const res = await this.rootEm
@@ -196,13 +312,15 @@ export class ReportService {
     return origin === 'compliance' ? 'read:compliance' : 'read:dashboard';
   }
 
-  private async create(ctx: DomainContext, init: Omit<Report, 'status' | 'estimatedCompletion' | 'createdAt'>): Promise<ReportView> {
+  private async create(ctx: DomainContext, init: Omit<Report, 'status' | 'estimatedCompletion' | 'createdAt' | 'signatures' | 'renditions'>): Promise<ReportView> {
     const report = await ctx.em.transactional(async (tx) => {
       const row = tx.create(Report, {
         ...init,
         status: 'generating',
         estimatedCompletion: new Date(clock.nowMs() + this.settings.estimateMs),
         createdAt: clock.now(),
+        signatures: [],
+        renditions: [],
       });
       this.jobs.enqueue(tx as EntityManager, REPORT_JOB, { reportId: row.id }, { maxAttempts: 3 });
       this.auditTrail.record(tx as EntityManager, actorOf(ctx), { action: 'report.request', entityType: 'report', entityId: row.id }, null, {
@@ -210,6 +328,7 @@ export class ReportService {
         type: row.type,
         framework: row.framework ?? null,
         format: row.format,
+        title: row.title ?? null,
         includeEvidence: row.includeEvidence,
         period: row.period ?? null,
         rangeStart: row.rangeStart?.toISOString() ?? null,
@@ -268,6 +387,10 @@ export class ReportService {
       createdAt: r.createdAt.toISOString(),
       ...(r.status === 'completed' ? { size: r.size ?? null } : {}),
       ...(r.status === 'failed' ? { error: 'Report generation failed; request a new one' } : {}),
+      requestedBy: { keyId: r.requestedBy ?? null, name: r.requestedByName ?? null },
+      sha256: r.sha256 ?? null,
+      recordSha256: r.recordSha256 ?? null,
+      signatures: [...(r.signatures ?? [])],
     };
   }
 
@@ -287,18 +410,28 @@ export class ReportService {
         rangeEnd: report.rangeEnd ?? null,
         includeEvidence: report.includeEvidence,
         generatedAt,
+        organisation: this.settings.organisation,
+        requestedBy: report.requestedBy ? { keyId: report.requestedBy, name: report.requestedByName ?? report.requestedBy } : null,
+        requestedAt: report.createdAt,
+        title: report.title ?? null,
       });
       const content = await renderReport(report.format, model);
+      const sha256 = sha256Of(content);
+      const renditions: ReportRendition[] = [{ sha256, size: content.length, signatures: 0, renderedAt: generatedAt.toISOString() }];
       const expiresAt = new Date(generatedAt.getTime() + this.settings.ttlMs);
       const staged = await em.transactional(async (tx) => {
-        const updated = await tx.nativeUpdate(Report, { id: report.id, status: 'generating' }, { status: 'completed', content, size: content.length, generatedAt, expiresAt });
+        const updated = await tx.nativeUpdate(
+          Report,
+          { id: report.id, status: 'generating' },
+          { status: 'completed', content, size: content.length, generatedAt, expiresAt, sha256, recordSha256: sha256, model, renditions },
+        );
         if (!updated) return [];
         this.auditTrail.record(
           tx as EntityManager,
           SYSTEM_ACTOR,
           { action: 'report.complete', entityType: 'report', entityId: report.id },
           { status: 'generating' },
-          { status: 'completed', size: content.length, generatedAt: generatedAt.toISOString(), expiresAt: expiresAt.toISOString() },
+          { status: 'completed', size: content.length, sha256, generatedAt: generatedAt.toISOString(), expiresAt: expiresAt.toISOString() },
         );
         const base = report.origin === 'compliance' ? '/v1/compliance/reports' : '/v1/dashboard/reports';
         return [

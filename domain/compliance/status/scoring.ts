@@ -47,7 +47,7 @@ export interface ScoreParts {
   /** Weighted sum of the three parts, before findings. */
   base: number;
   findings: { open: OpenFindingCounts; penalty: number; cap: number | null };
-  weights: typeof SCORE_WEIGHTS;
+  weights: { coverage: number; implementation: number; validation: number };
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
@@ -70,7 +70,7 @@ export function scoreParts(i: ScoreInputs): { score: number; parts: ScoreParts }
       validation: round1(validation),
       base: round1(base),
       findings: { open, penalty, cap },
-      weights: SCORE_WEIGHTS,
+      weights: { ...SCORE_WEIGHTS },
     },
   };
 }

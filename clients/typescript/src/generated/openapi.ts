@@ -669,6 +669,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/compliance/reports/{reportId}/signatures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Electronic signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning (reviewed or approved). The signature is bound to the unsigned report's SHA-256; the file is re-rendered with it in the approval block and its new SHA-256 published */
+        post: operations["signComplianceReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/compliance/reports/{reportId}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the original or a signed rendition), valid false when one byte differs */
+        post: operations["verifyComplianceReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/compliance/status": {
         parameters: {
             query?: never;
@@ -678,6 +712,23 @@ export interface paths {
         };
         /** Compliance score and status per framework (one framework when `framework` is given) */
         get: operations["getComplianceStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/compliance/traceability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Traceability matrix of a framework: every catalogue clause → requirements mapped to it → latest validation → open and resolved findings → evidence; uncovered clauses listed as gaps. JSON, or CSV with ?format=csv or Accept: text/csv. Findings need read:audits as well */
+        get: operations["complianceTraceability"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1661,7 +1712,25 @@ export interface operations {
                             format: "pdf" | "csv" | "json";
                             framework: string | null;
                             generatedAt: string | null;
+                            /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                            recordSha256?: string | null;
                             reportId: string;
+                            requestedBy?: {
+                                keyId: string | null;
+                                name: string | null;
+                            };
+                            /** @description SHA-256 of the file served now */
+                            sha256?: string | null;
+                            signatures?: {
+                                keyId: string;
+                                /** @enum {string} */
+                                meaning: "reviewed" | "approved";
+                                recordSha256: string;
+                                signatureHash: string;
+                                /** Format: date-time */
+                                signedAt: string;
+                                signerName: string;
+                            }[];
                             size?: number | null;
                             /** @enum {string} */
                             status: "generating" | "completed" | "failed";
@@ -5996,6 +6065,7 @@ export interface operations {
                     framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
                     /** @default false */
                     includeEvidence?: boolean;
+                    title?: string;
                 };
             };
         };
@@ -6018,7 +6088,25 @@ export interface operations {
                         format: "pdf" | "csv" | "json";
                         framework: string | null;
                         generatedAt: string | null;
+                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        recordSha256?: string | null;
                         reportId: string;
+                        requestedBy?: {
+                            keyId: string | null;
+                            name: string | null;
+                        };
+                        /** @description SHA-256 of the file served now */
+                        sha256?: string | null;
+                        signatures?: {
+                            keyId: string;
+                            /** @enum {string} */
+                            meaning: "reviewed" | "approved";
+                            recordSha256: string;
+                            signatureHash: string;
+                            /** Format: date-time */
+                            signedAt: string;
+                            signerName: string;
+                        }[];
                         size?: number | null;
                         /** @enum {string} */
                         status: "generating" | "completed" | "failed";
@@ -6133,7 +6221,25 @@ export interface operations {
                         format: "pdf" | "csv" | "json";
                         framework: string | null;
                         generatedAt: string | null;
+                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        recordSha256?: string | null;
                         reportId: string;
+                        requestedBy?: {
+                            keyId: string | null;
+                            name: string | null;
+                        };
+                        /** @description SHA-256 of the file served now */
+                        sha256?: string | null;
+                        signatures?: {
+                            keyId: string;
+                            /** @enum {string} */
+                            meaning: "reviewed" | "approved";
+                            recordSha256: string;
+                            signatureHash: string;
+                            /** Format: date-time */
+                            signedAt: string;
+                            signerName: string;
+                        }[];
                         size?: number | null;
                         /** @enum {string} */
                         status: "generating" | "completed" | "failed";
@@ -6346,6 +6452,310 @@ export interface operations {
             };
         };
     };
+    signComplianceReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    meaning: "reviewed" | "approved";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        downloadUrl: string | null;
+                        error?: string | null;
+                        /** Format: date-time */
+                        estimatedCompletion: string;
+                        expiresAt: string | null;
+                        /** @enum {string} */
+                        format: "pdf" | "csv" | "json";
+                        framework: string | null;
+                        generatedAt: string | null;
+                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        recordSha256?: string | null;
+                        reportId: string;
+                        requestedBy?: {
+                            keyId: string | null;
+                            name: string | null;
+                        };
+                        /** @description SHA-256 of the file served now */
+                        sha256?: string | null;
+                        signature: {
+                            keyId: string;
+                            /** @enum {string} */
+                            meaning: "reviewed" | "approved";
+                            recordSha256: string;
+                            signatureHash: string;
+                            /** Format: date-time */
+                            signedAt: string;
+                            signerName: string;
+                        };
+                        signatures?: {
+                            keyId: string;
+                            /** @enum {string} */
+                            meaning: "reviewed" | "approved";
+                            recordSha256: string;
+                            signatureHash: string;
+                            /** Format: date-time */
+                            signedAt: string;
+                            signerName: string;
+                        }[];
+                        size?: number | null;
+                        /** @enum {string} */
+                        status: "generating" | "completed" | "failed";
+                        type: string;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description No such report */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Not completed, or already signed with this meaning by this key */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description The report expired (GONE) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+        };
+    };
+    verifyComplianceReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        current: boolean;
+                        expectedSha256: string;
+                        matches: ("original" | "signed") | null;
+                        message: string;
+                        recordSha256: string;
+                        reportId: string;
+                        sha256: string;
+                        signatures: {
+                            keyId: string;
+                            /** @enum {string} */
+                            meaning: "reviewed" | "approved";
+                            recordSha256: string;
+                            signatureHash: string;
+                            /** Format: date-time */
+                            signedAt: string;
+                            signerName: string;
+                        }[];
+                        size: number;
+                        valid: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description No such report */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description The report has no file yet */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Body over 50 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+        };
+    };
     getComplianceStatus: {
         parameters: {
             query?: {
@@ -6406,6 +6816,127 @@ export interface operations {
                         };
                         overallScore: number;
                     };
+                };
+            };
+            /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+        };
+    };
+    complianceTraceability: {
+        parameters: {
+            query: {
+                format?: "json" | "csv";
+                framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matrix (JSON), or one CSV row per clause and requirement (text/csv) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clauses: {
+                            category: string;
+                            clauseId: string;
+                            covered: boolean;
+                            requirements: {
+                                [key: string]: unknown;
+                            }[];
+                            section: string;
+                            title: string;
+                        }[];
+                        findingsIncluded: boolean;
+                        /** @enum {string} */
+                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        frameworkName: string;
+                        gaps: {
+                            category: string;
+                            clauseId: string;
+                            section: string;
+                            title: string;
+                        }[];
+                        generatedAt: string;
+                        summary: {
+                            clauses: number;
+                            coveragePercent: number;
+                            covered: number;
+                            gaps: number;
+                            openFindings: number;
+                            requirements: number;
+                            resolvedFindings: number;
+                            unmappedRequirements: number;
+                        };
+                        unlinkedFindings: {
+                            [key: string]: unknown;
+                        }[];
+                        unmappedRequirements: {
+                            [key: string]: unknown;
+                        }[];
+                        version: string;
+                    };
+                    "text/csv": string;
                 };
             };
             /** @description VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks */
@@ -6721,7 +7252,25 @@ export interface operations {
                             format: "pdf" | "csv" | "json";
                             framework: string | null;
                             generatedAt: string | null;
+                            /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                            recordSha256?: string | null;
                             reportId: string;
+                            requestedBy?: {
+                                keyId: string | null;
+                                name: string | null;
+                            };
+                            /** @description SHA-256 of the file served now */
+                            sha256?: string | null;
+                            signatures?: {
+                                keyId: string;
+                                /** @enum {string} */
+                                meaning: "reviewed" | "approved";
+                                recordSha256: string;
+                                signatureHash: string;
+                                /** Format: date-time */
+                                signedAt: string;
+                                signerName: string;
+                            }[];
                             size?: number | null;
                             /** @enum {string} */
                             status: "generating" | "completed" | "failed";
@@ -6845,7 +7394,25 @@ export interface operations {
                         format: "pdf" | "csv" | "json";
                         framework: string | null;
                         generatedAt: string | null;
+                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        recordSha256?: string | null;
                         reportId: string;
+                        requestedBy?: {
+                            keyId: string | null;
+                            name: string | null;
+                        };
+                        /** @description SHA-256 of the file served now */
+                        sha256?: string | null;
+                        signatures?: {
+                            keyId: string;
+                            /** @enum {string} */
+                            meaning: "reviewed" | "approved";
+                            recordSha256: string;
+                            signatureHash: string;
+                            /** Format: date-time */
+                            signedAt: string;
+                            signerName: string;
+                        }[];
                         size?: number | null;
                         /** @enum {string} */
                         status: "generating" | "completed" | "failed";
@@ -6960,7 +7527,25 @@ export interface operations {
                         format: "pdf" | "csv" | "json";
                         framework: string | null;
                         generatedAt: string | null;
+                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        recordSha256?: string | null;
                         reportId: string;
+                        requestedBy?: {
+                            keyId: string | null;
+                            name: string | null;
+                        };
+                        /** @description SHA-256 of the file served now */
+                        sha256?: string | null;
+                        signatures?: {
+                            keyId: string;
+                            /** @enum {string} */
+                            meaning: "reviewed" | "approved";
+                            recordSha256: string;
+                            signatureHash: string;
+                            /** Format: date-time */
+                            signedAt: string;
+                            signerName: string;
+                        }[];
                         size?: number | null;
                         /** @enum {string} */
                         status: "generating" | "completed" | "failed";

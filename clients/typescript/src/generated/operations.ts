@@ -54,6 +54,8 @@ export const OPERATIONS = {
   requestComplianceReport: { method: 'POST', path: '/v1/compliance/reports', pathParams: [], body: 'json', response: 'json' },
   getComplianceReport: { method: 'GET', path: '/v1/compliance/reports/{reportId}', pathParams: ["reportId"], body: 'none', response: 'json' },
   downloadComplianceReport: { method: 'GET', path: '/v1/compliance/reports/{reportId}/download', pathParams: ["reportId"], body: 'none', response: 'binary' },
+  verifyComplianceReport: { method: 'POST', path: '/v1/compliance/reports/{reportId}/verify', pathParams: ["reportId"], body: 'none', response: 'json' },
+  signComplianceReport: { method: 'POST', path: '/v1/compliance/reports/{reportId}/signatures', pathParams: ["reportId"], body: 'json', response: 'json' },
   getDashboardMetrics: { method: 'GET', path: '/v1/dashboard/metrics', pathParams: [], body: 'none', response: 'json' },
   getDashboardStatus: { method: 'GET', path: '/v1/dashboard/status', pathParams: [], body: 'none', response: 'json' },
   getDashboardHistory: { method: 'GET', path: '/v1/dashboard/history', pathParams: [], body: 'none', response: 'json' },
@@ -70,6 +72,7 @@ export const OPERATIONS = {
   listWebhookDeliveries: { method: 'GET', path: '/v1/webhooks/{id}/deliveries', pathParams: ["id"], body: 'none', response: 'json' },
   listAuditTrail: { method: 'GET', path: '/v1/audit-trail', pathParams: [], body: 'none', response: 'json' },
   verifyAuditTrail: { method: 'GET', path: '/v1/audit-trail/verify', pathParams: [], body: 'none', response: 'json' },
+  complianceTraceability: { method: 'GET', path: '/v1/compliance/traceability', pathParams: [], body: 'none', response: 'binary' },
   complianceGate: { method: 'GET', path: '/v1/compliance/gate', pathParams: [], body: 'none', response: 'json' },
 } as const;
 
@@ -322,6 +325,16 @@ export class RestOperations extends Transport {
     return this.call('downloadComplianceReport', { path: { reportId }, options }) as Promise<BinaryResponse>;
   }
 
+  /** POST /v1/compliance/reports/{reportId}/verify: Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the original or a signed rendition), valid false when one byte differs */
+  verifyComplianceReport(reportId: string, options?: CallOptions): Promise<SuccessBody<'verifyComplianceReport'>> {
+    return this.call('verifyComplianceReport', { path: { reportId }, options }) as Promise<SuccessBody<'verifyComplianceReport'>>;
+  }
+
+  /** POST /v1/compliance/reports/{reportId}/signatures: Electronic signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning (reviewed or approved). The signature is bound to the unsigned report's SHA-256; the file is re-rendered with it in the approval block and its new SHA-256 published */
+  signComplianceReport(reportId: string, body: RequestBody<'signComplianceReport'>, options?: CallOptions): Promise<SuccessBody<'signComplianceReport'>> {
+    return this.call('signComplianceReport', { path: { reportId }, body, options }) as Promise<SuccessBody<'signComplianceReport'>>;
+  }
+
   /** GET /v1/dashboard/metrics: Project metrics: requirement counts and completion rate, compliance score per framework */
   getDashboardMetrics(options?: CallOptions): Promise<SuccessBody<'getDashboardMetrics'>> {
     return this.call('getDashboardMetrics', { path: {  }, options }) as Promise<SuccessBody<'getDashboardMetrics'>>;
@@ -400,6 +413,11 @@ export class RestOperations extends Transport {
   /** GET /v1/audit-trail/verify: Recomputes every hash of the chain: intact or the first broken link; unsealed rows are counted apart */
   verifyAuditTrail(options?: CallOptions): Promise<SuccessBody<'verifyAuditTrail'>> {
     return this.call('verifyAuditTrail', { path: {  }, options }) as Promise<SuccessBody<'verifyAuditTrail'>>;
+  }
+
+  /** GET /v1/compliance/traceability: Traceability matrix of a framework: every catalogue clause → requirements mapped to it → latest validation → open and resolved findings → evidence; uncovered clauses listed as gaps. JSON, or CSV with ?format=csv or Accept: text/csv. Findings need read:audits as well */
+  complianceTraceability(query: QueryOf<'complianceTraceability'>, options?: CallOptions): Promise<BinaryResponse> {
+    return this.call('complianceTraceability', { path: {  }, query, options }) as Promise<BinaryResponse>;
   }
 
   /** GET /v1/compliance/gate: Release gate: pass or fail with the reasons. Fails on an open critical finding, a score below minScore (default 70) or more open findings than maxOpenFindings (when given). 200 either way */

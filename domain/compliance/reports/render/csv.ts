@@ -65,6 +65,16 @@ export const CSV_COLUMNS = [
   'period_end',
   'finding_id',
   'evidence',
+  'description',
+  'acceptance_criteria',
+  'clauses',
+  'resolution',
+  'requirement_id',
+  'requested_by',
+  'signer',
+  'meaning',
+  'signed_at',
+  'sha256',
 ] as const;
 
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -86,6 +96,9 @@ export function reportToCsvRecords(model: ReportModel): CsvRecord[] {
       generated_at: model.generatedAt,
       period_start: model.period.start,
       period_end: model.period.end,
+      description: model.organisation,
+      requested_by: model.requestedBy ? `${model.requestedBy.name} (${model.requestedBy.keyId ?? '—'})` : null,
+      sha256: model.recordSha256 ?? null,
     },
   ];
   for (const framework of model.summary.frameworks) {
@@ -112,6 +125,9 @@ export function reportToCsvRecords(model: ReportModel): CsvRecord[] {
       validation_status: requirement.validationStatus,
       created_at: requirement.createdAt,
       updated_at: requirement.updatedAt,
+      description: requirement.description,
+      acceptance_criteria: requirement.acceptanceCriteria?.join('\n'),
+      clauses: requirement.clauses?.join('; '),
     });
   }
   for (const finding of model.findings) {
@@ -125,12 +141,18 @@ export function reportToCsvRecords(model: ReportModel): CsvRecord[] {
       discovered_at: finding.discoveredAt,
       due_date: finding.dueDate,
       resolved_at: finding.resolvedAt,
+      description: finding.description,
+      resolution: finding.resolution,
+      requirement_id: finding.requirementId,
     });
   }
   for (const evidence of model.evidence ?? []) {
     for (const item of evidence.items) {
       records.push({ section: 'evidence', finding_id: evidence.findingId, evidence: item });
     }
+  }
+  for (const signature of model.signatures ?? []) {
+    records.push({ section: 'signature', id: signature.signatureHash, signer: `${signature.signerName} (${signature.keyId})`, meaning: signature.meaning, signed_at: signature.signedAt, sha256: signature.recordSha256 });
   }
   return records;
 }

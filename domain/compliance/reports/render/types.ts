@@ -5,6 +5,7 @@
  */
 
 import type { ScoreParts } from '../../status/scoring';
+import type { TraceabilityMatrix } from '../../traceability/traceability.service';
 
 export type ReportKind = 'compliance' | 'requirements' | 'audit' | 'summary';
 
@@ -30,6 +31,12 @@ export interface ReportRequirementRow {
   createdAt: string;
   updatedAt: string;
   validationStatus: string | null;
+  description?: string | null;
+  acceptanceCriteria?: string[];
+  /** Catalogue clauses (sections) of its framework the requirement maps to. */
+  clauses?: string[];
+  validationScore?: number | null;
+  validatedAt?: string | null;
 }
 
 export interface ReportFindingRow {
@@ -41,6 +48,23 @@ export interface ReportFindingRow {
   discoveredAt: string;
   dueDate: string | null;
   resolvedAt: string | null;
+  description?: string | null;
+  requirementId?: string | null;
+  resolution?: string | null;
+  /** Present when the report includes evidence. */
+  evidence?: string[];
+}
+
+/** An electronic signature (21 CFR 11.50): who, when, what it means, and the record it is bound to. */
+export interface ReportSignatureRow {
+  signerName: string;
+  keyId: string;
+  meaning: 'reviewed' | 'approved';
+  signedAt: string;
+  /** SHA-256 of the unsigned report file the signer approved. */
+  recordSha256: string;
+  /** SHA-256 over the signature's own fields and the record hash: the binding. */
+  signatureHash: string;
 }
 
 export interface ReportEvidence {
@@ -63,6 +87,17 @@ export interface ReportModel {
   requirements: ReportRequirementRow[];
   findings: ReportFindingRow[];
   evidence?: ReportEvidence[];
+  /** The organisation the records belong to (`ORGANISATION_NAME`). */
+  organisation?: string;
+  requestedBy?: { keyId: string | null; name: string } | null;
+  requestedAt?: string | null;
+  scope?: { frameworks: string[]; includeEvidence: boolean; basis: string };
+  /** Compliance reports of one framework: the traceability matrix as a section. */
+  traceability?: TraceabilityMatrix | null;
+  /** Signatures, on the signed renditions of a report. */
+  signatures?: ReportSignatureRow[];
+  /** On signed renditions: SHA-256 of the unsigned original, the record the signatures are bound to. */
+  recordSha256?: string | null;
 }
 
 export type ReportFormat = 'pdf' | 'csv' | 'json';

@@ -1,0 +1,222 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import { requirePermission } from '../../auth/auth.service';
+import { can } from '../../auth/principal';
+import type { DomainContext } from '../../context';
+import { parseInput } from '../../validation';
+import { clock } from '../../clock';
+import { getFramework, SUPPORTED_FRAMEWORKS, type FrameworkId } from '../catalogue';
+import { AuditFinding } from '../findings/audit-finding.entity';
+import { precheckFramework } from '../frameworks.service';
+import { Requirement } from '../requirements/requirement.entity';
+import { toCsv, type CsvCell } from '../reports/render/csv';
+
+export const TraceabilityQuery = z
+  .object({
+    framework: z.enum(SUPPORTED_FRAMEWORKS as unknown as [string, ...string[]]),
+    format: z.enum(['json', 'csv']).optional(),
+  })
+  .strict();
+export type TraceabilityQuery = z.input<typeof TraceabilityQuery>;
+
+export interface TraceEvidence {
+  /** `finding` (evidence attached to a finding), `test-file`, `git-branch` or `issue` (from the requirement's implementation). */
+  kind: 'finding' | 'test-file' | 'git-branch' | 'issue';
+  value: string;
+  findingId: string | null;
+}
+
+export interface TraceFinding {
+  id: string;
+  title: string;
+  description: string | null;
+  severity: string;
+  status: string;
+  discoveredAt: string;
+  dueDate: string | null;
+  resolution: string | null;
+  resolvedAt: string | null;
+  evidence: string[];
+}
+
+export interface TraceValidation {
+  status: 'passed' | 'failed';
+  score: number;
+  lastValidated: string;
+}
+
+export interface TraceRequirement {
+  id: string;
+  title: string;
+  status: string;
+  priority: string;
+  /** Every clause this requirement maps to (it appears under each of them). */
+  clauses: string[];
+  latestValidation: TraceValidation | null;
+  openFindings: TraceFinding[];
+  resolvedFindings: TraceFinding[];
+  evidence: TraceEvidence[];
+}
+
+export interface TraceClause {
+  clauseId: string;
+  section: string;
+  title: string;
+  category: string;
+  covered: boolean;
+  requirements: TraceRequirement[];
+}
+
+export interface TraceabilityMatrix {
+  framework: FrameworkId;
+  frameworkName: string;
+  version: string;
+  generatedAt: string;
+  /** False when the caller lacks `read:audits`: findings and their evidence are then left out, not shown empty by mistake. */
+  findingsIncluded: boolean;
+  summary: { clauses: number; covered: number; gaps: number; coveragePercent: number; requirements: number; unmappedRequirements: number; openFindings: number; resolvedFindings: number };
+  clauses: TraceClause[];
+  /** Clauses no requirement maps to. */
+  gaps: { clauseId: string; section: string; title: string; category: string }[];
+  /** Requirements of the framework whose text maps to no clause. */
+  unmappedRequirements: TraceRequirement[];
+  /** Findings of the framework not linked to any requirement. */
+  unlinkedFindings: TraceFinding[];
+}
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+function traceFinding(f: AuditFinding): TraceFinding {
+  return {
+    id: f.id,
+    title: f.title,
+    description: f.description ?? null,
+    severity: f.severity,
+    status: f.status,
+    discoveredAt: f.discoveredAt.toISOString(),
+    dueDate: iso(f.dueDate),
+    resolution: f.resolution ?? null,
+    resolvedAt: iso(f.resolvedAt),
+    evidence: [...(f.evidence ?? [])],
+  };
+}
+
+/**
+ * Builds the matrix: every catalogue clause → the requirements mapped to it → their latest
+ * validation → open and resolved findings → evidence; clauses nothing maps to are gaps.
+ * Two queries (requirements, findings) whatever the size.
+ */
+export async function buildTraceability(em: EntityManager, framework: FrameworkId, opts: { includeFindings: boolean; now?: Date }): Promise<TraceabilityMatrix> {
+  const catalogue = getFramework(framework);
+  const requirements = await em.find(Requirement, { framework, deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const findings = opts.includeFindings ? await em.find(AuditFinding, { framework }, { orderBy: { discoveredAt: 'asc', id: 'asc' } }) : [];
+  const byRequirement = new Map<string, AuditFinding[]>();
+  for (const f of findings) if (f.requirementId) byRequirement.set(f.requirementId, [...(byRequirement.get(f.requirementId) ?? []), f]);
+  const known = new Set(catalogue.clauses.map((c) => c.section));
+
+  const traced = requirements.map((r): TraceRequirement => {
+    const own = byRequirement.get(r.id) ?? [];
+    const evidence: TraceEvidence[] = [];
+    for (const f of own) for (const e of f.evidence ?? []) evidence.push({ kind: 'finding', value: e, findingId: f.id });
+    if (r.implementation?.testFile) evidence.push({ kind: 'test-file', value: r.implementation.testFile, findingId: null });
+    if (r.implementation?.gitBranch) evidence.push({ kind: 'git-branch', value: r.implementation.gitBranch, findingId: null });
+    for (const issue of r.implementation?.relatedIssues ?? []) evidence.push({ kind: 'issue', value: issue, findingId: null });
+    return {
+      id: r.id,
+      title: r.title,
+      status: r.status,
+      priority: r.priority,
+      clauses: (r.clauses ?? []).filter((c) => known.has(c)),
+      latestValidation: r.validation ? { status: r.validation.status, score: r.validation.score, lastValidated: r.validation.lastValidated } : null,
+      openFindings: own.filter((f) => f.status !== 'resolved').map(traceFinding),
+      resolvedFindings: own.filter((f) => f.status === 'resolved').map(traceFinding),
+      evidence,
+    };
+  });
+
+  const clauses = catalogue.clauses.map((c): TraceClause => {
+    const mapped = traced.filter((r) => r.clauses.includes(c.section));
+    return { clauseId: c.id, section: c.section, title: c.title, category: c.category, covered: mapped.length > 0, requirements: mapped };
+  });
+  const gaps = clauses.filter((c) => !c.covered).map(({ clauseId, section, title, category }) => ({ clauseId, section, title, category }));
+  const linked = new Set(requirements.map((r) => r.id));
+  const covered = clauses.length - gaps.length;
+  return {
+    framework,
+    frameworkName: catalogue.name,
+    version: catalogue.version,
+    generatedAt: (opts.now ?? clock.now()).toISOString(),
+    findingsIncluded: opts.includeFindings,
+    summary: {
+      clauses: clauses.length,
+      covered,
+      gaps: gaps.length,
+      coveragePercent: clauses.length ? Math.round((1000 * covered) / clauses.length) / 10 : 0,
+      requirements: requirements.length,
+      unmappedRequirements: traced.filter((r) => r.clauses.length === 0).length,
+      openFindings: findings.filter((f) => f.status !== 'resolved').length,
+      resolvedFindings: findings.filter((f) => f.status === 'resolved').length,
+    },
+    clauses,
+    gaps,
+    unmappedRequirements: traced.filter((r) => r.clauses.length === 0),
+    unlinkedFindings: findings.filter((f) => !f.requirementId || !linked.has(f.requirementId)).map(traceFinding),
+  };
+}
+
+export const TRACEABILITY_CSV_COLUMNS = [
+  'clause',
+  'clause_title',
+  'covered',
+  'requirement_id',
+  'requirement_title',
+  'requirement_status',
+  'priority',
+  'validation_status',
+  'validation_score',
+  'validated_at',
+  'open_findings',
+  'resolved_findings',
+  'evidence',
+] as const;
+
+const findingsCell = (fs: TraceFinding[]) => fs.map((f) => `${f.id} (${f.severity}${f.resolvedAt ? `, resolved ${f.resolvedAt.slice(0, 10)}` : ''}): ${f.title}`).join('; ');
+
+/** One row per clause × requirement; a gap is one row with the requirement columns empty. RFC 4180, formulas neutralised. */
+export function traceabilityCsv(m: TraceabilityMatrix): Buffer {
+  const rows: CsvCell[][] = [[...TRACEABILITY_CSV_COLUMNS]];
+  for (const c of m.clauses) {
+    if (!c.requirements.length) {
+      rows.push([c.section, c.title, 'no', null, null, null, null, null, null, null, null, null, null]);
+      continue;
+    }
+    for (const r of c.requirements) {
+      rows.push([
+        c.section,
+        c.title,
+        'yes',
+        r.id,
+        r.title,
+        r.status,
+        r.priority,
+        r.latestValidation?.status ?? 'not validated',
+        r.latestValidation?.score ?? null,
+        r.latestValidation?.lastValidated ?? null,
+        findingsCell(r.openFindings),
+        findingsCell(r.resolvedFindings),
+        r.evidence.map((e) => `${e.kind}: ${e.value}`).join('; '),
+      ]);
+    }
+  }
+  return Buffer.from(toCsv(rows), 'utf8');
+}
+
+/** `GET /v1/compliance/traceability`: needs read:compliance; findings only with read:audits as well. */
+export class TraceabilityService {
+  async matrix(ctx: DomainContext, raw: unknown): Promise<TraceabilityMatrix> {
+    const principal = requirePermission(ctx, 'read:compliance');
+    precheckFramework(raw);
+    const q = parseInput(TraceabilityQuery, raw ?? {});
+    return buildTraceability(ctx.em, q.framework as FrameworkId, { includeFindings: can(principal, 'read:audits') });
+  }
+}

@@ -1,0 +1,86 @@
+import { Field, Float, Int, ObjectType } from 'type-graphql';
+
+@ObjectType()
+export class TraceEvidence {
+  @Field(() => String, { description: 'finding, test-file, git-branch or issue' }) kind!: string;
+  @Field(() => String) value!: string;
+  @Field(() => String, { nullable: true }) findingId!: string | null;
+}
+
+@ObjectType()
+export class TraceFinding {
+  @Field(() => String) id!: string;
+  @Field(() => String) title!: string;
+  @Field(() => String, { nullable: true }) description!: string | null;
+  @Field(() => String) severity!: string;
+  @Field(() => String) status!: string;
+  @Field(() => String) discoveredAt!: string;
+  @Field(() => String, { nullable: true }) dueDate!: string | null;
+  @Field(() => String, { nullable: true }) resolution!: string | null;
+  @Field(() => String, { nullable: true }) resolvedAt!: string | null;
+  @Field(() => [String]) evidence!: string[];
+}
+
+@ObjectType()
+export class TraceValidation {
+  @Field(() => String) status!: string;
+  @Field(() => Float) score!: number;
+  @Field(() => String) lastValidated!: string;
+}
+
+@ObjectType()
+export class TraceRequirement {
+  @Field(() => String) id!: string;
+  @Field(() => String) title!: string;
+  @Field(() => String) status!: string;
+  @Field(() => String) priority!: string;
+  @Field(() => [String], { description: 'Every clause this requirement maps to' }) clauses!: string[];
+  @Field(() => TraceValidation, { nullable: true }) latestValidation!: TraceValidation | null;
+  @Field(() => [TraceFinding]) openFindings!: TraceFinding[];
+  @Field(() => [TraceFinding]) resolvedFindings!: TraceFinding[];
+  @Field(() => [TraceEvidence]) evidence!: TraceEvidence[];
+}
+
+@ObjectType()
+export class TraceClause {
+  @Field(() => String) clauseId!: string;
+  @Field(() => String) section!: string;
+  @Field(() => String) title!: string;
+  @Field(() => String) category!: string;
+  @Field(() => Boolean) covered!: boolean;
+  @Field(() => [TraceRequirement]) requirements!: TraceRequirement[];
+}
+
+@ObjectType()
+export class TraceGap {
+  @Field(() => String) clauseId!: string;
+  @Field(() => String) section!: string;
+  @Field(() => String) title!: string;
+  @Field(() => String) category!: string;
+}
+
+@ObjectType()
+export class TraceSummary {
+  @Field(() => Int) clauses!: number;
+  @Field(() => Int) covered!: number;
+  @Field(() => Int) gaps!: number;
+  @Field(() => Float) coveragePercent!: number;
+  @Field(() => Int) requirements!: number;
+  @Field(() => Int) unmappedRequirements!: number;
+  @Field(() => Int) openFindings!: number;
+  @Field(() => Int) resolvedFindings!: number;
+}
+
+@ObjectType({ description: 'GET /v1/compliance/traceability: clause → requirements → latest validation → findings → evidence' })
+export class TraceabilityMatrix {
+  @Field(() => String) framework!: string;
+  @Field(() => String) frameworkName!: string;
+  @Field(() => String) version!: string;
+  @Field(() => String) generatedAt!: string;
+  @Field(() => Boolean, { description: 'False when the caller lacks read:audits (findings and their evidence left out)' }) findingsIncluded!: boolean;
+  @Field(() => TraceSummary) summary!: TraceSummary;
+  @Field(() => [TraceClause]) clauses!: TraceClause[];
+  @Field(() => [TraceGap], { description: 'Clauses no requirement maps to' }) gaps!: TraceGap[];
+  @Field(() => [TraceRequirement]) unmappedRequirements!: TraceRequirement[];
+  @Field(() => [TraceFinding], { description: 'Findings not linked to a requirement' }) unlinkedFindings!: TraceFinding[];
+}
