@@ -4,6 +4,7 @@ import { findingView } from '../domain/compliance/findings/finding.service';
 import type { RequirementDetail } from '../domain/compliance/requirements/requirement.service';
 import type { ComplianceStatusView, FrameworkStatusView } from '../domain/compliance/status/compliance-status.service';
 import {
+  ApiKeyListing,
   BatchCreateResult,
   BatchStatusResult,
   ComplianceStatus,
@@ -150,6 +151,11 @@ export class ComplianceResolver {
   }
 
   // ---------- API keys ----------
+
+  @Query(() => [ApiKeyListing], { description: 'GET /v1/auth/api-keys (admin: every key; others: the keys they issued)' })
+  async apiKeys(@Ctx() { services, domain }: GqlContext) {
+    return (await services.auth.listKeys(domain)).data;
+  }
 
   @Mutation(() => IssuedApiKey, { description: 'POST /v1/auth/api-keys' })
   createApiKey(@Arg('input', () => CreateApiKeyInput) input: CreateApiKeyInput, @Ctx() { services, domain }: GqlContext) {

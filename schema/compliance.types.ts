@@ -312,6 +312,21 @@ export class IssuedApiKey {
   @Field(() => String) createdAt!: string;
 }
 
+@ObjectType({ description: 'An API key as listed (never its secret)' })
+export class ApiKeyListing {
+  @Field(() => String) id!: string;
+  @Field(() => String) prefix!: string;
+  @Field(() => String) name!: string;
+  @Field(() => [String]) permissions!: string[];
+  @Field(() => String) plan!: string;
+  @Field(() => Boolean) isAdmin!: boolean;
+  @Field(() => String, { nullable: true, description: 'id of the issuing key' }) issuedBy?: string | null;
+  @Field(() => String) createdAt!: string;
+  @Field(() => String, { nullable: true }) expiresAt?: string | null;
+  @Field(() => String, { nullable: true }) lastUsedAt?: string | null;
+  @Field(() => String, { nullable: true }) revokedAt?: string | null;
+}
+
 @ObjectType()
 export class RevokeApiKeyResult {
   @Field(() => String) id!: string;

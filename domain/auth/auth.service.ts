@@ -45,6 +45,39 @@ export const CreateApiKeyInput = z.object({
 });
 export type CreateApiKeyInput = z.infer<typeof CreateApiKeyInput>;
 
+/** A key as the listing shows it: never its secret or hash. `issuedBy` is the issuing key's id. */
+export interface KeyListing {
+  id: string;
+  prefix: string;
+  name: string;
+  permissions: string[];
+  plan: Plan;
+  isAdmin: boolean;
+  issuedBy: string | null;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+const iso = (d?: Date | null) => (d ? d.toISOString() : null);
+const listed = (k: ApiKey): KeyListing => ({
+  id: k.id,
+  prefix: k.prefix,
+  name: k.name,
+  permissions: k.permissions,
+  plan: k.plan,
+  isAdmin: k.isAdmin,
+  issuedBy: k.createdBy ?? null,
+  createdAt: k.createdAt.toISOString(),
+  expiresAt: iso(k.expiresAt),
+  lastUsedAt: iso(k.lastUsedAt),
+  revokedAt: iso(k.revokedAt),
+});
+
+/** Longest issuer chain walked when authenticating; deeper lineages are refused rather than trusted. */
+const MAX_LINEAGE_DEPTH = 32;
+
 export interface IssuedKey {
   id: string;
   key: string;
@@ -56,6 +89,8 @@ export interface IssuedKey {
 }
 
 const PRINCIPAL_CACHE_MS = 5000;
+/** The principal id of the configured ADMIN_API_KEY (it has no row in api_keys). */
+export const ADMIN_PRINCIPAL_ID = 'admin';
 
 export class AuthService {
   /** Short cache of resolved keys: one database read per key per few seconds, not per request. */
@@ -73,7 +108,7 @@ export class AuthService {
     if (opts.ttsApiKey) this.ttsKeyHash = Buffer.from(hashSecret(opts.ttsApiKey), 'hex');
   }
 
-  static adminPrincipal(keyId = 'admin', name = 'admin'): Principal {
+  static adminPrincipal(keyId = ADMIN_PRINCIPAL_ID, name = 'admin'): Principal {
     return { keyId, name, permissions: new Set(ALL_PERMISSIONS), isAdmin: true, plan: 'enterprise' };
   }
 
@@ -120,7 +155,8 @@ export class AuthService {
     // Lookup is by the hash's unique index: the secret never meets a comparison that could leak timing.
     const row = await this.rootEm.fork().findOne(ApiKey, { secretHash: digest });
     let principal: Principal | null = null;
-    if (row && !row.revokedAt && (!row.expiresAt || row.expiresAt.getTime() > now)) {
+    const lineage = row ? await this.lineageValidity(row, now) : { valid: false, until: Infinity };
+    if (row && lineage.valid) {
       principal = {
         keyId: row.id,
         name: row.name,
@@ -129,10 +165,42 @@ export class AuthService {
         plan: row.plan,
       };
     }
-    const until = Math.min(now + PRINCIPAL_CACHE_MS, row?.expiresAt?.getTime() ?? Infinity);
+    const until = Math.min(now + PRINCIPAL_CACHE_MS, lineage.until);
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(digest, { principal, until });
+    if (row && principal) {
+      // At most once per cache period per key; a failed bookkeeping write never fails the request.
+      await this.rootEm.fork().nativeUpdate(ApiKey, { id: row.id }, { lastUsedAt: new Date(now) }).catch(() => undefined);
+    }
     return principal;
+  }
+
+  /**
+   * A key is valid only while it and every issuer above it are unrevoked and unexpired: a child never
+   * outlives its issuer, even one minted before expiries were capped. `until` is the earliest expiry.
+   */
+  private async lineageValidity(row: ApiKey, now: number, em: EntityManager = this.rootEm.fork()): Promise<{ valid: boolean; until: number }> {
+    let until = Infinity;
+    let key: ApiKey | null = row;
+    for (let depth = 0; key; depth++) {
+      if (depth > MAX_LINEAGE_DEPTH || key.revokedAt) return { valid: false, until: Infinity };
+      const expires = key.expiresAt?.getTime() ?? Infinity;
+      if (expires <= now) return { valid: false, until: Infinity };
+      until = Math.min(until, expires);
+      // Keys issued by the configured ADMIN_API_KEY carry its principal id, which has no row.
+      if (!key.createdBy || key.createdBy === row.id) break;
+      const issuerId: string = key.createdBy;
+      key = await em.findOne(ApiKey, { id: issuerId });
+      if (!key && issuerId !== ADMIN_PRINCIPAL_ID) return { valid: false, until: Infinity };
+    }
+    return { valid: true, until };
+  }
+
+  /** The admin sees every key; any other key sees the keys it issued. Newest first. */
+  async listKeys(ctx: DomainContext): Promise<{ data: KeyListing[] }> {
+    const principal = requirePermission(ctx, 'manage:api-keys');
+    const rows = await ctx.em.find(ApiKey, principal.isAdmin ? {} : { createdBy: principal.keyId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+    return { data: rows.map(listed) };
   }
 
   async issueKey(ctx: DomainContext, raw: unknown): Promise<IssuedKey> {
@@ -154,8 +222,13 @@ export class AuthService {
     }
     const secret = `sk_${randomBytes(24).toString('base64url')}`;
     const now = clock.now();
-    const expiresAt = input.expiresIn ? new Date(now.getTime() + parseDuration(input.expiresIn)!) : null;
+    const requested = input.expiresIn ? now.getTime() + parseDuration(input.expiresIn)! : Infinity;
     const key = await ctx.em.transactional(async (tx) => {
+      // A child never outlives its issuer: its expiry is capped at the issuer's (and its issuers').
+      const issuer = principal.keyId === ADMIN_PRINCIPAL_ID ? null : await tx.findOne(ApiKey, { id: principal.keyId });
+      const issuerUntil = issuer ? (await this.lineageValidity(issuer, now.getTime(), tx as EntityManager)).until : Infinity;
+      const capped = Math.min(requested, issuerUntil);
+      const expiresAt = Number.isFinite(capped) ? new Date(capped) : null;
       const row = tx.create(ApiKey, {
         id: newId('key'),
         name: input.name,
@@ -177,7 +250,7 @@ export class AuthService {
       name: key.name,
       permissions: key.permissions,
       plan: key.plan,
-      expiresAt: expiresAt ? expiresAt.toISOString() : null,
+      expiresAt: iso(key.expiresAt),
       createdAt: now.toISOString(),
     };
   }
@@ -190,9 +263,20 @@ export class AuthService {
       if (!ctx.principal!.isAdmin && key.createdBy !== ctx.principal!.keyId) {
         throw new DomainError('AUTHORIZATION_ERROR', 'Only the admin or the issuer can revoke this key');
       }
-      if (key.revokedAt) return;
-      key.revokedAt = clock.now();
-      this.auditTrail?.record(tx as EntityManager, actorOf(ctx), { action: 'api_key.revoke', entityType: 'api_key', entityId: key.id }, { revokedAt: null }, { revokedAt: key.revokedAt.toISOString() });
+      // Revocation cascades: every key issued by this one, and by those, is revoked with it.
+      const revokedAt = clock.now();
+      const seen = new Set<string>();
+      let generation: ApiKey[] = [key];
+      while (generation.length) {
+        for (const k of generation) {
+          seen.add(k.id);
+          if (k.revokedAt) continue;
+          k.revokedAt = revokedAt;
+          this.auditTrail?.record(tx as EntityManager, actorOf(ctx), { action: 'api_key.revoke', entityType: 'api_key', entityId: k.id }, { revokedAt: null }, { revokedAt: revokedAt.toISOString(), ...(k === key ? {} : { cascadedFrom: key.id }) });
+        }
+        const children: ApiKey[] = await tx.find(ApiKey, { createdBy: { $in: generation.map((k) => k.id) } });
+        generation = children.filter((c) => !seen.has(c.id));
+      }
     });
     this.cache.clear();
     return { revoked: true };

@@ -36,6 +36,16 @@ export const complianceRoutes = defineRoutes([
     handle: ({ ctx, services, body }) => services.auth.issueKey(ctx, body),
   }),
   route({
+    method: 'get',
+    path: `${V1}/auth/api-keys`,
+    operationId: 'listApiKeys',
+    response: C.ApiKeyList,
+    summary: 'List API keys, newest first: the admin sees every key, any other key the keys it issued (never secrets)',
+    tag: 'auth',
+    permission: 'manage:api-keys',
+    handle: ({ ctx, services }) => services.auth.listKeys(ctx),
+  }),
+  route({
     method: 'delete',
     path: `${V1}/auth/api-keys/{id}`,
     operationId: 'revokeApiKey',

@@ -12,6 +12,20 @@ export const IssuedApiKey = z.object({
   expiresAt: Instant.nullable(),
   createdAt: Instant,
 });
+export const ApiKeyListing = z.object({
+  id: z.string(),
+  prefix: z.string().describe('First characters of the secret, to recognise the key'),
+  name: z.string(),
+  permissions: z.array(z.string()),
+  plan: z.enum(['standard', 'premium', 'enterprise']),
+  isAdmin: z.boolean(),
+  issuedBy: z.string().nullable().describe('Id of the key that issued this one (`admin` for the configured admin key)'),
+  createdAt: Instant,
+  expiresAt: Instant.nullable(),
+  lastUsedAt: Instant.nullable().describe('Updated at most every few seconds'),
+  revokedAt: Instant.nullable(),
+});
+export const ApiKeyList = z.object({ data: z.array(ApiKeyListing) });
 export const RevokedApiKey = z.object({ id: z.string(), revoked: z.boolean() });
 
 const ValidationIssue = z.object({ ruleId: z.string(), severity: z.string(), field: z.string(), message: z.string() });

@@ -44,6 +44,7 @@ export const complianceRouter = router({
 });
 
 export const authRouter = router({
+  apiKeys: procedure.query(({ ctx }) => ctx.services.auth.listKeys(ctx.domain)),
   createApiKey: procedure.input(body<CreateApiKeyInput>()).mutation(({ ctx, input }) => ctx.services.auth.issueKey(ctx.domain, input)),
   revokeApiKey: procedure.input(byId).mutation(async ({ ctx, input }) => ({ id: input.id, ...(await ctx.services.auth.revokeKey(ctx.domain, input.id)) })),
   viewer: viewerProcedure,

@@ -23,6 +23,7 @@ OPERATIONS = {
     "ready": ("GET", "/api/v1/health/ready", "none", "json"),
     "live": ("GET", "/api/v1/health/live", "none", "json"),
     "createApiKey": ("POST", "/v1/auth/api-keys", "json", "json"),
+    "listApiKeys": ("GET", "/v1/auth/api-keys", "none", "json"),
     "revokeApiKey": ("DELETE", "/v1/auth/api-keys/{id}", "none", "json"),
     "batchCreateRequirements": ("POST", "/v1/requirements/batch", "json", "json"),
     "batchUpdateRequirementStatus": ("PATCH", "/v1/requirements/batch", "json", "json"),
@@ -166,6 +167,10 @@ class Operations:
     def create_api_key(self, body):
         "POST /v1/auth/api-keys: Issue an API key (the secret is shown once, in `key`); a key can only grant permissions its issuer holds"
         return self._call("createApiKey", {}, body, None)
+
+    def list_api_keys(self):
+        "GET /v1/auth/api-keys: List API keys, newest first: the admin sees every key, any other key the keys it issued (never secrets)"
+        return self._call("listApiKeys", {}, None, None)
 
     def revoke_api_key(self, id):
         "DELETE /v1/auth/api-keys/{id}: Revoke an API key (the admin, or the key that issued it)"

@@ -1519,6 +1519,25 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
     };
     auth: {
+      apiKeys: TRPCQueryProcedure<{
+        input: void;
+        output: {
+          data: Array<{
+            id: string;
+            prefix: string;
+            name: string;
+            permissions: string[];
+            plan: "standard" | "premium" | "enterprise";
+            isAdmin: boolean;
+            issuedBy: null | string;
+            createdAt: string;
+            expiresAt: null | string;
+            lastUsedAt: null | string;
+            revokedAt: null | string;
+          }>;
+        };
+        meta: object;
+      }>;
       createApiKey: TRPCMutationProcedure<{
         input: {
           name: string;

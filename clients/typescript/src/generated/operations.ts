@@ -25,6 +25,7 @@ export const OPERATIONS = {
   ready: { method: 'GET', path: '/api/v1/health/ready', pathParams: [], body: 'none', response: 'json' },
   live: { method: 'GET', path: '/api/v1/health/live', pathParams: [], body: 'none', response: 'json' },
   createApiKey: { method: 'POST', path: '/v1/auth/api-keys', pathParams: [], body: 'json', response: 'json' },
+  listApiKeys: { method: 'GET', path: '/v1/auth/api-keys', pathParams: [], body: 'none', response: 'json' },
   revokeApiKey: { method: 'DELETE', path: '/v1/auth/api-keys/{id}', pathParams: ["id"], body: 'none', response: 'json' },
   batchCreateRequirements: { method: 'POST', path: '/v1/requirements/batch', pathParams: [], body: 'json', response: 'json' },
   batchUpdateRequirementStatus: { method: 'PATCH', path: '/v1/requirements/batch', pathParams: [], body: 'json', response: 'json' },
@@ -177,6 +178,11 @@ export class RestOperations extends Transport {
   /** POST /v1/auth/api-keys: Issue an API key (the secret is shown once, in `key`); a key can only grant permissions its issuer holds */
   createApiKey(body: RequestBody<'createApiKey'>, options?: CallOptions): Promise<SuccessBody<'createApiKey'>> {
     return this.call('createApiKey', { path: {  }, body, options }) as Promise<SuccessBody<'createApiKey'>>;
+  }
+
+  /** GET /v1/auth/api-keys: List API keys, newest first: the admin sees every key, any other key the keys it issued (never secrets) */
+  listApiKeys(options?: CallOptions): Promise<SuccessBody<'listApiKeys'>> {
+    return this.call('listApiKeys', { path: {  }, options }) as Promise<SuccessBody<'listApiKeys'>>;
   }
 
   /** DELETE /v1/auth/api-keys/{id}: Revoke an API key (the admin, or the key that issued it) */
