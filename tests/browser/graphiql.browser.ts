@@ -54,7 +54,7 @@ test('a subscription started in GraphiQL receives another client\'s change over 
     const res = await gw.request('/v1/requirements', { method: 'POST', json: { title: `Seen live in GraphiQL ${i}`, framework: 'soc2', priority: 'low' } });
     expect(res.status).toBe(201);
     received = await page
-      .waitForFunction(() => /requirement\.created|requirement_created|REQUIREMENT/i.test(document.querySelector('.graphiql-response')?.textContent ?? ''), undefined, { timeout: 500 })
+      .waitForFunction(() => /"type":\s*"requirement(\.created|_updated)"/.test(document.querySelector('.graphiql-response')?.textContent ?? ''), undefined, { timeout: 500 })
       .then(() => true, () => false);
   }
   if (!received) console.log('response pane:', await page.textContent('.graphiql-response'));
