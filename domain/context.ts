@@ -53,7 +53,11 @@ export function createDomainContext(
   return new LazyDomainContext(rootEm, init);
 }
 
-/** Who did it, for activity records. */
-export function actorName(ctx: DomainContext): string {
+/** Who did it, for activity records: the key's name then (for display) and its id (the identity). */
+export function actorName(ctx: Pick<DomainContext, 'principal'>): string {
   return ctx.principal ? ctx.principal.name : 'anonymous';
+}
+
+export function actorKeyId(ctx: Pick<DomainContext, 'principal'>): string | null {
+  return ctx.principal ? ctx.principal.keyId : null;
 }

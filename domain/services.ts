@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuditTrail } from './audit/audit-trail.service';
 import { AuthService } from './auth/auth.service';
+import { PrincipalWatch } from './auth/principal-watch';
 import { describeViewer } from './auth/viewer';
 import type { EventBus } from './events/bus';
 import { HealthService } from './health';
@@ -8,8 +9,10 @@ import type { BlobStore } from './tts/cache/blob-store';
 import type { ProviderId } from './tts/catalogue';
 import { Pricing, type PriceTable } from './tts/pricing';
 import type { SpeechProvider } from './tts/providers/provider';
-import { TtsService } from './tts/tts.service';
+import { TtsService, type TtsObserver } from './tts/tts.service';
 import { SpeechAdmission, type AdmissionLimits } from './tts/admission';
+import { AsyncGenerationService } from './tts/async-generation';
+import { JobQueue } from './jobs/job-queue';
 import { createComplianceServices, type ComplianceServices } from './compliance';
 
 export interface DomainDeps {
@@ -21,24 +24,37 @@ export interface DomainDeps {
   ttsApiKey?: string;
   prices?: PriceTable;
   hotCacheBytes: number;
+  /** Bytes of kept read-model answers (0: none kept). */
+  readModelCacheBytes?: number;
   environment: string;
   webhookAllowPrivateNetworks: boolean;
   /** Printed on every report (`ORGANISATION_NAME`). */
   organisationName?: string;
   generationLock?: <T>(key: string, fn: () => Promise<T>) => Promise<T>;
   onCacheInvalidated?: (hashes: string[] | 'all') => void;
+  /** Speech metrics (the gateway's Prometheus counters). */
+  ttsObserver?: TtsObserver;
   /** Bounds on speech generations (characters per minute, concurrency, queue); unbounded when absent. */
   speechLimits?: AdmissionLimits;
   /** Identifies this process in job leases. */
   instanceId: string;
   /** Failures of background work (sealing the audit trail), for the log. */
   onBackgroundError?: (component: string, err: unknown) => void;
+  /** How often live channels re-read their callers' keys from the database (default 2.5 s). */
+  principalRecheckMs?: number;
 }
 
 /** The composition root of the domain: every service, wired once per gateway instance. */
 export function createServices(deps: DomainDeps) {
   const auditTrail = new AuditTrail(deps.rootEm, { onError: (err) => deps.onBackgroundError?.('audit-trail', err) });
   const auth = new AuthService(deps.rootEm, { adminApiKey: deps.adminApiKey, ttsApiKey: deps.ttsApiKey, auditTrail });
+  // Live channels (sockets, subscriptions, streams) last only while their key is valid.
+  const principals = new PrincipalWatch(auth, deps.bus, {
+    recheckMs: deps.principalRecheckMs,
+    onRevokedElsewhere: () => auth.forgetCached(),
+    onError: (err) => deps.onBackgroundError?.('principal-watch', err),
+  });
+  auth.onRevoked = (keyIds) => principals.announceRevoked(keyIds).catch((err) => deps.onBackgroundError?.('principal-watch', err));
   const health = new HealthService(deps.rootEm, deps.environment);
   const admission = deps.speechLimits ? new SpeechAdmission(deps.speechLimits) : undefined;
   const tts = new TtsService({
@@ -51,16 +67,28 @@ export function createServices(deps: DomainDeps) {
     generationLock: deps.generationLock,
     onCacheInvalidated: deps.onCacheInvalidated,
     admission,
+    observer: deps.ttsObserver,
+  });
+  // Speech has its own queue over the same `jobs` table (each queue claims only its own job types).
+  const speechQueue = new JobQueue(deps.rootEm, { instanceId: deps.instanceId, onError: (err) => deps.onBackgroundError?.('speech-jobs', err) });
+  const speechGenerations = new AsyncGenerationService({
+    rootEm: deps.rootEm,
+    tts,
+    jobs: speechQueue,
+    policy: { allowPrivateNetworks: deps.webhookAllowPrivateNetworks },
   });
   let sweeper: NodeJS.Timeout | undefined;
   const compliance: ComplianceServices = createComplianceServices(deps, { health, auditTrail });
   return {
     auth,
+    principals,
     /** The calling key and its effective permissions (any valid key). */
     viewer: (ctx: Parameters<typeof describeViewer>[0]) => describeViewer(ctx, { speechKeyRequired: !!deps.ttsApiKey }),
     auditTrail,
     health,
     tts,
+    speechQueue,
+    speechGenerations,
     ...compliance,
     bus: deps.bus,
     /** Starts background work: expiry sweeps, job workers, webhook delivery. */
@@ -69,13 +97,19 @@ export function createServices(deps: DomainDeps) {
       sweeper.unref();
       await compliance.start();
       auditTrail.start();
+      speechQueue.start();
     },
     async close() {
       clearInterval(sweeper);
+      principals.close();
+      // An asynchronous generation under way is interrupted and left queued for another instance.
+      speechGenerations.beginStop();
+      const speechStopped = speechQueue.stop();
       await compliance.stop();
       await auditTrail.stop();
       admission?.close();
       await tts.close();
+      await speechStopped;
     },
   };
 }

@@ -49,11 +49,17 @@ const EnvSchema = z.object({
   PROVIDER_FAILURE_THRESHOLD: z.coerce.number().int().min(1).max(1000).optional(),
   PROVIDER_COOLDOWN_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
   PROVIDER_B_VOICE_IDS: z.string().optional(),
+  /** How often live channels re-read their callers' keys from the database (the backstop to revocation events). */
+  PRINCIPAL_RECHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(2500),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
   /** Prices per million characters, e.g. `{"provider_b":{"default":40}}`; merged over the built-in table. */
   TTS_PRICES: z.string().optional(),
   CORS_ORIGINS: z.string().optional(),
+  /** Byte budget of the kept answers of requirement reads (REST, GraphQL, tRPC); 0 keeps none. */
+  READ_MODEL_CACHE_BYTES: z.coerce.number().int().min(0).default(32 * 1024 * 1024),
+  /** Connections the gateway opens to the database at most. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   /** Byte budget of the in-memory hot tier of the audio cache. */
   AUDIO_HOT_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
   /** Where audio bytes live: the filesystem under DATA_DIR, or the shared database (several instances). */
@@ -141,10 +147,13 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     webhookAllowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     mockLatencyMs: c.MOCK_LATENCY_MS,
     logLevel: c.LOG_LEVEL,
+    principalRecheckMs: c.PRINCIPAL_RECHECK_MS,
     production: c.NODE_ENV === 'production',
     prices,
     corsOrigins: c.CORS_ORIGINS ? c.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     hotCacheBytes: c.AUDIO_HOT_CACHE_BYTES,
+    readModelCacheBytes: c.READ_MODEL_CACHE_BYTES,
+    databasePoolSize: c.DATABASE_POOL_SIZE,
     blobStore: c.BLOB_STORE ?? (c.DATABASE_URL && c.REDIS_URL ? 'database' : 'fs'),
     organisationName: c.ORGANISATION_NAME?.trim() || undefined,
     databaseHangMs: c.DATABASE_HANG_MS,
@@ -157,4 +166,28 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     trustProxy: c.TRUST_PROXY === undefined ? false : /^\d+$/.test(c.TRUST_PROXY) ? Number(c.TRUST_PROXY) : c.TRUST_PROXY,
   } as const;
+}
+
+/**
+ * Every secret the configuration holds: redacted, in any encoding, from vendor error text and
+ * from every log line.
+ */
+export function configuredSecrets(config: Pick<GatewayConfig, 'adminApiKey' | 'ttsApiKey' | 'providers' | 'databaseUrl' | 'redisUrl'>): string[] {
+  const passwordOf = (url?: string) => {
+    if (!url) return undefined;
+    try {
+      return decodeURIComponent(new URL(url).password) || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return [
+    config.adminApiKey,
+    config.ttsApiKey,
+    config.providers.provider_a.apiKey,
+    config.providers.provider_b.apiKey,
+    config.providers.provider_c.apiKey,
+    passwordOf(config.databaseUrl),
+    passwordOf(config.redisUrl),
+  ].filter((s): s is string => !!s);
 }

@@ -29,6 +29,17 @@ const PAGE = `<!doctype html>
 <script src="/graphql/ide/init.js"></script>
 </body></html>`;
 
+/** The first tab of a fresh GraphiQL: closed sets are enums (GDPR, IN_PROGRESS), timestamps DateTime. */
+const DEFAULT_QUERY = `# Press the run button (Ctrl-Enter) with your API key in the headers below.
+# Closed sets are enums named after the REST strings: gdpr -> GDPR, in-progress -> IN_PROGRESS.
+query LatestRequirements {
+  requirements(filter: { framework: GDPR }, limit: 5) {
+    data { id title status priority updatedAt }
+    pagination { total }
+  }
+}
+`;
+
 // Runs in the browser. One graphql-ws client per Authorization value, so a changed key reconnects.
 const INIT = `(function () {
   var url = location.origin + '/graphql';
@@ -43,12 +54,13 @@ const INIT = `(function () {
     return fetcherFor(auth)(params, opts);
   }
   var search = new URLSearchParams(location.search);
+  var DEFAULT_QUERY = ${JSON.stringify(DEFAULT_QUERY)};
   ReactDOM.createRoot(document.getElementById('graphiql')).render(
     React.createElement(GraphiQL, {
       fetcher: fetcher,
       // A link with ?query= opens that query, not the tab restored from the last visit.
       query: search.get('query') || undefined,
-      defaultQuery: search.get('query') || undefined,
+      defaultQuery: search.get('query') || DEFAULT_QUERY,
       defaultHeaders: search.get('headers') || '{\\n  "Authorization": "Bearer <API key>"\\n}',
       shouldPersistHeaders: false,
       defaultEditorToolsVisibility: true

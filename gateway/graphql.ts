@@ -13,7 +13,7 @@ import { DomainError, toDomainError } from '../domain/errors';
 import { RESOLVERS } from '../resolvers';
 import type { GqlContext } from '../resolvers/context';
 import type { Principal } from '../domain/auth/principal';
-import { SizeBoundedLru } from '../domain/util/size-bounded-lru';
+import type { ReadModel } from '../domain/compliance/read-model/read-model';
 import type { Logger } from './logger';
 import { checkOperationCost, resultTooLarge } from './graphql-cost';
 import type { BudgetKind, Caller, OperationBudgets } from './rate-limit';
@@ -51,6 +51,17 @@ function rejectUnstorableInArguments(schema: GraphQLSchema) {
     }
   }
 }
+
+/** Tells the context the operation's name once the document is parsed (an unnamed one: null). */
+const operationNamePlugin: ApolloServerPlugin<GqlContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation(rc) {
+        rc.contextValue.onOperation?.(rc.operationName ?? null);
+      },
+    };
+  },
+};
 
 /** Limits on what one GraphQL document may ask for; each answers an error naming the limit. */
 export const GRAPHQL_LIMITS = { maxDepth: 12, maxAliases: 20, maxCost: 20000, maxTokens: 5000, maxDirectives: 20 };
@@ -143,7 +154,7 @@ export async function chargeOperation(charging: OperationCharging, document: Doc
 }
 
 /** A domain error as graphql-ws sends it: the same `extensions` as GraphQL over HTTP. */
-function wsError(err: DomainError): GraphQLError {
+export function wsError(err: DomainError): GraphQLError {
   const retryAfter = err.headers?.['Retry-After'];
   return new GraphQLError(err.message, { extensions: { code: err.code, status: err.status, ...(err.details ? { details: err.details } : {}), ...(retryAfter ? { retryAfter: Number(retryAfter) } : {}) } });
 }
@@ -202,12 +213,10 @@ type Executor = NonNullable<Awaited<ReturnType<Gateway['load']>>['executor']>;
 
 /** Answers of read-model queries kept for as long as the read model's version does not change. */
 export interface ResponseCacheOptions {
-  /** The read model's current version (one small query). */
-  version: () => Promise<string>;
+  /** The read model's version and kept answers, shared with REST and tRPC. */
+  readModel: ReadModel;
   /** Root query fields that read only the read model. */
   roots: ReadonlySet<string>;
-  /** Bound on the cached answers, by their JSON size. */
-  maxBytes: number;
 }
 
 interface Compiled {
@@ -250,7 +259,7 @@ export function compiledExecution(schema: GraphQLSchema, cache?: ResponseCacheOp
     }
     return entry;
   };
-  const answers = cache ? new ResponseCache(cache.maxBytes) : null;
+  const answers = cache?.readModel.keeps ? cache.readModel : null;
   const executor: Executor = async (request) => {
     const variables = request.request.variables ?? {};
     // Variables are checked as a whole before any root field runs (inline literals never get here:
@@ -270,13 +279,13 @@ export function compiledExecution(schema: GraphQLSchema, cache?: ResponseCacheOp
       const vars = cacheable && answers ? variablesKey(variables) : undefined;
       if (vars !== undefined) {
         try {
-          version = await cache!.version();
+          version = await answers!.version();
         } catch (err) {
           // The database is unavailable (or failing): the same error answer as from a resolver, not a 500.
           return { data: null, errors: [new GraphQLError(toDomainError(err).message, { originalError: err as Error })] };
         }
-        key = `${request.queryHash}\u0000${operationName ?? ''}\u0000${vars}\u0000${callerKey((request.context as GqlContext).domain.principal)}`;
-        const hit = answers!.get(key, version);
+        key = `graphql\u0000${request.queryHash}\u0000${operationName ?? ''}\u0000${vars}\u0000${callerKey((request.context as GqlContext).domain.principal)}`;
+        const hit = answers!.get<ExecutionResult>(key, version);
         if (hit) return hit;
       }
       const result = await query.query(undefined, request.context, variables);
@@ -350,27 +359,6 @@ function tooLargeResult(size: number, maxBytes: number): ExecutionResult {
 export function capped(result: ExecutionResult, maxBytes: number): ExecutionResult {
   const size = jsonSize(result);
   return size > maxBytes ? tooLargeResult(size, maxBytes) : result;
-}
-
-/** Answers bounded by their JSON size, least recently used first out; an entry is valid for one version. */
-class ResponseCache {
-  private readonly entries: SizeBoundedLru<{ size: number; version: string; result: ExecutionResult }>;
-
-  constructor(maxBytes: number) {
-    this.entries = new SizeBoundedLru(maxBytes);
-  }
-
-  get(key: string, version: string): ExecutionResult | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.version === version) return entry.result;
-    this.entries.delete(key);
-    return undefined;
-  }
-
-  set(key: string, version: string, result: ExecutionResult, size: number) {
-    this.entries.set(key, { size: size + key.length, version, result });
-  }
 }
 
 /**
@@ -458,6 +446,7 @@ export async function createApollo(opts: {
     ...(protection.plugins as ApolloServerPlugin<GqlContext>[]),
     admissionPlugin(opts.schema, opts.charging),
     retryAfterPlugin,
+    operationNamePlugin,
     ...(opts.extraPlugins ?? []),
   ];
   // Apollo's landing page loads Sandbox from Apollo's CDN; browsers get the bundled GraphiQL instead (gateway/graphiql.ts).

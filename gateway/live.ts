@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { can, type Principal } from '../domain/auth/principal';
+import { eventFor } from '../domain/compliance/event-access';
 import { COMPLIANCE_CHANNEL, WS_EVENT_OF, WS_EVENT_TYPES, type ComplianceEventType, type WsEventType } from '../domain/compliance/events';
 import { makeEvent, type DomainEvent } from '../domain/events/bus';
 import type { Services } from '../domain/services';
@@ -47,7 +48,9 @@ const message = (type: string, data: unknown, extra: Record<string, unknown> = {
  * The dashboard WebSocket (`/v1/dashboard/ws`). The key comes as `Authorization: Bearer` on the
  * upgrade or as `?access_token=`; the caller needs `read:dashboard`. A client chooses event types
  * with `{type: 'subscribe', events: [...]}` and receives `{type, data, timestamp}` (plus the
- * event's `id` and dotted `event` type) for those types only.
+ * event's `id` and dotted `event` type) for those types only. When the key stops being valid
+ * (revoked, here or on another instance; expired; permission gone) the socket gets an `error`
+ * message and is closed with 4401 (key no longer valid) or 4403 (permission lost).
  */
 export function mountLiveChannels(deps: { upgrades: Map<string, UpgradeHandler>; services: Services; log: Logger; metrics: Metrics }) {
   const { services, log, metrics } = deps;
@@ -76,9 +79,16 @@ export function mountLiveChannels(deps: { upgrades: Map<string, UpgradeHandler>;
     const client: Client = { socket, principal, events: new Set(), alive: true, recent: [] };
     clients.add(client);
     gauge();
+    // The socket lasts as long as its key: revoked, expired or unknown → 4401, permission lost → 4403.
+    const unwatch = services.principals.watch(principal, 'read:dashboard', (loss) => {
+      if (socket.readyState !== WebSocket.OPEN) return;
+      client.socket.send(message('error', { code: loss.code, message: loss.message, details: loss.details }));
+      socket.close(loss.code === 'AUTHENTICATION_ERROR' ? 4401 : 4403, loss.message);
+    });
     socket.on('pong', () => (client.alive = true));
     socket.on('message', (raw, isBinary) => onMessage(client, raw, isBinary));
     socket.on('close', () => {
+      unwatch();
       clients.delete(client);
       gauge();
     });
@@ -136,15 +146,19 @@ export function mountLiveChannels(deps: { upgrades: Map<string, UpgradeHandler>;
   const unsubscribeBus = services.bus.subscribe(COMPLIANCE_CHANNEL, (e: DomainEvent) => {
     const wsType = WS_EVENT_OF[e.type as ComplianceEventType];
     if (!wsType) return;
-    // Serialised and UTF-8 encoded once per event; every socket gets the same bytes as a text frame.
-    let frame: Buffer | null = null;
+    // Serialised and UTF-8 encoded once per form of the event (most keys see it whole, some see a
+    // redacted form, some nothing: domain/compliance/event-access.ts); sockets share the bytes.
+    const frames = new Map<unknown, Buffer>();
     for (const client of clients) {
       if (!client.events.has(wsType) || client.socket.readyState !== WebSocket.OPEN) continue;
+      const shown = eventFor(client.principal, e);
+      if (!shown) continue;
       if (client.socket.bufferedAmount > WS_LIMITS.maxBufferedBytes) {
         client.socket.close(1008, `slow consumer: more than ${WS_LIMITS.maxBufferedBytes} bytes of events unread`);
         continue;
       }
-      frame ??= Buffer.from(JSON.stringify({ type: wsType, data: e.data, timestamp: e.createdAt, id: e.id, event: e.type }));
+      let frame = frames.get(shown.data);
+      if (!frame) frames.set(shown.data, (frame = Buffer.from(JSON.stringify({ type: wsType, data: shown.data, timestamp: e.createdAt, id: e.id, event: e.type }))));
       client.socket.send(frame, { binary: false });
     }
   });

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import pino from 'pino';
+import { secretRedactor } from '../domain/util/redact';
 
 /** Fields of driver errors that carry statements or the values in them. */
 const SQL_FIELDS = ['sql', 'query', 'params', 'parameters', 'bindings', 'detail', 'where', 'internalQuery'];
@@ -27,8 +29,12 @@ export function errWithoutSql(err: unknown): unknown {
  * Structured logs. Authorization headers, keys and secrets are redacted wherever they appear, so a
  * credential never reaches a log line; errors are logged without the SQL statements of driver errors.
  */
-export function createLogger(level: string, destination?: pino.DestinationStream) {
+export function createLogger(level: string, destination?: pino.DestinationStream, secrets: string[] = []) {
+  // Configured secrets (vendor keys, the admin key, database passwords) are also removed from the
+  // finished line in any encoding, wherever a library or a vendor may have put them.
+  const redactSecrets = secrets.length ? secretRedactor(secrets) : null;
   const options: pino.LoggerOptions = {
+    ...(redactSecrets ? { hooks: { streamWrite: (line: string) => redactSecrets(line) } } : {}),
     level,
     base: { service: 'gateway' },
     redact: {
@@ -43,3 +49,13 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 }
 
 export type Logger = pino.Logger;
+
+/**
+ * A start-up line every operator must see whatever LOG_LEVEL says (where the gateway listens, the
+ * generated admin key): one JSON line in the logger's own shape, written synchronously to stdout
+ * (stderr for level error and above), so that every line the process prints is JSON.
+ */
+export function announce(level: 'info' | 'error' | 'fatal', fields: Record<string, unknown>, msg: string): void {
+  const line = JSON.stringify({ level: pino.levels.values[level], time: new Date().toISOString(), service: 'gateway', ...fields, msg });
+  fs.writeSync(level === 'info' ? 1 : 2, `${line}\n`);
+}

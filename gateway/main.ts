@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import v8 from 'node:v8';
-import { ConfigError, parseConfig } from './config';
+import { ConfigError, configuredSecrets, parseConfig } from './config';
 import { createGateway } from './server';
-import { createLogger } from './logger';
+import { announce, createLogger } from './logger';
 
 /**
  * Old-generation growth: V8 lets the old space grow to up to 4× the live heap before its next full
@@ -24,20 +24,27 @@ async function main() {
     config = parseConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(err.message);
+      announce('fatal', { event: 'config-error' }, err.message);
       process.exit(2);
     }
     throw err;
   }
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, undefined, configuredSecrets(config));
   const gateway = await createGateway(config, { logger: log });
   if (gateway.bootstrapAdminKey) {
-    // Printed once, on the first start, straight to the terminal (never through the logger).
-    process.stdout.write(
-      `\nNo ADMIN_API_KEY was configured, so one was generated. It is shown only this once:\n\n  ${gateway.bootstrapAdminKey}\n\nKeep it safe; set ADMIN_API_KEY to use your own instead.\n\n`,
+    // Printed once, on the first start, whatever LOG_LEVEL says; not through the logger, whose
+    // redaction would hide it. Read it with: jq -r 'select(.adminApiKey) | .adminApiKey'
+    announce(
+      'info',
+      { event: 'bootstrap-admin-key', adminApiKey: gateway.bootstrapAdminKey },
+      'No ADMIN_API_KEY was configured, so one was generated (adminApiKey). It is shown only this once: keep it safe; set ADMIN_API_KEY to use your own instead.',
     );
   }
-  process.stdout.write(`Gateway ready at ${gateway.url} (web console ${gateway.url}/, GraphQL ${gateway.url}/graphql, REST docs ${gateway.url}/api/docs)\n`);
+  announce(
+    'info',
+    { event: 'ready', url: gateway.url, console: `${gateway.url}/`, graphql: `${gateway.url}/graphql`, restDocs: `${gateway.url}/api/docs` },
+    `Gateway ready at ${gateway.url} (web console ${gateway.url}/, GraphQL ${gateway.url}/graphql, REST docs ${gateway.url}/api/docs)`,
+  );
   let signalled = false;
   const shutdown = (signal: string) => {
     if (signalled) return;
@@ -58,6 +65,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error('Gateway failed to start:', err instanceof Error ? err.message : err);
+  announce('fatal', { event: 'start-failed' }, `Gateway failed to start: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });

@@ -20,7 +20,7 @@ import { DatabaseGuard } from '../domain/database/guard';
 import { DomainError, toDomainError } from '../domain/errors';
 import { InProcessEventBus, type EventBus } from '../domain/events/bus';
 import { createServices, type Services } from '../domain/services';
-import { READ_MODEL_QUERIES, readModelVersion } from '../domain/compliance/read-model/read-model';
+import { READ_MODEL_QUERIES } from '../domain/compliance/read-model/read-model';
 import { DatabaseBlobStore, FsBlobStore, type BlobStore } from '../domain/tts/cache/blob-store';
 import { generationLockOn, PgAdvisoryLocks } from '../domain/tts/generation-lock';
 import { createProviders } from '../domain/tts/providers/registry';
@@ -34,11 +34,12 @@ import type { StreamRegistry } from '../rest-adapter/route';
 import type { GqlContext } from '../resolvers/context';
 import { appRouter } from '../trpc/router';
 import { ttsRootFields } from '../resolvers';
-import type { GatewayConfig } from './config';
-import { buildGraphqlSchema, createApollo, formatWsResult, graphqlWsOnSubscribe } from './graphql';
+import { configuredSecrets, type GatewayConfig } from './config';
+import { buildGraphqlSchema, createApollo, formatWsResult, graphqlWsOnSubscribe, wsError } from './graphql';
 import { accessTokenOf, bearerFrom, keyFromConnectionParams } from './credentials';
 import { createLogger, type Logger } from './logger';
-import { createMetrics, type Metrics } from './metrics';
+import { createMetrics, graphqlRouteLabel, trpcRouteLabel, type Metrics } from './metrics';
+import { KNOWN_OPERATIONS } from '../schema/generated/operations';
 import { createLimiters } from './rate-limit';
 import { RedisEventBus } from './redis-bus';
 import { mountLiveChannels, type UpgradeHandler } from './live';
@@ -60,8 +61,6 @@ export interface Gateway {
 /** Calls in one tRPC batch; each is charged as one request (a larger batch is a 400). */
 const TRPC_MAX_BATCH = 100;
 
-/** Bound on the GraphQL answers kept for read-model queries (gateway/graphql.ts, ResponseCache). */
-const GRAPHQL_RESPONSE_CACHE_BYTES = 8 * 1024 * 1024;
 
 /** The caller's `X-Request-Id` when it is a sane token, else a fresh one. */
 function requestIdOf(req: http.IncomingMessage): string {
@@ -78,7 +77,7 @@ const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.jso
 
 /** Starts one gateway instance: database, domain services, the three transports and live channels. */
 export async function createGateway(config: GatewayConfig, opts: { logger?: Logger } = {}): Promise<Gateway> {
-  const log = opts.logger ?? createLogger(config.logLevel);
+  const log = opts.logger ?? createLogger(config.logLevel, undefined, configuredSecrets(config));
   const metrics = createMetrics();
   const instanceId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   // Shared PostgreSQL means several instances may start together: one-time start-up work
@@ -91,6 +90,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     openDatabase({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
+      poolSize: config.databasePoolSize,
       // The pool's messages (a dropped connection, say) as log lines; the outage itself answers 503.
       onDriverMessage: (level, message) => log[level === 'deprecate' ? 'warn' : level]({ component: 'database-driver' }, String(message)),
     }),
@@ -112,20 +112,29 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     rootEm,
     bus,
     blobs,
-    providers: createProviders({ mockLatencyMs: config.mockLatencyMs, ...config.providers }),
+    providers: createProviders({
+      mockLatencyMs: config.mockLatencyMs,
+      ...config.providers,
+      // Clients get the code, status and reason of a vendor failure; its text (redacted) only the log.
+      reporting: { secrets: configuredSecrets(config), onFailure: (upstream) => log.warn({ upstream }, 'vendor call failed') },
+    }),
     adminApiKey: config.adminApiKey,
     ttsApiKey: config.ttsApiKey,
     prices: config.prices,
     hotCacheBytes: config.hotCacheBytes,
+    readModelCacheBytes: config.readModelCacheBytes,
     environment: config.production ? 'production' : 'development',
     webhookAllowPrivateNetworks: config.webhookAllowPrivateNetworks,
     organisationName: config.organisationName,
     speechLimits: config.speechLimits,
     instanceId,
     onBackgroundError: (component, err) => log.warn({ err, component }, 'background work failed'),
+    principalRecheckMs: config.principalRecheckMs,
     generationLock: locks ? generationLockOn(locks) : undefined,
+    ttsObserver: metrics.ttsObserver,
     onCacheInvalidated: (hashes) => void bus.publish('tts.cache', { id: instanceId, type: 'cache.invalidated', data: { hashes, from: instanceId }, createdAt: new Date().toISOString() }),
   });
+  metrics.readCircuitStatesFrom(() => services.tts.circuitStates());
   bus.subscribe('tts.cache', (e) => {
     if (e.data.from !== instanceId) services.tts.invalidate(e.data.hashes as string[] | 'all', false);
   });
@@ -190,7 +199,8 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     res.setHeader('X-Request-Id', req.id);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : 'unmatched';
+      // GraphQL and tRPC are mounted with app.use (no route): they name the operation in res.locals.
+      const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : ((res.locals.route as string | undefined) ?? 'unmatched');
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       observe(route, req.method, res.statusCode, seconds);
       // The path only: a query string may carry `access_token`.
@@ -245,6 +255,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
   });
 
   // --- GraphQL over HTTP ---
+  const knownOperations = new Set(KNOWN_OPERATIONS);
   const schema = await buildGraphqlSchema(bus);
   const charging = { budgets: limiters.budgets, ttsFields: ttsRootFields() };
   const apollo = await createApollo({
@@ -252,7 +263,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     httpServer,
     production: config.production,
     log,
-    responseCache: { version: () => readModelVersion(rootEm), roots: READ_MODEL_QUERIES, maxBytes: GRAPHQL_RESPONSE_CACHE_BYTES },
+    responseCache: { readModel: services.readModel, roots: READ_MODEL_QUERIES },
     charging,
     maxResultBytes: config.graphqlMaxResultBytes,
   });
@@ -262,17 +273,30 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
   app.use(
     '/graphql',
     express.json({ limit: '1mb' }),
+    (req, res, next) => {
+      // Until the document is parsed (it may not parse): the name the request gives, if any.
+      res.locals.route = graphqlRouteLabel(knownOperations, req.body?.operationName ?? req.query.operationName);
+      next();
+    },
     expressMiddleware(apollo, {
-      context: async ({ req }): Promise<GqlContext> => ({
+      context: async ({ req, res }): Promise<GqlContext> => ({
         services,
         domain: createDomainContext(rootEm, { requestId: req.id, principal: req.principal ?? null, ip: req.ip }),
+        onOperation: (name) => {
+          res.locals.route = graphqlRouteLabel(knownOperations, name);
+        },
       }),
     }),
   );
 
   // --- tRPC ---
+  const trpcProcedures = new Set(Object.keys(appRouter._def.procedures));
   app.use(
     '/trpc',
+    (req, res, next) => {
+      res.locals.route = trpcRouteLabel(trpcProcedures, req.path);
+      next();
+    },
     trpcExpress.createExpressMiddleware({
       router: appRouter,
       maxBodySize: 1024 * 1024,
@@ -321,11 +345,25 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
   const upgrades = new Map<string, UpgradeHandler>();
   const wsResult = formatWsResult(log, config.graphqlMaxResultBytes);
   const gqlWss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const wsOnSubscribe = graphqlWsOnSubscribe(schema, config.production, { ...charging, callerOf: (ctx: any) => ({ principal: ctx.extra.principal ?? null, ip: clientIpOf(ctx.extra.request) }) });
   const gqlWsServer = useServer<Record<string, unknown>, { principal?: any }>(
     {
       schema,
       // The same limits and budgets as over HTTP: each operation's root fields are charged.
-      onSubscribe: graphqlWsOnSubscribe(schema, config.production, { ...charging, callerOf: (ctx: any) => ({ principal: ctx.extra.principal ?? null, ip: clientIpOf(ctx.extra.request) }) }),
+      // Each operation re-checks the connection's key (as each HTTP request does): a key revoked or
+      // expired since the socket opened gets AUTHENTICATION_ERROR, not the rights it had.
+      onSubscribe: async (ctx, id, payload) => {
+        const secret = (ctx.extra as any).secret as string | undefined;
+        if (secret) {
+          try {
+            (ctx.extra as any).principal = await services.auth.authenticate(secret);
+          } catch (err) {
+            // The key could not be checked (database unavailable): this operation is refused, the connection stays.
+            return [wsError(toDomainError(err))];
+          }
+        }
+        return wsOnSubscribe(ctx, id, payload);
+      },
       // Subscription events are small and many (one per subscriber): only query/mutation answers are measured.
       onNext: (_ctx, _id, _payload, args, result) => wsResult(result as ExecutionResult, getOperationAST(args.document, args.operationName)?.operation !== 'subscription'),
       context: async (ctx) => ({
@@ -336,6 +374,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
         const fromParams = typeof ctx.connectionParams?.authorization === 'string' ? bearerFrom(ctx.connectionParams.authorization as string) ?? (ctx.connectionParams.authorization as string) : undefined;
         const secret = fromParams ?? bearerFrom(ctx.extra.request.headers.authorization) ?? accessTokenOf(ctx.extra.request.url);
         (ctx.extra as any).principal = secret ? await services.auth.authenticate(secret) : null;
+        (ctx.extra as any).secret = secret;
         if (secret && !(ctx.extra as any).principal) return false; // a wrong key is refused at once
         return true;
       },

@@ -4,6 +4,8 @@ import { Migration20261122060000 } from './Migration20261122060000';
 import { Migration20261123010000 } from './Migration20261123010000';
 import { Migration20261123071500 } from './Migration20261123071500';
 import { Migration20261123080000 } from './Migration20261123080000';
+import { Migration20261123110000 } from './Migration20261123110000';
+import { Migration20261123120000 } from './Migration20261123120000';
 
 /** Listed by hand (not globbed) so the same list works from TypeScript sources and the compiled build. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -12,4 +14,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123010000_audit_trail', class: Migration20261123010000 },
   { name: 'Migration20261123071500_requirement_clauses', class: Migration20261123071500 },
   { name: 'Migration20261123080000_report_integrity', class: Migration20261123080000 },
+  { name: 'Migration20261123110000_activity_key_id', class: Migration20261123110000 },
+  { name: 'Migration20261123120000_compliance_tally', class: Migration20261123120000 },
 ];

@@ -1,3 +1,4 @@
+import { FrameworkIdEnum } from '../schema/enums';
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { requirePermission } from '../domain/auth/auth.service';
 import { findingView } from '../domain/compliance/findings/finding.service';
@@ -107,12 +108,12 @@ export class ComplianceResolver {
   // ---------- compliance status ----------
 
   @Query(() => ComplianceStatus, { description: 'GET /v1/compliance/status' })
-  async complianceStatus(@Arg('framework', () => String, { nullable: true }) framework: string | undefined, @Ctx() { services, domain }: GqlContext) {
+  async complianceStatus(@Arg('framework', () => FrameworkIdEnum, { nullable: true }) framework: string | undefined, @Ctx() { services, domain }: GqlContext) {
     return statusList(await services.complianceStatus.getStatus(domain, framework));
   }
 
   @Mutation(() => FrameworkStatus, { description: 'POST /api/compliance/{framework}/assess' })
-  assessCompliance(@Arg('framework', () => String) framework: string, @Ctx() { services, domain }: GqlContext) {
+  assessCompliance(@Arg('framework', () => FrameworkIdEnum) framework: string, @Ctx() { services, domain }: GqlContext) {
     return services.complianceStatus.assess(domain, framework);
   }
 
@@ -146,7 +147,7 @@ export class ComplianceResolver {
   }
 
   @Query(() => Framework, { description: 'GET /v1/frameworks/{id}' })
-  framework(@Arg('id', () => String) id: string, @Ctx() { services, domain }: GqlContext) {
+  framework(@Arg('id', () => FrameworkIdEnum) id: string, @Ctx() { services, domain }: GqlContext) {
     return services.frameworks.get(domain, id);
   }
 

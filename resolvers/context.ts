@@ -5,4 +5,6 @@ import type { Services } from '../domain/services';
 export interface GqlContext {
   domain: DomainContext;
   services: Services;
+  /** Told the operation once it is known (the /metrics route label of HTTP requests). */
+  onOperation?: (operationName: string | null) => void;
 }

@@ -1,3 +1,4 @@
+import { ComplianceEventTypeEnum, DashboardEventTypeEnum, FrameworkIdEnum, HistoryMetricEnum, HistoryPeriodEnum } from '../schema/enums';
 import { Arg, Ctx, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { subscribeComplianceEvents, type LiveComplianceEvent } from '../domain/compliance/live';
 import {
@@ -14,6 +15,8 @@ import {
   WebhookInfo,
 } from '../schema/live.types';
 import type { GqlContext } from './context';
+import { lossAsLastEvent, rethrowLoss, type LostEvent } from './lost-principal';
+import { whileValid } from '../domain/auth/principal-watch';
 
 /** GraphQL input objects arrive as class instances with undefined members; the domain wants plain JSON. */
 const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v ?? {}));
@@ -58,9 +61,9 @@ export class LiveResolver {
 
   @Query(() => DashboardHistory, { description: 'GET /v1/dashboard/history' })
   dashboardHistory(
-    @Arg('period', () => String, { nullable: true }) period: string | undefined,
-    @Arg('metric', () => String, { nullable: true }) metric: string | undefined,
-    @Arg('framework', () => String, { nullable: true }) framework: string | undefined,
+    @Arg('period', () => HistoryPeriodEnum, { nullable: true }) period: string | undefined,
+    @Arg('metric', () => HistoryMetricEnum, { nullable: true }) metric: string | undefined,
+    @Arg('framework', () => FrameworkIdEnum, { nullable: true }) framework: string | undefined,
     @Ctx() { services, domain }: GqlContext,
   ) {
     return services.dashboard.history(domain, { period: period ?? undefined, metric: metric ?? undefined, framework: framework ?? undefined });
@@ -91,13 +94,22 @@ export class LiveResolver {
   }
 
   @Subscription(() => ComplianceEvent, {
-    description: 'Live compliance events; `types` filters by dotted type or WebSocket type (none = all). Needs read:dashboard.',
+    description:
+      'Live compliance events; `types` and `wsTypes` filter by event type or dashboard WebSocket type (an event matching either passes; none = all). Needs read:dashboard. ' +
+      'When the key is revoked, expires or loses the permission, one last event carries the error (AUTHENTICATION_ERROR or AUTHORIZATION_ERROR), then the subscription completes.',
     subscribe: ({ args, context }) => {
       const { services, domain } = context as GqlContext;
-      return subscribeComplianceEvents(domain, services.bus, args.types ?? null);
+      const wanted = [...(args.types ?? []), ...(args.wsTypes ?? [])];
+      const events = subscribeComplianceEvents(domain, services.bus, wanted.length ? wanted : null);
+      return lossAsLastEvent(whileValid(services.principals, domain.principal, 'read:dashboard', events));
     },
   })
-  complianceEvents(@Arg('types', () => [String], { nullable: true }) _types: string[] | undefined, @Root() event: LiveComplianceEvent): ComplianceEvent {
-    return event;
+  complianceEvents(
+    // Two lists: an event type and its WebSocket type would share one enum name (requirement.updated, requirement_updated).
+    @Arg('types', () => [ComplianceEventTypeEnum], { nullable: true }) _types: string[] | undefined,
+    @Arg('wsTypes', () => [DashboardEventTypeEnum], { nullable: true }) _wsTypes: string[] | undefined,
+    @Root() event: LiveComplianceEvent | LostEvent,
+  ): ComplianceEvent {
+    return rethrowLoss(event);
   }
 }

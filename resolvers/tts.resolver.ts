@@ -1,3 +1,4 @@
+import { ProviderIdEnum } from '../schema/enums';
 import { Arg, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { ProgressEvent } from '../domain/tts/tts.service';
 import {
@@ -8,6 +9,9 @@ import {
   GenerateInput,
   GenerationProgressEvent,
   GenerationResult,
+  GenerationStatusResult,
+  QueuedGeneration,
+  WebhookTargetInput,
   HashExistsResult,
   HashInfo,
   HashInput,
@@ -21,6 +25,8 @@ import {
 } from '../schema/tts.types';
 import type { GqlContext } from './context';
 import { pushIterator } from './push-iterator';
+import { progressWhileValid, settledLater } from '../domain/auth/principal-watch';
+import { lostKeyEvent } from '../domain/tts/tts.service';
 
 /** GraphQL input objects arrive as class instances with undefined members; the domain wants plain JSON. */
 const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v ?? {}));
@@ -32,15 +38,35 @@ export class TtsResolver {
     return services.tts.generate(domain, plain(input));
   }
 
+  @Mutation(() => QueuedGeneration, {
+    description: 'Asynchronous generation (POST /api/v1/generate with webhook): queued at once; the outcome is POSTed to the webhook, signed',
+  })
+  generateAsync(
+    @Arg('input', () => GenerateInput) input: GenerateInput,
+    @Arg('webhook', () => WebhookTargetInput) webhook: WebhookTargetInput,
+    @Ctx() { services, domain }: GqlContext,
+  ) {
+    return services.speechGenerations.submit(domain, { ...plain(input), webhook: plain(webhook) });
+  }
+
+  @Query(() => GenerationStatusResult, { description: 'GET /api/v1/generations/{hash}' })
+  generation(@Arg('hash', () => String) hash: string, @Ctx() { services, domain }: GqlContext) {
+    return services.speechGenerations.status(domain, hash);
+  }
+
   @Subscription(() => GenerationProgressEvent, {
     description: 'Progressive generation: the same started/progress/complete/error events as the SSE stream',
     subscribe: ({ args, context }) => {
       const { services, domain } = context as GqlContext;
       return pushIterator<ProgressEvent>(async (push) => {
+        // A key that stops being valid mid-generation ends the stream with an error event.
+        const guard = progressWhileValid(services.principals, domain.principal, null, push, lostKeyEvent);
         try {
-          await services.tts.generateProgressive(domain, plain(args.input), push);
+          await Promise.race([settledLater(services.tts.generateProgressive(domain, plain(args.input), guard.emit, guard.signal)), guard.lost]);
         } catch (e: any) {
-          push({ type: 'error', message: e?.code ? e.message : 'Generation failed', code: e?.code ?? 'INTERNAL_ERROR' });
+          guard.emit({ type: 'error', message: e?.code ? e.message : 'Generation failed', code: e?.code ?? 'INTERNAL_ERROR' });
+        } finally {
+          guard.stop();
         }
       });
     },
@@ -76,12 +102,12 @@ export class TtsResolver {
   }
 
   @Query(() => [String])
-  voices(@Arg('provider', () => String, { nullable: true }) provider: string | undefined, @Ctx() { services, domain }: GqlContext) {
+  voices(@Arg('provider', () => ProviderIdEnum, { nullable: true }) provider: string | undefined, @Ctx() { services, domain }: GqlContext) {
     return services.tts.listVoices(domain, provider).voices;
   }
 
   @Query(() => [String])
-  languages(@Arg('provider', () => String, { nullable: true }) provider: string | undefined, @Ctx() { services, domain }: GqlContext) {
+  languages(@Arg('provider', () => ProviderIdEnum, { nullable: true }) provider: string | undefined, @Ctx() { services, domain }: GqlContext) {
     return services.tts.listLanguages(domain, provider).languages;
   }
 

@@ -40,8 +40,20 @@ export function buildAsyncApi() {
     pong: { name: 'pong', summary: 'Answer to ping', payload: frame({ const: 'pong' }, { type: 'object' }) },
     error: {
       name: 'error',
-      summary: 'A message the server could not accept (the connection stays open)',
-      payload: frame({ const: 'error' }, { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string', examples: ['VALIDATION_ERROR'] }, message: { type: 'string' } } }),
+      summary:
+        'A message the server could not accept (the connection stays open), or the key stopped being valid: AUTHENTICATION_ERROR (revoked, expired; close 4401 follows) or AUTHORIZATION_ERROR (permission lost; close 4403 follows), with `details.reason`',
+      payload: frame(
+        { const: 'error' },
+        {
+          type: 'object',
+          required: ['code', 'message'],
+          properties: {
+            code: { type: 'string', examples: ['VALIDATION_ERROR', 'AUTHENTICATION_ERROR', 'AUTHORIZATION_ERROR'] },
+            message: { type: 'string' },
+            details: { type: 'object', properties: { reason: { type: 'string', enum: ['revoked', 'expired', 'invalid', 'permission'] } } },
+          },
+        },
+      ),
     },
   };
   for (const wsType of WS_EVENT_TYPES) {
@@ -60,7 +72,7 @@ export function buildAsyncApi() {
       title: 'Speech and compliance gateway: dashboard WebSocket',
       version: SERVICE_VERSION,
       description:
-        'Live compliance events. Connect with `Authorization: Bearer <key>` on the upgrade request or `?access_token=<key>` (browsers); the key needs `read:dashboard`. A refused key gets an HTTP 401/403 with the JSON error envelope instead of the upgrade. Send `subscribe` with the event types wanted; nothing is sent before. The same events reach webhooks with their dotted types (see the `webhooks` section of /api/openapi.json).',
+        'Live compliance events. Connect with `Authorization: Bearer <key>` on the upgrade request or `?access_token=<key>` (browsers); the key needs `read:dashboard`. A refused key gets an HTTP 401/403 with the JSON error envelope instead of the upgrade. The socket lasts as long as its key: once the key is revoked (on any instance, or an issuer above it), expires or loses `read:dashboard`, an `error` message is sent and the socket is closed with 4401 (key no longer valid) or 4403 (permission lost). Send `subscribe` with the event types wanted; nothing is sent before. A key receives only the events whose data it may read over REST (requirement and validation events need `read:requirements`, finding events `read:audits`, score changes `read:compliance` or `read:dashboard`, a report\'s completion only its requester and the admin; docs/permissions.md). The same events reach webhooks with their dotted types (see the `webhooks` section of /api/openapi.json).',
       license: { name: 'Proprietary (UNLICENSED)' },
     },
     defaultContentType: 'application/json',

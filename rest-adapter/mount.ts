@@ -7,7 +7,7 @@ import type { Services } from '../domain/services';
 import type { Logger } from '../gateway/logger';
 import { errorBody } from './envelopes';
 import { preReadBodyOf } from './fast-lane';
-import type { Envelope, Limiter, RouteSpec, StreamRegistry } from './route';
+import { Answer, type Envelope, type Limiter, type RouteSpec, type StreamRegistry } from './route';
 
 export const MAX_JSON_BODY = '1mb';
 /** Raw uploads (a report file posted to be verified). */
@@ -116,7 +116,8 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: MountDeps
           streams: deps.streams,
         });
         if (route.raw) return;
-        res.status(route.status ?? 200).json(result);
+        if (result instanceof Answer) res.status(result.status).json(result.body);
+        else res.status(route.status ?? 200).json(result);
       } catch (err) {
         sendError(res, req, route.envelope, err, deps.log);
       }

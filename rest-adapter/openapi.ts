@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { SERVICE_VERSION } from '../domain/health';
+import { EVENT_READ_PERMISSIONS } from '../domain/compliance/event-access';
 import { COMPLIANCE_EVENT_TYPES } from '../domain/compliance/events';
 import type { Envelope, RouteSpec } from './route';
 import { DashboardError, IntegrationError, TtsError } from './schemas/common';
+import { GenerationWebhookBody } from './schemas/tts';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
@@ -75,7 +77,7 @@ export function buildOpenApi(routes: RouteSpec[]) {
       if (s === okStatus) continue;
       if (s >= 400) errorStatuses.add(s);
       else if (s === 206) responses[status] = { description: doc.description, ...(ok ? { content: ok } : {}) };
-      else responses[status] = { description: doc.description };
+      else responses[status] = { description: doc.description, ...(doc.schema ? { content: { 'application/json': { schema: schemaOf(doc.schema) } } } : {}) };
     }
     for (const s of [...errorStatuses].sort()) {
       const doc = r.responses?.[s];
@@ -122,16 +124,33 @@ export function buildOpenApi(routes: RouteSpec[]) {
         IntegrationError: schemaOf(IntegrationError),
         DashboardError: schemaOf(DashboardError),
         WebhookEvent: schemaOf(WebhookEvent),
+        SpeechGenerationWebhook: schemaOf(GenerationWebhookBody),
       },
     },
     paths,
-    webhooks: Object.fromEntries(
-      COMPLIANCE_EVENT_TYPES.map((type) => [
+    webhooks: Object.fromEntries([
+      [
+        'speechGenerationFinished',
+        {
+          post: {
+            operationId: 'webhook_speech_generation_finished',
+            summary:
+              'Delivered to the `webhook.url` of an asynchronous generation (`POST /api/v1/generate` with `webhook`) once it is done: the audio, or `error`. Sent with the request\'s `webhook.headers` and signed like every webhook, with `webhook.secret` (or the `webhookSecret` of the 202 answer)',
+            tags: ['webhooks'],
+            security: [],
+            parameters: WEBHOOK_HEADERS,
+            requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/SpeechGenerationWebhook' } } } },
+            responses: { '2XX': { description: 'Delivered; any other answer (or none within the timeout) is retried with backoff' } },
+          },
+        },
+      ],
+      ...COMPLIANCE_EVENT_TYPES.map((type) => [
         type,
         {
           post: {
             operationId: `webhook_${type.replace('.', '_')}`,
             summary: `Delivered to a registered webhook for \`${type}\` (or \`*\`)`,
+            description: `Sent only while the webhook's owner key is valid and may read it (${EVENT_READ_PERMISSIONS[type].join(' or ')}${type === 'report.completed' ? ', and requested the report' : ''}); otherwise the delivery is recorded as \`skipped\` with the reason.`,
             tags: ['webhooks'],
             // Deliveries carry no key: the receiver authenticates them by the signature header.
             security: [],
@@ -144,7 +163,7 @@ export function buildOpenApi(routes: RouteSpec[]) {
           },
         },
       ]),
-    ),
+    ]),
   };
 }
 

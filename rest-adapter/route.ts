@@ -72,3 +72,11 @@ export interface RouteSpec {
 }
 
 export const defineRoutes = (routes: RouteSpec[]) => routes;
+
+/** A JSON answer with another status than the route's usual one (e.g. 202 for a queued request); declare it in `responses`. */
+export class Answer {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}

@@ -1,3 +1,5 @@
+import { ComplianceLevelEnum, FrameworkIdEnum, GateCheckNameEnum, GateOutcomeEnum, VerificationMatchEnum } from './enums';
+import { DateTimeScalar } from './scalars';
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { ReportSignature } from './live.types';
 
@@ -42,7 +44,7 @@ export class ScoreParts {
 
 @ObjectType()
 export class GateCheck {
-  @Field(() => String, { description: 'no-open-critical-findings, min-score or max-open-findings' }) name!: string;
+  @Field(() => GateCheckNameEnum) name!: string;
   @Field(() => Boolean) passed!: boolean;
   @Field(() => Float) actual!: number;
   @Field(() => Float) limit!: number;
@@ -62,17 +64,17 @@ export class GateOpenFindings extends OpenFindingCounts {
 
 @ObjectType({ description: 'GET /v1/compliance/gate' })
 export class GateResult {
-  @Field(() => String) framework!: string;
-  @Field(() => String, { description: 'pass or fail' }) result!: string;
+  @Field(() => FrameworkIdEnum) framework!: string;
+  @Field(() => GateOutcomeEnum) result!: string;
   @Field(() => Boolean) passed!: boolean;
   @Field(() => [String], { description: 'Why it failed; empty on pass' }) reasons!: string[];
   @Field(() => [GateCheck]) checks!: GateCheck[];
   @Field(() => Float) score!: number;
-  @Field(() => String) status!: string;
+  @Field(() => ComplianceLevelEnum) status!: string;
   @Field(() => GateThresholds) thresholds!: GateThresholds;
   @Field(() => GateOpenFindings) openFindings!: GateOpenFindings;
   @Field(() => ScoreParts) scoring!: ScoreParts;
-  @Field(() => String) evaluatedAt!: string;
+  @Field(() => DateTimeScalar) evaluatedAt!: string;
 }
 
 @ObjectType({ description: 'POST /v1/compliance/reports/{id}/verify' })
@@ -83,7 +85,7 @@ export class ReportVerification {
   @Field(() => Int) size!: number;
   @Field(() => String, { description: 'The published hash (the file served now)' }) expectedSha256!: string;
   @Field(() => String) recordSha256!: string;
-  @Field(() => String, { nullable: true, description: 'original, signed, or null when nothing matches' }) matches!: string | null;
+  @Field(() => VerificationMatchEnum, { nullable: true, description: 'null when nothing matches' }) matches!: string | null;
   @Field(() => Boolean) current!: boolean;
   @Field(() => [ReportSignature]) signatures!: ReportSignature[];
   @Field(() => String) message!: string;

@@ -1,3 +1,5 @@
+import { AuditEntityTypeEnum, AuditProblemEnum } from './enums';
+import { DateTimeScalar } from './scalars';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Pagination } from './compliance.types';
@@ -6,11 +8,11 @@ import { Pagination } from './compliance.types';
 export class AuditEntry {
   @Field(() => String) id!: string;
   @Field(() => Int, { nullable: true, description: 'Position in the hash chain; null until sealed' }) seq!: number | null;
-  @Field(() => String) at!: string;
+  @Field(() => DateTimeScalar) at!: string;
   @Field(() => String, { nullable: true, description: 'The key that made the change; null for the system' }) keyId!: string | null;
   @Field(() => String, { description: "The principal's name at the time" }) actor!: string;
   @Field(() => String, { description: 'e.g. requirement.update, finding.create, api_key.revoke, report.sign' }) action!: string;
-  @Field(() => String) entityType!: string;
+  @Field(() => AuditEntityTypeEnum) entityType!: string;
   @Field(() => String) entityId!: string;
   @Field(() => String, { nullable: true }) requestId!: string | null;
   @Field(() => [String]) changedFields!: string[];
@@ -30,7 +32,7 @@ export class AuditTrailPage {
 
 @InputType()
 export class AuditTrailFilter {
-  @Field(() => String, { nullable: true, description: 'requirement, finding, api_key, report or webhook' }) entity?: string;
+  @Field(() => AuditEntityTypeEnum, { nullable: true }) entity?: string;
   @Field(() => String, { nullable: true, description: 'The id of the record' }) id?: string;
   @Field(() => String, { nullable: true, description: 'The key id that made the change' }) key?: string;
   @Field(() => String, { nullable: true }) action?: string;
@@ -49,14 +51,14 @@ export class AuditTrailRows {
 export class AuditChainHead {
   @Field(() => Int) seq!: number;
   @Field(() => String) hash!: string;
-  @Field(() => String) at!: string;
+  @Field(() => DateTimeScalar) at!: string;
 }
 
 @ObjectType()
 export class AuditBrokenLink {
   @Field(() => Int, { nullable: true }) seq!: number | null;
   @Field(() => String) id!: string;
-  @Field(() => String, { description: 'content-altered, hash-altered, link-broken or rows-missing' }) problem!: string;
+  @Field(() => AuditProblemEnum) problem!: string;
   @Field(() => String) message!: string;
   @Field(() => String) expected!: string;
   @Field(() => String) found!: string;
@@ -65,9 +67,9 @@ export class AuditBrokenLink {
 @ObjectType({ description: 'GET /v1/audit-trail/verify' })
 export class AuditTrailVerification {
   @Field(() => Boolean) intact!: boolean;
-  @Field(() => String) verifiedAt!: string;
+  @Field(() => DateTimeScalar) verifiedAt!: string;
   @Field(() => AuditTrailRows) rows!: AuditTrailRows;
-  @Field(() => String, { nullable: true }) oldestUnsealedAt!: string | null;
+  @Field(() => DateTimeScalar, { nullable: true }) oldestUnsealedAt!: string | null;
   @Field(() => AuditChainHead, { nullable: true }) head!: AuditChainHead | null;
   @Field(() => AuditBrokenLink, { nullable: true }) firstBroken!: AuditBrokenLink | null;
   @Field(() => Int) problems!: number;

@@ -1,3 +1,5 @@
+import { ComplianceLevelEnum, FindingSeverityEnum, FindingStatusEnum, FrameworkIdEnum, PermissionEnum, PlanEnum, PriorityEnum, RequirementStatusEnum, ValidationOutcomeEnum, ValidationSeverityEnum } from './enums';
+import { DateTimeScalar } from './scalars';
 import { ScoreParts } from './assurance.types';
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
@@ -16,28 +18,28 @@ export class Implementation {
   @Field(() => String, { nullable: true }) testFile?: string;
   @Field(() => String, { nullable: true }) gitBranch?: string;
   @Field(() => [String], { nullable: true }) relatedIssues?: string[];
-  @Field(() => String, { nullable: true }) completedAt?: string | null;
+  @Field(() => DateTimeScalar, { nullable: true }) completedAt?: string | null;
 }
 
 @ObjectType()
 export class ValidationIssue {
   @Field(() => String) ruleId!: string;
-  @Field(() => String, { description: 'error, warning or info' }) severity!: string;
+  @Field(() => ValidationSeverityEnum) severity!: string;
   @Field(() => String) field!: string;
   @Field(() => String) message!: string;
 }
 
 @ObjectType({ description: 'The latest recorded validation of a requirement' })
 export class RequirementValidation {
-  @Field(() => String, { description: 'passed or failed' }) status!: string;
-  @Field(() => String) lastValidated!: string;
+  @Field(() => ValidationOutcomeEnum) status!: string;
+  @Field(() => DateTimeScalar) lastValidated!: string;
   @Field(() => Int) score!: number;
   @Field(() => [ValidationIssue]) issues!: ValidationIssue[];
 }
 
 @ObjectType()
 export class FrameworkInfo {
-  @Field(() => String) id!: string;
+  @Field(() => FrameworkIdEnum) id!: string;
   @Field(() => String) name!: string;
   @Field(() => String) description!: string;
   @Field(() => String) version!: string;
@@ -51,16 +53,16 @@ export class Requirement {
   @Field(() => String) id!: string;
   @Field(() => String) title!: string;
   @Field(() => String, { nullable: true }) description?: string | null;
-  @Field(() => String, { description: 'iso13485, fda21cfr11, gdpr or soc2' }) framework!: string;
+  @Field(() => FrameworkIdEnum) framework!: string;
   @Field(() => String, { nullable: true }) category?: string | null;
-  @Field(() => String, { description: 'critical, high, medium or low' }) priority!: string;
-  @Field(() => String, { description: 'pending, in-progress or completed' }) status!: string;
+  @Field(() => PriorityEnum) priority!: string;
+  @Field(() => RequirementStatusEnum) status!: string;
   @Field(() => [String]) acceptanceCriteria!: string[];
   @Field(() => TechnicalContext, { nullable: true }) technicalContext?: TechnicalContext | null;
   @Field(() => Implementation, { nullable: true }) implementation?: Implementation | null;
   @Field(() => RequirementValidation, { nullable: true }) validation?: RequirementValidation | null;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType()
@@ -79,9 +81,9 @@ export class RequirementPage {
 
 @InputType()
 export class RequirementFilter {
-  @Field(() => String, { nullable: true }) framework?: string;
-  @Field(() => String, { nullable: true }) status?: string;
-  @Field(() => String, { nullable: true }) priority?: string;
+  @Field(() => FrameworkIdEnum, { nullable: true }) framework?: string;
+  @Field(() => RequirementStatusEnum, { nullable: true }) status?: string;
+  @Field(() => PriorityEnum, { nullable: true }) priority?: string;
 }
 
 @InputType()
@@ -96,16 +98,16 @@ export class ImplementationInput {
   @Field(() => String, { nullable: true }) testFile?: string;
   @Field(() => String, { nullable: true }) gitBranch?: string;
   @Field(() => [String], { nullable: true }) relatedIssues?: string[];
-  @Field(() => String, { nullable: true, description: 'ISO 8601; set automatically on completion when absent' }) completedAt?: string;
+  @Field(() => DateTimeScalar, { nullable: true, description: 'ISO 8601; set automatically on completion when absent' }) completedAt?: string;
 }
 
 @InputType()
 export class CreateRequirementInput {
   @Field(() => String) title!: string;
   @Field(() => String, { nullable: true }) description?: string;
-  @Field(() => String) framework!: string;
+  @Field(() => FrameworkIdEnum) framework!: string;
   @Field(() => String, { nullable: true }) category?: string;
-  @Field(() => String, { nullable: true, description: 'critical, high, medium (default) or low' }) priority?: string;
+  @Field(() => PriorityEnum, { nullable: true, description: 'MEDIUM when absent' }) priority?: string;
   @Field(() => [String], { nullable: true }) acceptanceCriteria?: string[];
   @Field(() => TechnicalContextInput, { nullable: true }) technicalContext?: TechnicalContextInput;
   @Field(() => ImplementationInput, { nullable: true }) implementation?: ImplementationInput;
@@ -115,10 +117,10 @@ export class CreateRequirementInput {
 export class UpdateRequirementInput {
   @Field(() => String, { nullable: true }) title?: string;
   @Field(() => String, { nullable: true }) description?: string;
-  @Field(() => String, { nullable: true }) framework?: string;
+  @Field(() => FrameworkIdEnum, { nullable: true }) framework?: string;
   @Field(() => String, { nullable: true }) category?: string;
-  @Field(() => String, { nullable: true }) priority?: string;
-  @Field(() => String, { nullable: true }) status?: string;
+  @Field(() => PriorityEnum, { nullable: true }) priority?: string;
+  @Field(() => RequirementStatusEnum, { nullable: true }) status?: string;
   @Field(() => [String], { nullable: true }) acceptanceCriteria?: string[];
   @Field(() => TechnicalContextInput, { nullable: true }) technicalContext?: TechnicalContextInput;
   @Field(() => ImplementationInput, { nullable: true }) implementation?: ImplementationInput;
@@ -128,7 +130,7 @@ export class UpdateRequirementInput {
 export class DeleteRequirementResult {
   @Field(() => String) id!: string;
   @Field(() => Boolean) deleted!: boolean;
-  @Field(() => String) deletedAt!: string;
+  @Field(() => DateTimeScalar) deletedAt!: string;
 }
 
 @ObjectType()
@@ -144,7 +146,7 @@ export class ValidationResult {
 export class BatchCreated {
   @Field(() => String) id!: string;
   @Field(() => String) title!: string;
-  @Field(() => String) status!: string;
+  @Field(() => String, { description: 'always "created"' }) status!: string;
 }
 
 @ObjectType()
@@ -163,13 +165,13 @@ export class BatchCreateResult {
 @InputType()
 export class StatusUpdateInput {
   @Field(() => String) id!: string;
-  @Field(() => String) status!: string;
+  @Field(() => RequirementStatusEnum) status!: string;
 }
 
 @ObjectType()
 export class StatusUpdated {
   @Field(() => String) id!: string;
-  @Field(() => String) status!: string;
+  @Field(() => RequirementStatusEnum) status!: string;
 }
 
 @ObjectType()
@@ -197,11 +199,11 @@ export class FrameworkRequirementCounts {
 
 @ObjectType({ description: 'One framework of the compliance status (REST keys these by framework id)' })
 export class FrameworkStatus {
-  @Field(() => String) framework!: string;
+  @Field(() => FrameworkIdEnum) framework!: string;
   @Field(() => Float) score!: number;
-  @Field(() => String, { description: 'compliant, mostly-compliant, partially-compliant, non-compliant or not-assessed' }) status!: string;
+  @Field(() => ComplianceLevelEnum) status!: string;
   @Field(() => FrameworkRequirementCounts) requirements!: FrameworkRequirementCounts;
-  @Field(() => String, { nullable: true }) lastAssessment?: string | null;
+  @Field(() => DateTimeScalar, { nullable: true }) lastAssessment?: string | null;
   @Field(() => ScoreParts, { description: 'How the score was reached (docs/scoring.md)' }) scoring!: ScoreParts;
 }
 
@@ -218,17 +220,17 @@ export class Finding {
   @Field(() => String) id!: string;
   @Field(() => String) title!: string;
   @Field(() => String, { nullable: true }) description?: string | null;
-  @Field(() => String) framework!: string;
+  @Field(() => FrameworkIdEnum) framework!: string;
   @Field(() => String, { nullable: true }) requirementId?: string | null;
-  @Field(() => String, { description: 'low, medium, high or critical' }) severity!: string;
-  @Field(() => String, { description: 'open, in-progress or resolved' }) status!: string;
+  @Field(() => FindingSeverityEnum) severity!: string;
+  @Field(() => FindingStatusEnum) status!: string;
   @Field(() => [String]) evidence!: string[];
   @Field(() => String, { nullable: true }) resolution?: string | null;
-  @Field(() => String, { nullable: true }) resolvedAt?: string | null;
-  @Field(() => String) discoveredAt!: string;
-  @Field(() => String, { nullable: true }) dueDate?: string | null;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DateTimeScalar, { nullable: true }) resolvedAt?: string | null;
+  @Field(() => DateTimeScalar) discoveredAt!: string;
+  @Field(() => DateTimeScalar, { nullable: true }) dueDate?: string | null;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType()
@@ -239,9 +241,9 @@ export class FindingPage {
 
 @InputType()
 export class FindingFilter {
-  @Field(() => String, { nullable: true }) framework?: string;
-  @Field(() => String, { nullable: true }) severity?: string;
-  @Field(() => String, { nullable: true }) status?: string;
+  @Field(() => FrameworkIdEnum, { nullable: true }) framework?: string;
+  @Field(() => FindingSeverityEnum, { nullable: true }) severity?: string;
+  @Field(() => FindingStatusEnum, { nullable: true }) status?: string;
   @Field(() => String, { nullable: true }) requirementId?: string;
 }
 
@@ -249,21 +251,21 @@ export class FindingFilter {
 export class CreateFindingInput {
   @Field(() => String) title!: string;
   @Field(() => String, { nullable: true }) description?: string;
-  @Field(() => String) framework!: string;
-  @Field(() => String) severity!: string;
+  @Field(() => FrameworkIdEnum) framework!: string;
+  @Field(() => FindingSeverityEnum) severity!: string;
   @Field(() => String, { nullable: true }) requirementId?: string;
   @Field(() => [String], { nullable: true }) evidence?: string[];
-  @Field(() => String, { nullable: true }) discoveredAt?: string;
+  @Field(() => DateTimeScalar, { nullable: true }) discoveredAt?: string;
   @Field(() => String, { nullable: true }) dueDate?: string;
 }
 
 @InputType()
 export class UpdateFindingInput {
-  @Field(() => String, { nullable: true }) status?: string;
+  @Field(() => FindingStatusEnum, { nullable: true }) status?: string;
   @Field(() => String, { nullable: true }) resolution?: string;
-  @Field(() => String, { nullable: true }) resolvedAt?: string;
+  @Field(() => DateTimeScalar, { nullable: true }) resolvedAt?: string;
   @Field(() => [String], { nullable: true, description: 'appended to the recorded evidence' }) evidence?: string[];
-  @Field(() => String, { nullable: true }) severity?: string;
+  @Field(() => FindingSeverityEnum, { nullable: true }) severity?: string;
   @Field(() => String, { nullable: true }) dueDate?: string;
   @Field(() => String, { nullable: true }) description?: string;
 }
@@ -296,9 +298,9 @@ export class Framework extends FrameworkInfo {
 @InputType()
 export class CreateApiKeyInput {
   @Field(() => String) name!: string;
-  @Field(() => [String]) permissions!: string[];
+  @Field(() => [PermissionEnum]) permissions!: string[];
   @Field(() => String, { nullable: true, description: 'count and unit: s, m, h, d, w or y (e.g. 30d)' }) expiresIn?: string;
-  @Field(() => String, { nullable: true, description: 'standard (default), premium or enterprise (admin only)' }) plan?: string;
+  @Field(() => PlanEnum, { nullable: true, description: 'STANDARD when absent; others need the admin key' }) plan?: string;
 }
 
 @ObjectType()
@@ -306,10 +308,10 @@ export class IssuedApiKey {
   @Field(() => String) id!: string;
   @Field(() => String, { description: 'the secret; shown only here' }) key!: string;
   @Field(() => String) name!: string;
-  @Field(() => [String]) permissions!: string[];
-  @Field(() => String) plan!: string;
-  @Field(() => String, { nullable: true }) expiresAt?: string | null;
-  @Field(() => String) createdAt!: string;
+  @Field(() => [PermissionEnum]) permissions!: string[];
+  @Field(() => PlanEnum) plan!: string;
+  @Field(() => DateTimeScalar, { nullable: true }) expiresAt?: string | null;
+  @Field(() => DateTimeScalar) createdAt!: string;
 }
 
 @ObjectType({ description: 'An API key as listed (never its secret)' })
@@ -317,14 +319,14 @@ export class ApiKeyListing {
   @Field(() => String) id!: string;
   @Field(() => String) prefix!: string;
   @Field(() => String) name!: string;
-  @Field(() => [String]) permissions!: string[];
-  @Field(() => String) plan!: string;
+  @Field(() => [PermissionEnum]) permissions!: string[];
+  @Field(() => PlanEnum) plan!: string;
   @Field(() => Boolean) isAdmin!: boolean;
   @Field(() => String, { nullable: true, description: 'id of the issuing key' }) issuedBy?: string | null;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String, { nullable: true }) expiresAt?: string | null;
-  @Field(() => String, { nullable: true }) lastUsedAt?: string | null;
-  @Field(() => String, { nullable: true }) revokedAt?: string | null;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar, { nullable: true }) expiresAt?: string | null;
+  @Field(() => DateTimeScalar, { nullable: true }) lastUsedAt?: string | null;
+  @Field(() => DateTimeScalar, { nullable: true }) revokedAt?: string | null;
 }
 
 @ObjectType()

@@ -1,3 +1,5 @@
+import { ComplianceEventTypeEnum, ComplianceLevelEnum, DashboardEventTypeEnum, DashboardStateEnum, DeliveryStatusEnum, FrameworkIdEnum, HistoryMetricEnum, HistoryPeriodEnum, ReportFormatEnum, ReportPeriodEnum, ReportStateEnum, ReportTypeEnum, SignatureMeaningEnum, TrendEnum, WebhookEventEnum } from './enums';
+import { DateTimeScalar } from './scalars';
 import { ScoreParts } from './assurance.types';
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
@@ -10,8 +12,8 @@ export class DateRangeInput {
 
 @InputType({ description: 'POST /v1/compliance/reports' })
 export class ComplianceReportInput {
-  @Field(() => String) framework!: string;
-  @Field(() => String, { nullable: true, description: 'pdf (default), csv or json' }) format?: string;
+  @Field(() => FrameworkIdEnum) framework!: string;
+  @Field(() => ReportFormatEnum, { nullable: true, description: 'PDF when absent' }) format?: string;
   @Field(() => Boolean, { nullable: true }) includeEvidence?: boolean;
   @Field(() => DateRangeInput, { nullable: true }) dateRange?: DateRangeInput;
   @Field(() => String, { nullable: true, description: 'Printed as the report title (any script); derived from the framework when absent' }) title?: string;
@@ -19,12 +21,12 @@ export class ComplianceReportInput {
 
 @InputType({ description: 'POST /v1/dashboard/reports' })
 export class DashboardReportInput {
-  @Field(() => String, { description: 'compliance, requirements, audit or summary' }) type!: string;
-  @Field(() => String, { nullable: true }) framework?: string;
-  @Field(() => String, { nullable: true, description: 'last_7_days, last_30_days (default), last_90_days or custom' }) period?: string;
+  @Field(() => ReportTypeEnum) type!: string;
+  @Field(() => FrameworkIdEnum, { nullable: true }) framework?: string;
+  @Field(() => ReportPeriodEnum, { nullable: true, description: 'LAST_30_DAYS when absent' }) period?: string;
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD, with period custom' }) startDate?: string;
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD, with period custom' }) endDate?: string;
-  @Field(() => String, { nullable: true, description: 'pdf (default), json or csv' }) format?: string;
+  @Field(() => ReportFormatEnum, { nullable: true, description: 'PDF when absent' }) format?: string;
 }
 
 @ObjectType()
@@ -37,8 +39,8 @@ export class ReportRequester {
 export class ReportSignature {
   @Field(() => String) signerName!: string;
   @Field(() => String) keyId!: string;
-  @Field(() => String, { description: 'reviewed or approved' }) meaning!: string;
-  @Field(() => String) signedAt!: string;
+  @Field(() => SignatureMeaningEnum) meaning!: string;
+  @Field(() => DateTimeScalar) signedAt!: string;
   @Field(() => String, { description: 'SHA-256 of the unsigned report the signer approved' }) recordSha256!: string;
   @Field(() => String, { description: 'SHA-256 over the report id, record hash, signer, time and meaning' }) signatureHash!: string;
 }
@@ -46,15 +48,15 @@ export class ReportSignature {
 @ObjectType({ description: 'A compliance or dashboard report and where to download it once completed' })
 export class ReportStatus {
   @Field(() => String) reportId!: string;
-  @Field(() => String, { description: 'generating, completed or failed' }) status!: string;
-  @Field(() => String) type!: string;
-  @Field(() => String, { nullable: true }) framework?: string | null;
-  @Field(() => String) format!: string;
-  @Field(() => String) estimatedCompletion!: string;
-  @Field(() => String, { nullable: true }) generatedAt?: string | null;
-  @Field(() => String, { nullable: true }) expiresAt?: string | null;
+  @Field(() => ReportStateEnum) status!: string;
+  @Field(() => ReportTypeEnum) type!: string;
+  @Field(() => FrameworkIdEnum, { nullable: true }) framework?: string | null;
+  @Field(() => ReportFormatEnum) format!: string;
+  @Field(() => DateTimeScalar) estimatedCompletion!: string;
+  @Field(() => DateTimeScalar, { nullable: true }) generatedAt?: string | null;
+  @Field(() => DateTimeScalar, { nullable: true }) expiresAt?: string | null;
   @Field(() => String, { nullable: true, description: 'REST path of the file' }) downloadUrl?: string | null;
-  @Field(() => String) createdAt!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
   @Field(() => Int, { nullable: true }) size?: number | null;
   @Field(() => String, { nullable: true }) error?: string | null;
   @Field(() => ReportRequester, { nullable: true, description: 'Who asked for it: key id and the name the key had then' }) requestedBy?: ReportRequester | null;
@@ -67,7 +69,7 @@ export class ReportStatus {
 export class ProjectInfo {
   @Field(() => String) name!: string;
   @Field(() => String) version!: string;
-  @Field(() => String) lastUpdated!: string;
+  @Field(() => DateTimeScalar) lastUpdated!: string;
 }
 
 @ObjectType()
@@ -81,10 +83,10 @@ export class RequirementCounts {
 
 @ObjectType()
 export class FrameworkScore {
-  @Field(() => String) name!: string;
+  @Field(() => FrameworkIdEnum) name!: string;
   @Field(() => Float) score!: number;
-  @Field(() => String) status!: string;
-  @Field(() => String, { nullable: true }) lastAssessed?: string | null;
+  @Field(() => ComplianceLevelEnum) status!: string;
+  @Field(() => DateTimeScalar, { nullable: true }) lastAssessed?: string | null;
   @Field(() => ScoreParts, { description: 'How the score was reached (docs/scoring.md)' }) scoring!: ScoreParts;
 }
 
@@ -110,17 +112,18 @@ export class SystemHealth {
 
 @ObjectType()
 export class ActivityEntry {
-  @Field(() => String) timestamp!: string;
+  @Field(() => DateTimeScalar) timestamp!: string;
   @Field(() => String) type!: string;
-  @Field(() => String) user!: string;
+  @Field(() => String, { description: "the acting key's name then (display only: names are not unique)" }) user!: string;
+  @Field(() => String, { nullable: true, description: "the acting key's id (admin for the configured admin key); null on entries recorded before key ids were kept" }) userKeyId?: string | null;
   @Field(() => String) description!: string;
 }
 
 @ObjectType()
 export class DashboardStatus {
-  @Field(() => String) status!: string;
+  @Field(() => DashboardStateEnum) status!: string;
   @Field(() => String, { description: 'share of successful database probes since the process started, e.g. "100.00%"' }) uptime!: string;
-  @Field(() => String, { nullable: true }) lastActivity?: string | null;
+  @Field(() => DateTimeScalar, { nullable: true }) lastActivity?: string | null;
   @Field(() => Int) activeUsers!: number;
   @Field(() => SystemHealth) systemHealth!: SystemHealth;
   @Field(() => [ActivityEntry]) recentActivity!: ActivityEntry[];
@@ -128,24 +131,24 @@ export class DashboardStatus {
 
 @ObjectType()
 export class HistoryPoint {
-  @Field(() => String) timestamp!: string;
+  @Field(() => DateTimeScalar) timestamp!: string;
   @Field(() => Float) value!: number;
 }
 
 @ObjectType()
 export class DashboardHistory {
-  @Field(() => String) metric!: string;
-  @Field(() => String) period!: string;
-  @Field(() => String, { nullable: true }) framework?: string | null;
+  @Field(() => HistoryMetricEnum) metric!: string;
+  @Field(() => HistoryPeriodEnum) period!: string;
+  @Field(() => FrameworkIdEnum, { nullable: true }) framework?: string | null;
   @Field(() => [HistoryPoint]) dataPoints!: HistoryPoint[];
-  @Field(() => String, { description: 'increasing, decreasing or stable' }) trend!: string;
+  @Field(() => TrendEnum) trend!: string;
   @Field(() => Float) averageValue!: number;
 }
 
 @InputType()
 export class CreateWebhookInput {
   @Field(() => String) url!: string;
-  @Field(() => [String], { description: 'dotted event types (requirement.updated, …) or *' }) events!: string[];
+  @Field(() => [WebhookEventEnum], { description: 'event types, or ALL for every event' }) events!: string[];
   @Field(() => String, { nullable: true }) secret?: string;
 }
 
@@ -153,8 +156,8 @@ export class CreateWebhookInput {
 export class WebhookInfo {
   @Field(() => String) id!: string;
   @Field(() => String) url!: string;
-  @Field(() => [String]) events!: string[];
-  @Field(() => String) createdAt!: string;
+  @Field(() => [WebhookEventEnum]) events!: string[];
+  @Field(() => DateTimeScalar) createdAt!: string;
 }
 
 @ObjectType({ description: 'A new webhook; the secret is shown only here' })
@@ -167,21 +170,21 @@ export class WebhookDeliveryInfo {
   @Field(() => String) id!: string;
   @Field(() => String) webhookId!: string;
   @Field(() => String) eventId!: string;
-  @Field(() => String) type!: string;
-  @Field(() => String) status!: string;
+  @Field(() => ComplianceEventTypeEnum) type!: string;
+  @Field(() => DeliveryStatusEnum, { description: 'SKIPPED: never sent (the owner key was revoked or expired, or may not read the event; lastError says why)' }) status!: string;
   @Field(() => Int) attempts!: number;
   @Field(() => Int, { nullable: true }) lastStatusCode?: number | null;
   @Field(() => String, { nullable: true }) lastError?: string | null;
-  @Field(() => String, { nullable: true }) nextAttemptAt?: string | null;
-  @Field(() => String, { nullable: true }) deliveredAt?: string | null;
-  @Field(() => String) createdAt!: string;
+  @Field(() => DateTimeScalar, { nullable: true }) nextAttemptAt?: string | null;
+  @Field(() => DateTimeScalar, { nullable: true }) deliveredAt?: string | null;
+  @Field(() => DateTimeScalar) createdAt!: string;
 }
 
 @ObjectType({ description: 'A live compliance event (the same event webhooks receive)' })
 export class ComplianceEvent {
   @Field(() => String) id!: string;
-  @Field(() => String, { description: 'dotted type, e.g. requirement.updated' }) type!: string;
-  @Field(() => String, { description: 'the dashboard WebSocket type, e.g. requirement_updated' }) wsType!: string;
+  @Field(() => ComplianceEventTypeEnum, { description: 'the webhook type, e.g. REQUIREMENT_UPDATED (REST requirement.updated)' }) type!: string;
+  @Field(() => DashboardEventTypeEnum, { description: 'the dashboard WebSocket type, e.g. REQUIREMENT_UPDATED (REST requirement_updated)' }) wsType!: string;
   @Field(() => GraphQLJSONObject) data!: Record<string, unknown>;
-  @Field(() => String) createdAt!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
 }

@@ -1,8 +1,10 @@
+import { FindingSeverityEnum, FindingStatusEnum, FrameworkIdEnum, PriorityEnum, RequirementStatusEnum, TraceEvidenceKindEnum, ValidationOutcomeEnum } from './enums';
+import { DateTimeScalar } from './scalars';
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 
 @ObjectType()
 export class TraceEvidence {
-  @Field(() => String, { description: 'finding, test-file, git-branch or issue' }) kind!: string;
+  @Field(() => TraceEvidenceKindEnum) kind!: string;
   @Field(() => String) value!: string;
   @Field(() => String, { nullable: true }) findingId!: string | null;
 }
@@ -12,28 +14,28 @@ export class TraceFinding {
   @Field(() => String) id!: string;
   @Field(() => String) title!: string;
   @Field(() => String, { nullable: true }) description!: string | null;
-  @Field(() => String) severity!: string;
-  @Field(() => String) status!: string;
-  @Field(() => String) discoveredAt!: string;
-  @Field(() => String, { nullable: true }) dueDate!: string | null;
+  @Field(() => FindingSeverityEnum) severity!: string;
+  @Field(() => FindingStatusEnum) status!: string;
+  @Field(() => DateTimeScalar) discoveredAt!: string;
+  @Field(() => DateTimeScalar, { nullable: true }) dueDate!: string | null;
   @Field(() => String, { nullable: true }) resolution!: string | null;
-  @Field(() => String, { nullable: true }) resolvedAt!: string | null;
+  @Field(() => DateTimeScalar, { nullable: true }) resolvedAt!: string | null;
   @Field(() => [String]) evidence!: string[];
 }
 
 @ObjectType()
 export class TraceValidation {
-  @Field(() => String) status!: string;
+  @Field(() => ValidationOutcomeEnum) status!: string;
   @Field(() => Float) score!: number;
-  @Field(() => String) lastValidated!: string;
+  @Field(() => DateTimeScalar) lastValidated!: string;
 }
 
 @ObjectType()
 export class TraceRequirement {
   @Field(() => String) id!: string;
   @Field(() => String) title!: string;
-  @Field(() => String) status!: string;
-  @Field(() => String) priority!: string;
+  @Field(() => RequirementStatusEnum) status!: string;
+  @Field(() => PriorityEnum) priority!: string;
   @Field(() => [String], { description: 'Every clause this requirement maps to' }) clauses!: string[];
   @Field(() => TraceValidation, { nullable: true }) latestValidation!: TraceValidation | null;
   @Field(() => [TraceFinding]) openFindings!: TraceFinding[];
@@ -73,10 +75,10 @@ export class TraceSummary {
 
 @ObjectType({ description: 'GET /v1/compliance/traceability: clause → requirements → latest validation → findings → evidence' })
 export class TraceabilityMatrix {
-  @Field(() => String) framework!: string;
+  @Field(() => FrameworkIdEnum) framework!: string;
   @Field(() => String) frameworkName!: string;
   @Field(() => String) version!: string;
-  @Field(() => String) generatedAt!: string;
+  @Field(() => DateTimeScalar) generatedAt!: string;
   @Field(() => Boolean, { description: 'False when the caller lacks read:audits (findings and their evidence left out)' }) findingsIncluded!: boolean;
   @Field(() => TraceSummary) summary!: TraceSummary;
   @Field(() => [TraceClause]) clauses!: TraceClause[];

@@ -1,3 +1,5 @@
+import { AudioFormatEnum, DeliveryStatusEnum, GenerationEventTypeEnum, GenerationStateEnum, HashModeEnum, ProviderIdEnum, QualityEnum } from './enums';
+import { DateTimeScalar } from './scalars';
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 
@@ -9,11 +11,11 @@ export class EmotionInput {
 
 @InputType()
 export class TtsOptionsInput {
-  @Field(() => String, { nullable: true, description: 'provider_a, provider_b, provider_c or mock' }) provider?: string;
+  @Field(() => ProviderIdEnum, { nullable: true }) provider?: string;
   @Field(() => String, { nullable: true }) voice?: string;
   @Field(() => Float, { nullable: true }) speed?: number;
-  @Field(() => String, { nullable: true, description: 'mp3, wav or ogg' }) format?: string;
-  @Field(() => String, { nullable: true }) quality?: string;
+  @Field(() => AudioFormatEnum, { nullable: true }) format?: string;
+  @Field(() => QualityEnum, { nullable: true }) quality?: string;
   @Field(() => String, { nullable: true }) language?: string;
   @Field(() => Boolean, { nullable: true }) cache?: boolean;
   @Field(() => Int, { nullable: true, description: 'cache lifetime in seconds' }) ttl?: number;
@@ -40,17 +42,17 @@ export class GenerateInput {
 export class HashInput {
   @Field(() => String) text!: string;
   @Field(() => TtsOptionsInput, { nullable: true }) options?: TtsOptionsInput;
-  @Field(() => String, { nullable: true, description: 'direct, content or semantic' }) hashMode?: string;
+  @Field(() => HashModeEnum, { nullable: true }) hashMode?: string;
   @Field(() => Boolean, { nullable: true }) allowFallback?: boolean;
 }
 
 @ObjectType()
 export class GenerationMetadata {
-  @Field(() => String) provider!: string;
+  @Field(() => ProviderIdEnum) provider!: string;
   @Field(() => String) voice!: string;
-  @Field(() => String) generatedAt!: string;
+  @Field(() => DateTimeScalar) generatedAt!: string;
   @Field(() => Int) fileSize!: number;
-  @Field(() => String, { nullable: true }) format?: string;
+  @Field(() => AudioFormatEnum, { nullable: true }) format?: string;
 }
 
 @ObjectType()
@@ -80,18 +82,18 @@ export class Hashes {
 @ObjectType()
 export class AudioMetadata {
   @Field(() => String) hash!: string;
-  @Field(() => String) provider!: string;
+  @Field(() => ProviderIdEnum) provider!: string;
   @Field(() => String) voice!: string;
   @Field(() => String) language!: string;
-  @Field(() => String) format!: string;
-  @Field(() => String) quality!: string;
+  @Field(() => AudioFormatEnum) format!: string;
+  @Field(() => QualityEnum) quality!: string;
   @Field(() => Float) speed!: number;
   @Field(() => Float) duration!: number;
   @Field(() => Int) fileSize!: number;
-  @Field(() => String) generatedAt!: string;
-  @Field(() => String) lastAccessedAt!: string;
+  @Field(() => DateTimeScalar) generatedAt!: string;
+  @Field(() => DateTimeScalar) lastAccessedAt!: string;
   @Field(() => Int) accessCount!: number;
-  @Field(() => String, { nullable: true }) expiresAt?: string | null;
+  @Field(() => DateTimeScalar, { nullable: true }) expiresAt?: string | null;
   @Field(() => String) originalText!: string;
   @Field(() => String) normalizedText!: string;
   @Field(() => Int) sampleRate!: number;
@@ -105,8 +107,8 @@ export class CostEstimate {
   @Field(() => Float) cost!: number;
   @Field(() => Int) characterCount!: number;
   @Field(() => String) currency!: string;
-  @Field(() => String) provider!: string;
-  @Field(() => String) quality!: string;
+  @Field(() => ProviderIdEnum) provider!: string;
+  @Field(() => QualityEnum) quality!: string;
 }
 
 @ObjectType()
@@ -117,14 +119,14 @@ export class SpeedRange {
 
 @ObjectType()
 export class Provider {
-  @Field(() => String) name!: string;
+  @Field(() => ProviderIdEnum) name!: string;
   @Field(() => String) displayName!: string;
   @Field(() => Boolean) configured!: boolean;
   @Field(() => [String]) voices!: string[];
   @Field(() => [String]) languages!: string[];
-  @Field(() => [String]) formats!: string[];
+  @Field(() => [AudioFormatEnum]) formats!: string[];
   @Field(() => SpeedRange) speed!: SpeedRange;
-  @Field(() => [String]) qualities!: string[];
+  @Field(() => [QualityEnum]) qualities!: string[];
   @Field(() => Boolean, { name: 'default' }) default!: boolean;
 }
 
@@ -142,18 +144,18 @@ export class HashInfo {
 
 @ObjectType()
 export class LookupMetadata {
-  @Field(() => String) provider!: string;
+  @Field(() => ProviderIdEnum) provider!: string;
   @Field(() => String) voice!: string;
   @Field(() => Float) duration!: number;
   @Field(() => Int) fileSize!: number;
-  @Field(() => String) generatedAt!: string;
+  @Field(() => DateTimeScalar) generatedAt!: string;
 }
 
 @ObjectType()
 export class HashLookupResult {
   @Field(() => Boolean) found!: boolean;
   @Field(() => String, { nullable: true }) hash?: string;
-  @Field(() => String, { nullable: true }) mode?: string;
+  @Field(() => HashModeEnum, { nullable: true }) mode?: string;
   @Field(() => Float, { nullable: true }) confidence?: number;
   @Field(() => String, { nullable: true }) audioUrl?: string;
   @Field(() => LookupMetadata, { nullable: true }) metadata?: LookupMetadata;
@@ -164,7 +166,7 @@ export class HashLookupResult {
 @ObjectType()
 export class HashExistsResult {
   @Field(() => Boolean) exists!: boolean;
-  @Field(() => String) hashMode!: string;
+  @Field(() => HashModeEnum) hashMode!: string;
   @Field(() => Hashes) hashes!: Hashes;
 }
 
@@ -172,13 +174,13 @@ export class HashExistsResult {
 export class CacheStats {
   @Field(() => Int) totalEntries!: number;
   @Field(() => Float, { description: 'bytes' }) totalSize!: number;
-  @Field(() => String, { nullable: true }) oldestEntry?: string | null;
-  @Field(() => String, { nullable: true }) newestEntry?: string | null;
+  @Field(() => DateTimeScalar, { nullable: true }) oldestEntry?: string | null;
+  @Field(() => DateTimeScalar, { nullable: true }) newestEntry?: string | null;
 }
 
 @ObjectType()
 export class ProviderStatsEntry {
-  @Field(() => String) provider!: string;
+  @Field(() => ProviderIdEnum) provider!: string;
   @Field(() => Float) requests!: number;
   @Field(() => Float) charactersProcessed!: number;
   @Field(() => Float) totalCost!: number;
@@ -189,7 +191,7 @@ export class ProviderStatsEntry {
 @ObjectType()
 export class Health {
   @Field(() => String) status!: string;
-  @Field(() => String) timestamp!: string;
+  @Field(() => DateTimeScalar) timestamp!: string;
   @Field(() => Int) uptime!: number;
   @Field(() => String, { nullable: true }) environment?: string;
   @Field(() => String, { nullable: true }) version?: string;
@@ -199,13 +201,13 @@ export class Health {
 @ObjectType()
 export class Readiness {
   @Field(() => Boolean) ready!: boolean;
-  @Field(() => String) timestamp!: string;
+  @Field(() => DateTimeScalar) timestamp!: string;
 }
 
 @ObjectType()
 export class Liveness {
   @Field(() => Boolean) live!: boolean;
-  @Field(() => String) timestamp!: string;
+  @Field(() => DateTimeScalar) timestamp!: string;
 }
 
 @ObjectType()
@@ -220,8 +222,11 @@ export class MessageResult {
 
 @ObjectType({ description: 'One event of progressive generation: started, progress, complete or error' })
 export class GenerationProgressEvent {
-  @Field(() => String) type!: string;
+  @Field(() => GenerationEventTypeEnum) type!: string;
   @Field(() => Int, { nullable: true }) totalChunks?: number;
+  @Field(() => String, { nullable: true, description: 'started: the audio as one stream that begins at once (GET it)' }) streamUrl?: string;
+  @Field(() => Int, { nullable: true, description: 'progress: the chunk whose audio is ready (in order from 0)' }) chunkIndex?: number;
+  @Field(() => String, { nullable: true, description: 'progress: that chunk alone, playable on its own' }) chunkAudioUrl?: string;
   @Field(() => Int, { nullable: true }) completed?: number;
   @Field(() => Int, { nullable: true }) total?: number;
   @Field(() => Float, { nullable: true, description: 'percent' }) progress?: number;
@@ -234,6 +239,50 @@ export class GenerationProgressEvent {
   @Field(() => GenerationMetadata, { nullable: true }) metadata?: GenerationMetadata;
   @Field(() => String, { nullable: true }) message?: string;
   @Field(() => String, { nullable: true }) code?: string;
+}
+
+@InputType({ description: 'Where the outcome of an asynchronous generation is POSTed (signed like every webhook)' })
+export class WebhookTargetInput {
+  @Field(() => String, { description: 'public http(s) URL (the SSRF guard refuses private addresses)' }) url!: string;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'extra headers sent with the delivery (string values)' }) headers?: Record<string, string>;
+  @Field(() => String, { nullable: true, description: 'signing secret, 16-200 characters; chosen by the gateway (and answered once) when absent' }) secret?: string;
+}
+
+@ObjectType({ description: 'An asynchronous generation, queued' })
+export class QueuedGeneration {
+  @Field(() => String) hash!: string;
+  @Field(() => GenerationStateEnum, { description: 'always QUEUED' }) status!: string;
+  @Field(() => String, { description: 'GET it (REST) or query generation(hash)' }) statusUrl!: string;
+  @Field(() => String, { nullable: true, description: 'the signing secret the gateway chose, when none was given; shown only here' }) webhookSecret?: string;
+}
+
+@ObjectType()
+export class GenerationError {
+  @Field(() => String) code!: string;
+  @Field(() => String) message!: string;
+}
+
+@ObjectType()
+export class WebhookDeliveryState {
+  @Field(() => DeliveryStatusEnum) status!: string;
+  @Field(() => Int) attempts!: number;
+  @Field(() => String, { nullable: true }) lastError?: string | null;
+}
+
+@ObjectType({ description: 'The status of an asynchronous generation (GET /api/v1/generations/{hash})' })
+export class GenerationStatusResult {
+  @Field(() => String) hash!: string;
+  @Field(() => GenerationStateEnum) status!: string;
+  @Field(() => String) statusUrl!: string;
+  @Field(() => DateTimeScalar, { nullable: true }) submittedAt?: string | null;
+  @Field(() => DateTimeScalar, { nullable: true }) finishedAt?: string | null;
+  @Field(() => Int) attempts!: number;
+  @Field(() => String, { nullable: true }) audioUrl?: string;
+  @Field(() => Float, { nullable: true }) duration?: number;
+  @Field(() => Boolean, { nullable: true }) cached?: boolean;
+  @Field(() => GenerationMetadata, { nullable: true }) metadata?: GenerationMetadata;
+  @Field(() => GenerationError, { nullable: true }) error?: GenerationError;
+  @Field(() => WebhookDeliveryState, { nullable: true }) webhook?: WebhookDeliveryState | null;
 }
 
 export { GraphQLJSONObject };

@@ -47,6 +47,22 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
 });
 
 export const router = t.router;
+
+/** A subscription's event stream whose domain errors reach the client with the catalogue's tRPC code. */
+export function trpcErrorsOf<T>(source: AsyncIterableIterator<T>): AsyncIterableIterator<T> {
+  return {
+    next: () =>
+      source.next().catch((err) => {
+        if (err instanceof DomainError) throw new TRPCError({ code: err.trpcCode, message: err.message, cause: err });
+        throw err;
+      }),
+    return: () => source.return?.() ?? Promise.resolve({ value: undefined as never, done: true }),
+    throw: (err) => source.throw?.(err) ?? Promise.reject(err),
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
 /** PostgreSQL text has no U+0000 and UTF-8 no lone surrogate: refuse them in any input up front (ids skip the domain's parseInput). */
 const rejectUnstorableInput = t.middleware(async ({ getRawInput, next }) => {
   rejectUnstorableStrings(await getRawInput());

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { load } from '../lib/load';
-import { rssMb, type Child } from '../lib/proc';
+import { treeRssMb as rssMb, type Child } from '../lib/proc';
 import type { Report } from '../lib/report';
+import { longText } from '../lib/text';
 
 /**
  * Fair use under a flood of long texts (issue #12), on a gateway with the default speech budgets
@@ -16,18 +16,6 @@ import type { Report } from '../lib/report';
  */
 const CHARS = 100_000;
 const FLOOD = 20;
-
-function longText(chars: number): string {
-  const tag = randomBytes(4).toString('hex');
-  const sentences: string[] = [];
-  let length = 0;
-  for (let i = 0; length < chars; i++) {
-    const s = `Sentence ${i} of run ${tag} describes the calibration of device number ${i % 37} in plain words.`;
-    sentences.push(s);
-    length += s.length + 1;
-  }
-  return sentences.join(' ').slice(0, chars).replace(/\s+\S*$/, '.');
-}
 
 /** One progressive generation, read to its end; the HTTP status (a refusal comes before the stream). */
 async function progressive(url: string, client: string, text: string): Promise<number> {

@@ -1,28 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import { joinWavChunks, probe } from '../../domain/tts/audio';
 import { PROVIDER_CATALOGUE } from '../../domain/tts/catalogue';
 import { MockProvider } from '../../domain/tts/providers/mock';
 import { resolveRequest } from '../../domain/tts/request';
-import { chunkText } from '../../domain/tts/text';
+import { progressiveChunks } from '../../domain/tts/tts.service';
 import type { Report } from '../lib/report';
+import { longText } from '../lib/text';
 
 /** Mirrors domain/tts/tts.service.ts (PROGRESSIVE_CHUNK_CHARS, CHUNK_CONCURRENCY). */
 const CHUNK_CHARS = 400;
 const CONCURRENCY = 8;
 const LATENCY_MS = 200; // the gateway runs with MOCK_LATENCY_MS=200
-
-/** About `chars` characters of ordinary sentences, unique to this run so nothing comes from the cache. */
-function longText(chars: number): string {
-  const tag = randomBytes(4).toString('hex');
-  const sentences: string[] = [];
-  let length = 0;
-  for (let i = 0; length < chars; i++) {
-    const s = `Sentence ${i} of run ${tag} describes the calibration of device number ${i % 37} in plain words.`;
-    sentences.push(s);
-    length += s.length + 1;
-  }
-  return sentences.join(' ').slice(0, chars).replace(/\s+\S*$/, '.');
-}
 
 /**
  * The same chunks, one after another, through the same code path as the gateway's parallel
@@ -32,7 +19,7 @@ async function sequentialMs(text: string, format: 'wav' | 'mp3'): Promise<{ ms: 
   const req = resolveRequest({ text, options: { provider: 'mock', format } }, 'mock');
   const o = req.options;
   const provider = new MockProvider(LATENCY_MS);
-  const chunks = chunkText(req.text, { maxChars: Math.min(PROVIDER_CATALOGUE.mock.maxCharsPerCall, CHUNK_CHARS) });
+  const chunks = progressiveChunks(req.text, Math.min(PROVIDER_CATALOGUE.mock.maxCharsPerCall, CHUNK_CHARS));
   const t0 = performance.now();
   const wavs: Buffer[] = [];
   for (const chunk of chunks) {
@@ -75,9 +62,9 @@ async function progressiveOverSse(gwUrl: string, text: string, format: 'wav' | '
 }
 
 /**
- * Budget case in WAV: the final encode of ~22 minutes of audio to mp3 with WASM LAME is many
- * seconds of single-threaded work that no chunk concurrency can shorten, so it would measure the
- * encoder, not the parallelism. The mp3 figures are printed as information.
+ * The budget is measured in mp3, the default a user gets (issue #14: a WAV budget measured a format
+ * few request). The final mp3 encode is single-threaded work no chunk concurrency shortens, so this
+ * ratio shows what a user waits, encoder included; the WAV figures are printed as information.
  */
 export async function runProgressiveCase(report: Report, gwUrl: string) {
   const CHARS = 20_000;
@@ -91,8 +78,8 @@ export async function runProgressiveCase(report: Report, gwUrl: string) {
       `progressive ${format}, ${text.length} chars, ${p.complete.chunks} chunks: wall ${p.wallMs.toFixed(0)} ms (gateway parallelTime ${p.complete.parallelTime} ms), ` +
         `first progress ${p.firstProgressMs.toFixed(0)} ms; sequential ${seq.ms.toFixed(0)} ms (${seq.chunks} chunks) → sequential/${CONCURRENCY} = ${ideal.toFixed(0)} ms, wall / that = ${ratio.toFixed(2)}`,
     );
-    if (format === 'wav') {
-      report.budget(`progressive 20,000 chars (wav): wall / (sequential / ${CONCURRENCY})`, ratio, '<=', 1.3, 'ratio');
+    if (format === 'mp3') {
+      report.budget(`progressive 20,000 chars (mp3, the default): wall / (sequential / ${CONCURRENCY})`, ratio, '<=', 1.3, 'ratio');
       report.budget('progressive: first progress event', p.firstProgressMs, '<=', 300, 'ms');
     }
   }

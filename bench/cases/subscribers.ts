@@ -1,7 +1,7 @@
 import { createClient, type Client as GqlWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { mapLimit } from '../../domain/util/concurrency';
-import { rssMb, type Child } from '../lib/proc';
+import { treeRssMb as rssMb, type Child } from '../lib/proc';
 import type { Report } from '../lib/report';
 
 const EVENTS = 100;
@@ -46,7 +46,8 @@ function graphqlWsSubscriber(wsUrl: string, key: string): Promise<Subscriber> {
       on: { connected: () => setTimeout(() => resolve(sub), 50), error: reject },
     });
     client.subscribe(
-      { query: `subscription { complianceEvents(types: ["${TYPE}"]) { id type data } }` },
+      // GraphQL names the type by its enum member (requirement.created -> REQUIREMENT_CREATED).
+      { query: 'subscription { complianceEvents(types: [REQUIREMENT_CREATED]) { id type data } }' },
       {
         next: (r: any) => {
           const id = requirementIdOf(r.data?.complianceEvents?.data);

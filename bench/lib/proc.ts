@@ -24,6 +24,47 @@ export function rssMb(pid: number): number {
   }
 }
 
+/** The process and every descendant still running (a gateway forks its embedded database). */
+export function processTree(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Fields after the command name, which may hold spaces and parentheses.
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parentOf.set(Number(entry), Number(rest[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parentOf) if (parent === tree[i]) tree.push(child);
+  return tree;
+}
+
+/** RSS in MB of a process and all its descendants: what the machine gives to "the gateway". */
+export function treeRssMb(pid: number): number {
+  return processTree(pid).reduce((sum, p) => sum + (rssMb(p) || 0), 0);
+}
+
+const CLOCK_TICKS_PER_SECOND = 100; // getconf CLK_TCK on Linux
+
+/** CPU time (user + system) in ms used so far by a process and its running descendants. */
+export function treeCpuMs(pid: number): number {
+  let ticks = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(rest[11]) + Number(rest[12]); // utime, stime
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
 /**
  * Starts `node <script>` and waits for a line matching `readyLine` (its first group is the URL).
  * stdout/stderr are kept (the last 8 KB) so a failed start explains itself.

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { LoadResult } from './load';
 
-type Unit = 'ratio' | 'ms' | 'count' | 'percent' | 'KB';
+type Unit = 'ratio' | 'ms' | 'count' | 'percent' | 'KB' | 'MB' | 'req/s';
 
 interface ThroughputRow {
   caseName: string;
@@ -20,7 +20,9 @@ interface BudgetRow {
 }
 
 const fmt = (v: number, unit: Unit) =>
-  !Number.isFinite(v) ? String(v) : unit === 'ratio' ? v.toFixed(2) : unit === 'percent' ? `${(v * 100).toFixed(1)} %` : unit === 'ms' ? `${v.toFixed(0)} ms` : unit === 'KB' ? `${v.toFixed(1)} KB` : String(v);
+  !Number.isFinite(v) ? String(v) : unit === 'ratio' ? v.toFixed(2) : unit === 'percent' ? `${(v * 100).toFixed(1)} %` : unit === 'ms' ? `${v.toFixed(0)} ms` : unit === 'KB' ? `${v.toFixed(1)} KB` : unit === 'MB' ? `${v.toFixed(0)} MB` : unit === 'req/s' ? `${v.toFixed(0)} req/s` : String(v);
+
+const cpu = (r: LoadResult) => (Number.isFinite(r.cpuMsPerRequest) ? r.cpuMsPerRequest.toFixed(2) : '–');
 
 /** Collects the figures of one run and prints them as Markdown tables (pasteable into RESULTS.md). */
 export class Report {
@@ -28,11 +30,11 @@ export class Report {
   private readonly budgets: BudgetRow[] = [];
   private readonly notes: string[] = [];
 
-  constructor(private readonly settings: { seconds: number; connections: number; warmup: number }) {}
+  constructor(private readonly settings: { seconds: number; connections: number; warmup: number; workers: number }) {}
 
   throughput(caseName: string, server: string, r: LoadResult, rss: number) {
     this.rows.push({ caseName, server, r, rss });
-    console.error(`[bench] ${caseName} — ${server}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, RSS ${rss.toFixed(1)} MB, errors ${r.errors}, non-2xx ${r.non2xx}`);
+    console.error(`[bench] ${caseName} — ${server}: ${r.rps.toFixed(0)} req/s, ${cpu(r)} ms CPU/req, p50 ${r.p50} ms, p97.5 ${r.p97_5} ms, p99 ${r.p99} ms, RSS ${rss.toFixed(1)} MB, errors ${r.errors}, non-2xx ${r.non2xx}`);
   }
 
   budget(name: string, value: number, op: '>=' | '<=', limit: number, unit: Unit, _runs?: LoadResult[]) {
@@ -53,12 +55,12 @@ export class Report {
   print() {
     const out: string[] = [];
     out.push(`Machine: ${os.cpus().length} CPU (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, node ${process.version}, ${os.platform()} ${os.release()}`);
-    out.push(`Settings: ${this.settings.connections} connections, ${this.settings.seconds} s per run after ${this.settings.warmup} s warm-up; client and servers share the machine.`);
+    out.push(`Settings: ${this.settings.connections} connections, ${this.settings.seconds} s per run after ${this.settings.warmup} s warm-up; client and servers share the machine; load from ${this.settings.workers} autocannon worker threads; CPU and RSS count every process a server started.`);
     out.push('');
-    out.push('| case | server | req/s | p50 ms | p99 ms | RSS MB | errors / non-2xx |');
-    out.push('|---|---|---:|---:|---:|---:|---:|');
+    out.push('| case | server | req/s | CPU ms/req | p50 ms | p97.5 ms | p99 ms | RSS MB | errors / non-2xx |');
+    out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const { caseName, server, r, rss } of this.rows) {
-      out.push(`| ${caseName} | ${server} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${rss.toFixed(1)} | ${r.errors} / ${r.non2xx} |`);
+      out.push(`| ${caseName} | ${server} | ${r.rps.toFixed(0)} | ${cpu(r)} | ${r.p50} | ${r.p97_5} | ${r.p99} | ${rss.toFixed(1)} | ${r.errors} / ${r.non2xx} |`);
     }
     out.push('');
     out.push('| budget | measured | limit | result |');

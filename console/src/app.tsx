@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, gql, onLiveState, session, subscribe } from './api';
-import { LiveEventsDocument, ViewerDocument } from './generated/graphql';
+import { LiveEventsDocument, ViewerDocument, type Permission } from './generated/graphql';
+import { permissionName, show } from './catalogue';
 import { ErrorNote } from './ui';
 import { publishLive, ViewerContext, type LiveEvent, type Viewer } from './viewer';
 import { CompliancePage } from './pages/compliance';
@@ -13,11 +14,11 @@ interface Page {
   visible: (v: Viewer) => boolean;
 }
 
-const has = (v: Viewer, ...ps: string[]) => v.isAdmin || ps.some((p) => v.permissions.includes(p));
+const has = (v: Viewer, ...ps: Permission[]) => v.isAdmin || ps.some((p) => v.permissions.includes(p));
 const PAGES: Page[] = [
-  { id: 'compliance', title: 'Compliance', visible: (v) => has(v, 'read:compliance', 'read:requirements', 'read:audits', 'read:dashboard', 'write:compliance') },
-  { id: 'speech', title: 'Speech', visible: (v) => v.speechOpen || has(v, 'tts:generate', 'tts:read', 'tts:admin') },
-  { id: 'admin', title: 'Administration', visible: (v) => has(v, 'manage:api-keys', 'manage:webhooks') },
+  { id: 'compliance', title: 'Compliance', visible: (v) => has(v, 'READ_COMPLIANCE', 'READ_REQUIREMENTS', 'READ_AUDITS', 'READ_DASHBOARD', 'WRITE_COMPLIANCE') },
+  { id: 'speech', title: 'Speech', visible: (v) => v.speechOpen || has(v, 'TTS_GENERATE', 'TTS_READ', 'TTS_ADMIN') },
+  { id: 'admin', title: 'Administration', visible: (v) => has(v, 'MANAGE_API_KEYS', 'MANAGE_WEBHOOKS') },
 ];
 
 function routeOf(hash: string): string {
@@ -73,13 +74,13 @@ function KeyBadge({ viewer, onSignOut }: { viewer: Viewer; onSignOut: () => void
         </summary>
         <div class="key-details">
           <p>
-            Key <code>{viewer.keyId}</code>, plan {viewer.plan}. Speech {viewer.speechOpen ? 'is open on this gateway' : 'needs a key with tts permissions'}.
+            Key <code>{viewer.keyId}</code>, plan {show(viewer.plan)}. Speech {viewer.speechOpen ? 'is open on this gateway' : 'needs a key with tts permissions'}.
           </p>
           <p id="permissions-label">Permissions:</p>
           <ul class="permissions" aria-labelledby="permissions-label" data-testid="permissions">
             {viewer.permissions.map((p) => (
               <li key={p}>
-                <code>{p}</code>
+                <code>{permissionName(p)}</code>
               </li>
             ))}
           </ul>
@@ -107,11 +108,11 @@ function useLiveFeed(viewer: Viewer | null): { events: LiveEvent[]; alerts: Live
   const [events, setEvents] = useState<LiveEvent[]>([]);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
-    if (!viewer || !has(viewer, 'read:dashboard')) return;
+    if (!viewer || !has(viewer, 'READ_DASHBOARD')) return;
     setEvents([]);
     return subscribe(
       LiveEventsDocument,
-      { types: null },
+      { types: null, wsTypes: null },
       {
         next: ({ complianceEvents: e }) => {
           setEvents((prev) => [e, ...prev].slice(0, 100));
@@ -121,7 +122,7 @@ function useLiveFeed(viewer: Viewer | null): { events: LiveEvent[]; alerts: Live
       },
     );
   }, [viewer?.keyId]);
-  return { events, alerts: events.filter((e) => e.type === 'system.alert'), error };
+  return { events, alerts: events.filter((e) => e.type === 'SYSTEM_ALERT'), error };
 }
 
 export function App() {

@@ -1,6 +1,6 @@
 import { createContext } from 'preact';
 import { useContext, useEffect, useRef } from 'preact/hooks';
-import type { LiveEventsSubscription, ViewerQuery } from './generated/graphql';
+import type { LiveEventsSubscription, Permission, ViewerQuery } from './generated/graphql';
 
 export type Viewer = ViewerQuery['viewer'];
 export type LiveEvent = LiveEventsSubscription['complianceEvents'];
@@ -8,7 +8,7 @@ export type LiveEvent = LiveEventsSubscription['complianceEvents'];
 export const ViewerContext = createContext<Viewer | null>(null);
 
 /** Whether the signed-in key holds a permission: what it may not do is not offered. */
-export function useCan(): (permission: string) => boolean {
+export function useCan(): (permission: Permission) => boolean {
   const viewer = useContext(ViewerContext);
   return (permission) => !!viewer && (viewer.isAdmin || viewer.permissions.includes(permission));
 }
@@ -25,7 +25,7 @@ export function publishLive(e: LiveEvent) {
   for (const l of listeners) l(e);
 }
 
-/** Calls `onEvent` for each live event whose dotted type starts with one of `prefixes`. */
+/** Calls `onEvent` for each live event whose type (the enum name, e.g. REQUIREMENT_UPDATED) starts with one of `prefixes`. */
 export function useLiveEvents(prefixes: string[], onEvent: Listener) {
   const handler = useRef(onEvent);
   handler.current = onEvent;

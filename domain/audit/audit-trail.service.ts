@@ -96,6 +96,7 @@ const startOf = (s: string) => new Date(DATE_ONLY.test(s) ? `${s}T00:00:00.000Z`
 const endOf = (s: string) => new Date(DATE_ONLY.test(s) ? `${s}T23:59:59.999Z` : s);
 
 export type AuditProblem = 'content-altered' | 'hash-altered' | 'link-broken' | 'rows-missing';
+export const AUDIT_PROBLEMS: readonly AuditProblem[] = ['content-altered', 'hash-altered', 'link-broken', 'rows-missing'];
 
 export interface AuditVerification {
   /** True when every sealed row checks out and no unsealed row was altered. */

@@ -2,6 +2,7 @@ import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
 import { clock } from '../clock';
 
 export type Plan = 'standard' | 'premium' | 'enterprise';
+export const PLANS: readonly Plan[] = ['standard', 'premium', 'enterprise'];
 
 @Entity({ tableName: 'api_keys' })
 export class ApiKey {

@@ -6,7 +6,7 @@ import { DomainError } from '../errors';
 import { newId } from '../ids';
 import type { DomainContext } from '../context';
 import { parseInput } from '../validation';
-import { ApiKey, type Plan } from './api-key.entity';
+import { ApiKey, PLANS, type Plan } from './api-key.entity';
 import { ALL_PERMISSIONS, isPermission, type Permission } from './permissions';
 import { can, type Principal } from './principal';
 import { clock } from '../clock';
@@ -41,7 +41,7 @@ export const CreateApiKeyInput = z.object({
     .string()
     .refine((s) => parseDuration(s) !== null, { message: 'must be a count and a unit: s, m, h, d, w or y (e.g. 30d), at most 10 years' })
     .optional(),
-  plan: z.enum(['standard', 'premium', 'enterprise']).optional(),
+  plan: z.enum(PLANS as unknown as [Plan, ...Plan[]]).optional(),
 });
 export type CreateApiKeyInput = z.infer<typeof CreateApiKeyInput>;
 
@@ -156,15 +156,7 @@ export class AuthService {
     const row = await this.rootEm.fork().findOne(ApiKey, { secretHash: digest });
     let principal: Principal | null = null;
     const lineage = row ? await this.lineageValidity(row, now) : { valid: false, until: Infinity };
-    if (row && lineage.valid) {
-      principal = {
-        keyId: row.id,
-        name: row.name,
-        permissions: new Set(row.permissions.filter(isPermission)),
-        isAdmin: row.isAdmin,
-        plan: row.plan,
-      };
-    }
+    if (row && lineage.valid) principal = principalOfRow(row, lineage.until);
     const until = Math.min(now + PRINCIPAL_CACHE_MS, lineage.until);
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(digest, { principal, until });
@@ -176,24 +168,34 @@ export class AuthService {
   }
 
   /**
+   * The principal of an issued key as the database has it now, or why it has none (revoked or
+   * expired along its lineage, or gone): what live channels re-check their callers against.
+   */
+  async current(keyId: string): Promise<Principal | 'revoked' | 'expired' | 'unknown'> {
+    const em = this.rootEm.fork();
+    const row = await em.findOne(ApiKey, { id: keyId });
+    if (!row) return 'unknown';
+    const lineage = await this.lineageValidity(row, clock.nowMs(), em);
+    if (lineage.valid) return principalOfRow(row, lineage.until);
+    if (lineage.reason === 'revoked' || lineage.reason === 'issuer revoked') return 'revoked';
+    if (lineage.reason === 'expired' || lineage.reason === 'issuer expired') return 'expired';
+    return 'unknown';
+  }
+
+  /** Drops every cached key: a revocation was announced (here or on another instance). */
+  forgetCached() {
+    this.cache.clear();
+  }
+
+  /** Told the ids of every key a revocation stopped (the key and its descendants). */
+  onRevoked?: (keyIds: string[]) => Promise<void>;
+
+  /**
    * A key is valid only while it and every issuer above it are unrevoked and unexpired: a child never
    * outlives its issuer, even one minted before expiries were capped. `until` is the earliest expiry.
    */
-  private async lineageValidity(row: ApiKey, now: number, em: EntityManager = this.rootEm.fork()): Promise<{ valid: boolean; until: number }> {
-    let until = Infinity;
-    let key: ApiKey | null = row;
-    for (let depth = 0; key; depth++) {
-      if (depth > MAX_LINEAGE_DEPTH || key.revokedAt) return { valid: false, until: Infinity };
-      const expires = key.expiresAt?.getTime() ?? Infinity;
-      if (expires <= now) return { valid: false, until: Infinity };
-      until = Math.min(until, expires);
-      // Keys issued by the configured ADMIN_API_KEY carry its principal id, which has no row.
-      if (!key.createdBy || key.createdBy === row.id) break;
-      const issuerId: string = key.createdBy;
-      key = await em.findOne(ApiKey, { id: issuerId });
-      if (!key && issuerId !== ADMIN_PRINCIPAL_ID) return { valid: false, until: Infinity };
-    }
-    return { valid: true, until };
+  private lineageValidity(row: ApiKey, now: number, em: EntityManager = this.rootEm.fork()): Promise<Lineage> {
+    return lineageOf(em, row, now);
   }
 
   /** The admin sees every key; any other key sees the keys it issued. Newest first. */
@@ -257,6 +259,7 @@ export class AuthService {
 
   async revokeKey(ctx: DomainContext, id: string): Promise<{ revoked: boolean }> {
     requirePermission(ctx, 'manage:api-keys');
+    const stopped: string[] = [];
     await ctx.em.transactional(async (tx) => {
       const key = typeof id === 'string' && id.length <= 40 ? await tx.findOne(ApiKey, { id }) : null;
       if (!key) throw new DomainError('NOT_FOUND', `API key '${String(id).slice(0, 40)}' not found`, { details: { id } });
@@ -270,6 +273,7 @@ export class AuthService {
       while (generation.length) {
         for (const k of generation) {
           seen.add(k.id);
+          stopped.push(k.id);
           if (k.revokedAt) continue;
           k.revokedAt = revokedAt;
           this.auditTrail?.record(tx as EntityManager, actorOf(ctx), { action: 'api_key.revoke', entityType: 'api_key', entityId: k.id }, { revokedAt: null }, { revokedAt: revokedAt.toISOString(), ...(k === key ? {} : { cascadedFrom: key.id }) });
@@ -279,9 +283,62 @@ export class AuthService {
       }
     });
     this.cache.clear();
+    // Open sockets and subscriptions of these keys, here and on every instance, are closed now.
+    await this.onRevoked?.(stopped);
     return { revoked: true };
   }
 }
+
+export interface Lineage {
+  valid: boolean;
+  /** The earliest expiry along the chain (Infinity when none). */
+  until: number;
+  /** Why not valid: the key or an issuer above it is revoked or expired, or the chain is broken. */
+  reason?: 'revoked' | 'expired' | 'issuer revoked' | 'issuer expired' | 'unknown issuer' | 'lineage too deep';
+}
+
+async function lineageOf(em: EntityManager, row: ApiKey, now: number): Promise<Lineage> {
+  let until = Infinity;
+  let key: ApiKey | null = row;
+  for (let depth = 0; key; depth++) {
+    if (depth > MAX_LINEAGE_DEPTH) return { valid: false, until: Infinity, reason: 'lineage too deep' };
+    if (key.revokedAt) return { valid: false, until: Infinity, reason: depth ? 'issuer revoked' : 'revoked' };
+    const expires = key.expiresAt?.getTime() ?? Infinity;
+    if (expires <= now) return { valid: false, until: Infinity, reason: depth ? 'issuer expired' : 'expired' };
+    until = Math.min(until, expires);
+    // Keys issued by the configured ADMIN_API_KEY carry its principal id, which has no row.
+    if (!key.createdBy || key.createdBy === row.id) break;
+    const issuerId: string = key.createdBy;
+    key = await em.findOne(ApiKey, { id: issuerId });
+    if (!key && issuerId !== ADMIN_PRINCIPAL_ID) return { valid: false, until: Infinity, reason: 'unknown issuer' };
+  }
+  return { valid: true, until };
+}
+
+export type KeyResolution = { principal: Principal; reason?: undefined } | { principal: null; reason: NonNullable<Lineage['reason']> | 'unknown key' };
+
+/**
+ * The principal a key id stands for right now, for work done on a key's behalf later (webhook
+ * deliveries, report generation): the same checks as authentication, by id instead of secret.
+ */
+export async function principalOfKeyId(em: EntityManager, keyId: string | null | undefined, now = clock.nowMs()): Promise<KeyResolution> {
+  if (keyId === ADMIN_PRINCIPAL_ID) return { principal: AuthService.adminPrincipal() };
+  const row = keyId ? await em.findOne(ApiKey, { id: keyId }) : null;
+  if (!row) return { principal: null, reason: 'unknown key' };
+  const lineage = await lineageOf(em, row, now);
+  if (!lineage.valid) return { principal: null, reason: lineage.reason ?? 'revoked' };
+  return { principal: principalOfRow(row, lineage.until) };
+}
+
+const principalOfRow = (row: ApiKey, until = Infinity): Principal => ({
+  keyId: row.id,
+  name: row.name,
+  permissions: new Set(row.permissions.filter(isPermission)),
+  isAdmin: row.isAdmin,
+  plan: row.plan,
+  revocable: true,
+  ...(Number.isFinite(until) ? { validUntil: until } : {}),
+});
 
 /** What the trail keeps of a key: never its secret or hash. */
 const auditedKey = (k: ApiKey) => ({

@@ -8,6 +8,10 @@ export interface Principal {
   permissions: ReadonlySet<Permission>;
   isAdmin: boolean;
   plan: Plan;
+  /** An issued key (a row in api_keys): it can be revoked, and live channels watch it. */
+  revocable?: boolean;
+  /** When the key, or an issuer above it, expires (ms since the epoch); absent: never. */
+  validUntil?: number;
 }
 
 export function can(principal: Principal | null | undefined, permission: Permission): boolean {

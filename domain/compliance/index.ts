@@ -6,8 +6,9 @@ import { ComplianceEventPublisher } from './events';
 import { FindingService } from './findings/finding.service';
 import { FrameworksService } from './frameworks.service';
 import { RequirementService } from './requirements/requirement.service';
-import { ComplianceStatusService } from './status/compliance-status.service';
+import { ComplianceStatusService, SNAPSHOT_PRUNE_INTERVAL_MS, TALLY_COMPACT_INTERVAL_MS } from './status/compliance-status.service';
 import { createLiveComplianceServices } from './live';
+import { ReadModel } from './read-model/read-model';
 import { GateService } from './gate/gate.service';
 import { TraceabilityService } from './traceability/traceability.service';
 
@@ -21,7 +22,8 @@ export function createComplianceServices(deps: DomainDeps, shared: { health: Hea
   const activity = new ActivityService(events);
   const complianceStatus = new ComplianceStatusService(deps.rootEm, events);
   const frameworks = new FrameworksService();
-  const requirements = new RequirementService({ events, activity, status: complianceStatus, auditTrail: shared.auditTrail });
+  const readModel = new ReadModel(deps.rootEm, deps.readModelCacheBytes);
+  const requirements = new RequirementService({ events, activity, status: complianceStatus, auditTrail: shared.auditTrail, readModel });
   const findings = new FindingService({ events, activity, auditTrail: shared.auditTrail, status: complianceStatus });
 
   const gate = new GateService(complianceStatus);
@@ -29,14 +31,38 @@ export function createComplianceServices(deps: DomainDeps, shared: { health: Hea
 
   const live = createLiveComplianceServices(deps, { health: shared.health, events, complianceStatus, auditTrail: shared.auditTrail });
 
-  const svc = { events, activity, complianceStatus, frameworks, requirements, findings, gate, traceability, ...live.services };
+  // The tally's deltas are folded while they are few: measuring sums them inside every write.
+  let compactor: NodeJS.Timeout | undefined;
+  let pruner: NodeJS.Timeout | undefined;
+  let compacting = false;
+  const compactSoon = async () => {
+    if (compacting) return;
+    compacting = true;
+    try {
+      await complianceStatus.compactTallyIfGrown();
+    } catch {
+      // the database is away; the next tick tries again
+    } finally {
+      compacting = false;
+    }
+  };
+
+  const svc = { readModel, events, activity, complianceStatus, frameworks, requirements, findings, gate, traceability, ...live.services };
   return {
     ...svc,
     async start() {
       await complianceStatus.ensureBaseline();
+      await complianceStatus.compactTally();
+      compactor = setInterval(() => void compactSoon(), TALLY_COMPACT_INTERVAL_MS);
+      compactor.unref();
+      await complianceStatus.pruneSnapshots().catch(() => undefined);
+      pruner = setInterval(() => void complianceStatus.pruneSnapshots().catch(() => undefined), SNAPSHOT_PRUNE_INTERVAL_MS);
+      pruner.unref();
       live.start();
     },
     async stop() {
+      if (compactor) clearInterval(compactor);
+      if (pruner) clearInterval(pruner);
       await live.stop();
     },
   };

@@ -7,6 +7,7 @@ import { JobQueue } from '../jobs/job-queue';
 import type { AuditTrail } from '../audit/audit-trail.service';
 import type { DomainDeps } from '../services';
 import { DashboardService } from './dashboard/dashboard.service';
+import { eventFor } from './event-access';
 import { COMPLIANCE_CHANNEL, COMPLIANCE_EVENT_TYPES, WS_EVENT_OF, WS_EVENT_TYPES, type ComplianceEventPublisher, type ComplianceEventType } from './events';
 import { ReportService } from './reports/report.service';
 import type { ComplianceStatusService } from './status/compliance-status.service';
@@ -63,7 +64,7 @@ export interface LiveComplianceEvent {
  * (`requirement.updated`) or WebSocket types (`requirement_updated`); none means all.
  */
 export function subscribeComplianceEvents(ctx: Pick<DomainContext, 'principal'>, bus: EventBus, types?: readonly string[] | null): AsyncIterableIterator<LiveComplianceEvent> {
-  requirePermission(ctx, 'read:dashboard');
+  const principal = requirePermission(ctx, 'read:dashboard');
   const wanted = types && types.length ? new Set(types) : null;
   if (wanted) {
     const known = new Set<string>([...COMPLIANCE_EVENT_TYPES, ...WS_EVENT_TYPES]);
@@ -78,7 +79,8 @@ export function subscribeComplianceEvents(ctx: Pick<DomainContext, 'principal'>,
   return subscribeIterator<LiveComplianceEvent>(
     bus,
     COMPLIANCE_CHANNEL,
-    (e) => !wanted || wanted.has(e.type) || wanted.has(WS_EVENT_OF[e.type as ComplianceEventType]),
-    (e) => ({ id: e.id, type: e.type, wsType: WS_EVENT_OF[e.type as ComplianceEventType] ?? 'system_alert', data: e.data, createdAt: e.createdAt }),
+    // Only what this key may read through REST (domain/compliance/event-access.ts).
+    (e) => (!wanted || wanted.has(e.type) || wanted.has(WS_EVENT_OF[e.type as ComplianceEventType])) && eventFor(principal, e) !== null,
+    (e) => ({ id: e.id, type: e.type, wsType: WS_EVENT_OF[e.type as ComplianceEventType] ?? 'system_alert', data: eventFor(principal, e)!.data, createdAt: e.createdAt }),
   );
 }

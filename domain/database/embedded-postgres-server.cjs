@@ -5,29 +5,172 @@
  * talks to it with the ordinary `pg` driver and the same migrations as a real server. A process of
  * its own keeps the database's CPU work and memory off the gateway's event loop and heap.
  *
- * Started by domain/database/embedded.ts with an IPC channel: it answers {type: 'ready', port},
- * stops on the message 'stop', and also stops when the gateway goes away (IPC disconnect), so it
- * never outlives the gateway, even one killed with SIGKILL.
+ * Started by domain/database/embedded.ts with an IPC channel: it answers {type: 'ready', port,
+ * password}, stops on the message 'stop', and also stops when the gateway goes away (IPC
+ * disconnect), so it never outlives the gateway, even one killed with SIGKILL.
+ *
+ * Access: PGlite accepts any user and password (pglite-socket passes the startup message straight to
+ * it, with no authentication step), so the wire protocol server itself listens only on a Unix
+ * socket in a fresh directory of mode 0700 (the socket 0600). The loopback port in front of it asks
+ * for a password made at random on every start, known only to the gateway (it travels over IPC,
+ * never in arguments or the environment), and hands an authenticated connection to that socket.
+ * See docs/decisions.md ("The embedded database's credential").
  */
+const crypto = require('node:crypto');
 const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
 const { PGlite } = require('@electric-sql/pglite');
 const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
 
 const dir = process.argv[2];
 const maxConnections = Number(process.argv[3] || 64);
 
+const PROTOCOL_3 = 196608;
+const SSL_REQUEST = 80877103;
+const GSSENC_REQUEST = 80877104;
+const CANCEL_REQUEST = 80877102;
+/** A client that has not authenticated within this is dropped. */
+const AUTH_TIMEOUT_MS = 10_000;
+const MAX_STARTUP_BYTES = 10_000;
+
+const digest = (s) => crypto.createHash('sha256').update(s).digest();
+
+/** A FATAL ErrorResponse as PostgreSQL sends it, e.g. 28P01 for a wrong password. */
+function fatal(code, message) {
+  const fields = Buffer.concat([
+    Buffer.from(`SFATAL\0VFATAL\0C${code}\0M${message}\0`, 'utf8'),
+    Buffer.from([0]),
+  ]);
+  const head = Buffer.alloc(5);
+  head.write('E', 0);
+  head.writeInt32BE(4 + fields.length, 1);
+  return Buffer.concat([head, fields]);
+}
+
+/**
+ * The password step of the PostgreSQL protocol in front of PGlite: SSL/GSS requests are declined,
+ * the startup message is held, the client is asked for a cleartext password (loopback only) and,
+ * when it matches, connected to the Unix socket with its startup message replayed; PGlite's
+ * AuthenticationOk and the rest of the session then flow through unchanged.
+ */
+function authenticatingProxy(socketPath, password, clients) {
+  const expected = digest(password);
+  return net.createServer((client) => {
+    clients.add(client);
+    client.once('close', () => clients.delete(client));
+    client.setNoDelay(true);
+    let buffer = Buffer.alloc(0);
+    let startup = null;
+    let done = false;
+    const timer = setTimeout(() => client.destroy(), AUTH_TIMEOUT_MS);
+    const refuse = (code, message) => {
+      done = true;
+      clearTimeout(timer);
+      client.end(fatal(code, message));
+    };
+    client.on('error', () => undefined);
+    client.on('close', () => clearTimeout(timer));
+    const onData = (chunk) => {
+      if (done) return;
+      buffer = Buffer.concat([buffer, chunk]);
+      if (buffer.length > MAX_STARTUP_BYTES) return refuse('08P01', 'startup too long');
+      for (;;) {
+        if (!startup) {
+          if (buffer.length < 8) return;
+          const length = buffer.readInt32BE(0);
+          const code = buffer.readInt32BE(4);
+          if (length < 8 || length > MAX_STARTUP_BYTES) return refuse('08P01', 'invalid startup packet length');
+          if (buffer.length < length) return;
+          const message = buffer.subarray(0, length);
+          buffer = buffer.subarray(length);
+          if (code === SSL_REQUEST || code === GSSENC_REQUEST) {
+            client.write('N');
+            continue;
+          }
+          if (code === CANCEL_REQUEST) {
+            done = true;
+            clearTimeout(timer);
+            return client.end();
+          }
+          if (code !== PROTOCOL_3) return refuse('08P01', 'unsupported frontend protocol');
+          startup = Buffer.from(message);
+          // AuthenticationCleartextPassword
+          const ask = Buffer.alloc(9);
+          ask.write('R', 0);
+          ask.writeInt32BE(8, 1);
+          ask.writeInt32BE(3, 5);
+          client.write(ask);
+          continue;
+        }
+        if (buffer.length < 5) return;
+        const type = String.fromCharCode(buffer[0]);
+        const length = buffer.readInt32BE(1);
+        if (length < 4 || length > MAX_STARTUP_BYTES) return refuse('08P01', 'invalid message length');
+        if (buffer.length < 1 + length) return;
+        if (type !== 'p') return refuse('28000', 'password authentication required');
+        const given = buffer.subarray(5, 1 + length).toString('utf8').replace(/\0$/, '');
+        const rest = buffer.subarray(1 + length);
+        if (!crypto.timingSafeEqual(digest(given), expected)) {
+          return refuse('28P01', 'password authentication failed');
+        }
+        done = true;
+        clearTimeout(timer);
+        client.off('data', onData);
+        client.pause();
+        const backend = net.createConnection(socketPath);
+        backend.setNoDelay?.(true);
+        backend.on('error', () => client.destroy());
+        client.on('error', () => backend.destroy());
+        client.on('close', () => backend.destroy());
+        backend.on('close', () => client.destroy());
+        backend.once('connect', () => {
+          backend.write(startup);
+          if (rest.length) backend.write(rest);
+          client.pipe(backend);
+          backend.pipe(client);
+          client.resume();
+        });
+        return;
+      }
+    };
+    client.on('data', onData);
+  });
+}
+
 async function main() {
   fs.mkdirSync(dir, { recursive: true });
   const db = await PGlite.create({ dataDir: dir });
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
-  await server.start();
-  const port = Number(server.getServerConn().split(':').pop());
+  // The socket directory is private to this user; files made in it (the socket) are 0600.
+  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-pglite-'));
+  fs.chmodSync(socketDir, 0o700);
+  const socketPath = path.join(socketDir, 'pglite.sock');
+  const previousUmask = process.umask(0o177);
+  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections });
+  try {
+    await server.start();
+  } finally {
+    process.umask(previousUmask);
+  }
+  const password = crypto.randomBytes(32).toString('base64url');
+  const clients = new Set();
+  const front = authenticatingProxy(socketPath, password, clients);
+  front.maxConnections = maxConnections;
+  await new Promise((resolve, reject) => {
+    front.once('error', reject);
+    front.listen(0, '127.0.0.1', resolve);
+  });
+  const port = front.address().port;
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    front.close();
+    for (const c of clients) c.destroy();
     await server.stop().catch(() => undefined);
     await db.close().catch(() => undefined);
+    fs.rmSync(socketDir, { recursive: true, force: true });
     process.exit(0);
   };
   process.on('message', (m) => {
@@ -37,7 +180,7 @@ async function main() {
   process.on('SIGTERM', () => void stop());
   // Ctrl-C reaches the whole process group: the gateway decides when the database stops.
   process.on('SIGINT', () => undefined);
-  process.send({ type: 'ready', port });
+  process.send({ type: 'ready', port, password });
 }
 
 main().catch((err) => {

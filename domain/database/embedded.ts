@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export interface EmbeddedPostgres {
+  /** Loopback, with the password made for this start (the database accepts no other). */
   url: string;
   pid: number;
   stop(): Promise<void>;
@@ -21,7 +22,8 @@ function packageRoot(): string {
 
 /**
  * Starts the embedded PGlite database in its own process (embedded-postgres-server.cjs) and
- * resolves with a connection URL once it listens on a loopback port.
+ * resolves with a connection URL once it listens on a loopback port. The URL carries a password made
+ * at random for this start; it reaches us over IPC, never through arguments or the environment.
  */
 export function startEmbeddedPostgres(dataDir: string, opts: { maxConnections?: number; startTimeoutMs?: number } = {}): Promise<EmbeddedPostgres> {
   const script = path.join(packageRoot(), 'domain', 'database', 'embedded-postgres-server.cjs');
@@ -49,7 +51,7 @@ export function startEmbeddedPostgres(dataDir: string, opts: { maxConnections?: 
       child.off('exit', onExit);
       let stopped: Promise<void> | null = null;
       resolve({
-        url: `postgresql://postgres:postgres@127.0.0.1:${m.port}/postgres?sslmode=disable`,
+        url: `postgresql://postgres:${encodeURIComponent(String(m.password))}@127.0.0.1:${m.port}/postgres?sslmode=disable`,
         pid: child.pid!,
         stop: () =>
           (stopped ??= new Promise<void>((done) => {

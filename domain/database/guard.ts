@@ -253,7 +253,9 @@ export class DatabaseGuard {
   /** `select 1` on a fresh connection (not the pool's, which may all be stuck), within probeMs. */
   private probe(): Promise<boolean> {
     const Client = this.client.driver.Client;
-    const probe = new Client({ ...this.client.connectionSettings, connectionTimeoutMillis: this.probeMs, application_name: 'gateway-probe' });
+    // knex keeps the password as a hidden (non-enumerable) property, which a spread would drop.
+    const settings = this.client.connectionSettings;
+    const probe = new Client({ ...settings, password: settings.password, connectionTimeoutMillis: this.probeMs, application_name: 'gateway-probe' });
     probe.on('error', () => undefined);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<boolean>((resolve) => {

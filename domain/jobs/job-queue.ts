@@ -71,6 +71,11 @@ export class JobQueue {
     });
   }
 
+  /** The queue's settings, read on every poll and retry (tests compress backoff through it). */
+  get settings(): Required<Omit<JobQueueOptions, 'onError' | 'instanceId'>> {
+    return this.opts;
+  }
+
   register(type: string, handler: JobHandler) {
     this.handlers.set(type, handler);
   }

@@ -101,7 +101,8 @@ export class SpeechAdmission {
     return this.releaser(client);
   }
 
-  private charge(client: string, characters: number) {
+  /** Charges characters without taking a place to run (a queued generation runs later, as a job). */
+  charge(client: string, characters: number) {
     const now = clock.nowMs();
     let w = this.windows.get(client);
     if (!w || w.resetAt <= now) this.windows.set(client, (w = { used: 0, resetAt: now + WINDOW_MS }));

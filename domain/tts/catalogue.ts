@@ -4,6 +4,7 @@ export const PROVIDER_IDS: readonly ProviderId[] = ['provider_a', 'provider_b', 
 export type AudioFormat = 'mp3' | 'wav' | 'ogg';
 export const AUDIO_FORMATS: readonly AudioFormat[] = ['mp3', 'wav', 'ogg'];
 export type Quality = 'low' | 'medium' | 'high' | 'standard';
+export const QUALITIES: readonly Quality[] = ['low', 'medium', 'high', 'standard'];
 
 export interface ProviderSpec {
   id: ProviderId;

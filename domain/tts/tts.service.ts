@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { DomainContext } from '../context';
 import { DomainError, notFound } from '../errors';
 import { parseInput } from '../validation';
-import { joinWavChunks, joinWavChunksInOrder, probe } from './audio';
+import { joinWavChunks, joinWavChunksInOrder, joinWavChunksLive, probe } from './audio';
+import { LiveAudio } from './live-audio';
 import { AudioEntry } from './audio-entry.entity';
 import { BlobStore, CorruptBlobError, blobKeyOf } from './cache/blob-store';
 import { SizeBoundedLru } from '../util/size-bounded-lru';
@@ -12,6 +13,7 @@ import { TtsAccessPolicy } from './access';
 import { characterHeaders, type CharacterBudget, type SpeechAdmission } from './admission';
 import { Pricing } from './pricing';
 import type { SpeechProvider } from './providers/provider';
+import type { CircuitState } from './providers/resilience';
 import { GenerationRequestSchema, resolveRequest, TtsOptionsSchema, type ResolvedRequest } from './request';
 import { AccessRecorder, ProviderStatsRecorder } from './stats';
 import { chunkText, computeHash, computeHashes, normalizeContent, HASH_MODES, type HashMode } from './text';
@@ -29,9 +31,11 @@ export interface GenerationResponse {
   metadata: { provider: string; voice: string; generatedAt: string; fileSize: number; format: string };
 }
 
+export const PROGRESS_EVENT_TYPES = ['started', 'progress', 'complete', 'error'] as const;
+
 export type ProgressEvent =
-  | { type: 'started'; totalChunks: number }
-  | { type: 'progress'; completed: number; total: number; progress: number }
+  | { type: 'started'; totalChunks: number; streamUrl: string }
+  | { type: 'progress'; completed: number; total: number; progress: number; chunkIndex?: number; chunkAudioUrl?: string }
   | {
       type: 'complete';
       hash: string;
@@ -43,6 +47,9 @@ export type ProgressEvent =
       metadata: { provider: string; voice: string; generatedAt: string; fileSize: number };
     }
   | { type: 'error'; message: string; code?: string };
+
+/** The last event of a progressive generation whose caller's key stopped being valid. */
+export const lostKeyEvent = (loss: { code: string; message: string }): ProgressEvent => ({ type: 'error', message: loss.message, code: loss.code });
 
 /** What serving one audio file needs, kept beside its bytes in the hot tier. */
 export interface AudioView {
@@ -73,6 +80,24 @@ export interface AudioFile {
   tier: 'memory' | 'storage';
 }
 
+/** Where a generation's audio came from: the hot tier, storage, or nowhere (a provider makes it). */
+export type CacheTier = 'memory' | 'disk' | 'miss';
+
+/**
+ * What speech does, for metrics (the gateway counts these; the domain knows nothing of Prometheus).
+ * Every method must be cheap and must not throw.
+ */
+export interface TtsObserver {
+  /** A generation that went to a provider, by its outcome. */
+  generation(provider: ProviderId, outcome: 'success' | 'error'): void;
+  /** One upstream call (one chunk), in seconds. */
+  upstreamCall(provider: ProviderId, outcome: 'success' | 'error', seconds: number): void;
+  /** A cached generation request (cache: true), by where it was answered from. */
+  cacheLookup(tier: CacheTier): void;
+}
+
+const NO_OBSERVER: TtsObserver = { generation() {}, upstreamCall() {}, cacheLookup() {} };
+
 export interface TtsServiceDeps {
   rootEm: EntityManager;
   blobs: BlobStore;
@@ -85,6 +110,7 @@ export interface TtsServiceDeps {
   onCacheInvalidated?: (hashes: string[] | 'all') => void;
   /** Character budget, per-client and server-wide bounds on generations (admission.ts). */
   admission?: SpeechAdmission;
+  observer?: TtsObserver;
 }
 
 export const HashRequestSchema = z.object({
@@ -95,6 +121,21 @@ const HashModeSchema = z.enum(['direct', 'content', 'semantic']);
 export const HashLookupSchema = HashRequestSchema.extend({ hashMode: HashModeSchema.default('direct'), allowFallback: z.boolean().optional() });
 export const HashExistsSchema = HashRequestSchema.extend({ hashMode: HashModeSchema.default('direct') });
 const HASH_PARAM = /^[0-9a-f]{64}$/;
+
+/** How long a finished live stream's chunk offsets are kept, so its chunk URLs keep working. */
+const LIVE_GRACE_MS = 10 * 60_000;
+export const streamUrlOf = (hash: string) => `${AUDIO_URL_PREFIX}${hash}/stream`;
+export const chunkUrlOf = (hash: string, index: number) => `${AUDIO_URL_PREFIX}${hash}/chunks/${index}`;
+
+/**
+ * Chunks of progressive generation: the first sentence alone (so the first audio does not wait for
+ * a long chunk), then sentences gathered up to `maxChars`.
+ */
+export function progressiveChunks(text: string, maxChars: number): string[] {
+  const sentences = chunkText(text, { maxChars, minChars: 1 });
+  const rest = sentences.length > 1 ? chunkText(sentences.slice(1).join(' '), { maxChars }) : [];
+  return [sentences[0], ...rest];
+}
 
 /** Chunk size of progressive generation: small enough that the first progress event comes quickly. */
 const PROGRESSIVE_CHUNK_CHARS = 400;
@@ -112,6 +153,8 @@ const REQUEST_KEY_MAX_TEXT = 4096;
 export class TtsService {
   private readonly hot: SizeBoundedLru<HotItem>;
   private readonly inflight = new Map<string, Promise<AudioEntry>>();
+  /** Progressive generations under way on this instance (and recently finished ones' chunk offsets). */
+  private readonly lives = new Map<string, LiveAudio>();
   /** Request JSON → its direct hash (null: `cache: false`), for `cachedGeneration`; bounded. */
   private readonly requestKeys = new Map<string, string | null>();
   readonly stats: ProviderStatsRecorder;
@@ -120,13 +163,20 @@ export class TtsService {
   /** Aborted on shutdown, so in-flight upstream calls end instead of outliving the database. */
   private readonly shuttingDown = new AbortController();
   readonly defaultProvider: ProviderId;
+  private readonly observer: TtsObserver;
 
   constructor(private readonly deps: TtsServiceDeps) {
+    this.observer = deps.observer ?? NO_OBSERVER;
     this.hot = new SizeBoundedLru<HotItem>(deps.hotCacheBytes);
     this.stats = new ProviderStatsRecorder(deps.rootEm);
     this.accesses = new AccessRecorder(deps.rootEm);
     this.access = new TtsAccessPolicy(deps.keyRequired);
     this.defaultProvider = (['provider_a', 'provider_b', 'provider_c'] as ProviderId[]).find((p) => deps.providers[p].isConfigured()) ?? 'mock';
+  }
+
+  /** Each provider's upstream circuit: closed, open or half-open (closed for those without one). */
+  circuitStates(): Record<ProviderId, CircuitState> {
+    return Object.fromEntries(PROVIDER_IDS.map((p) => [p, this.deps.providers[p].circuitState?.() ?? 'closed'])) as Record<ProviderId, CircuitState>;
   }
 
   async close() {
@@ -147,7 +197,10 @@ export class TtsService {
     this.access.require(ctx, 'tts:generate');
     let key = rawText === undefined ? undefined : this.requestKeys.get(rawText);
     if (key === undefined) {
-      const req = resolveRequest(raw(), this.defaultProvider);
+      const body = raw();
+      // An asynchronous request (with a webhook) is always queued, even when its audio exists.
+      if (hasWebhook(body)) return undefined;
+      const req = resolveRequest(body, this.defaultProvider);
       key = req.cache ? computeHash('direct', req.text, req.options) : null;
       if (rawText !== undefined && rawText.length <= REQUEST_KEY_MAX_TEXT) {
         if (this.requestKeys.size >= REQUEST_KEYS_MAX) this.requestKeys.clear();
@@ -156,7 +209,9 @@ export class TtsService {
     }
     if (key === null) return undefined;
     const hot = this.liveHot(key);
-    return hot ? this.hitResponseOf(hot) : undefined;
+    if (!hot) return undefined; // generate() follows and counts where it is answered from
+    this.observer.cacheLookup('memory');
+    return this.hitResponseOf(hot);
   }
 
   /** One frozen answer per hot item, so transports may keep its serialised form (fast-lane.ts). */
@@ -166,12 +221,22 @@ export class TtsService {
 
   async generate(ctx: DomainContext, raw: unknown): Promise<GenerationResponse> {
     this.access.require(ctx, 'tts:generate');
+    if (hasWebhook(raw)) {
+      // Never silently ignored: only the asynchronous operation delivers to a webhook.
+      throw new DomainError('VALIDATION_ERROR', 'webhook is taken by asynchronous generation (REST: POST /api/v1/generate answers 202; GraphQL and tRPC: generateAsync)', {
+        fields: [{ field: 'webhook', message: 'not accepted by synchronous generation; use generateAsync' }],
+      });
+    }
     const req = resolveRequest(raw, this.defaultProvider);
     if (req.cache) {
       const direct = computeHash('direct', req.text, req.options);
       const hot = this.liveHot(direct);
-      if (hot) return this.hitResponseOf(hot);
+      if (hot) {
+        this.observer.cacheLookup('memory');
+        return this.hitResponseOf(hot);
+      }
       const hit = await this.findLive(ctx.em, direct);
+      this.observer.cacheLookup(hit ? 'disk' : 'miss');
       if (hit) return this.toResponse(hit, true);
     }
     const direct = computeHash('direct', req.text, req.options);
@@ -182,6 +247,54 @@ export class TtsService {
     } finally {
       release();
     }
+  }
+
+  /**
+   * Checks a request to be queued (asynchronous generation) and charges its characters now, so a
+   * budget refusal is the 429 of the submission, not a webhook later. Audio that already exists is
+   * not charged (as for `generate`). Returns the direct hash the audio will have.
+   */
+  async admitQueued(ctx: DomainContext, raw: unknown, before?: () => Promise<void>): Promise<{ hash: string }> {
+    this.access.require(ctx, 'tts:generate');
+    const req = resolveRequest(raw, this.defaultProvider);
+    const hash = computeHash('direct', req.text, req.options);
+    await before?.();
+    const exists = req.cache && (this.liveHot(hash) || (await this.findLive(ctx.em, hash)));
+    if (!exists && this.deps.admission && !ctx.principal?.isAdmin) this.deps.admission.charge(this.clientOf(ctx), req.text.length);
+    return { hash };
+  }
+
+  /**
+   * A queued generation, run by a job on any instance: its characters were charged when it was
+   * submitted (admitQueued), and the job queue's concurrency bounds how many run at once.
+   */
+  async generateQueued(raw: unknown): Promise<GenerationResponse> {
+    const req = resolveRequest(raw, this.defaultProvider);
+    const direct = computeHash('direct', req.text, req.options);
+    if (req.cache) {
+      const hot = this.liveHot(direct);
+      if (hot) return this.hitResponseOf(hot);
+      const hit = await this.findLive(this.deps.rootEm.fork(), direct);
+      if (hit) return this.toResponse(hit, true);
+    }
+    const entry = await this.singleFlight(direct, req.cache, () => this.produce(req, direct, CHUNK_CONCURRENCY));
+    return this.toResponse(entry, false);
+  }
+
+  /**
+   * For the status of an asynchronous generation: checks the caller may read audio and the hash is
+   * well-formed, and answers the generation response of the audio if it exists, else null.
+   */
+  async existingGeneration(ctx: DomainContext, hash: string): Promise<GenerationResponse | null> {
+    this.access.require(ctx, 'tts:read');
+    this.checkHashParam(hash);
+    const e = await this.findLive(ctx.em, hash);
+    return e ? this.toResponse(e, true) : null;
+  }
+
+  /** Whether the service is shutting down (a job interrupted by it is left for another instance). */
+  get closing(): boolean {
+    return this.shuttingDown.signal.aborted;
   }
 
   /** Who a generation is charged to: the API key, else the address. */
@@ -217,11 +330,14 @@ export class TtsService {
     const direct = computeHash('direct', req.text, req.options);
     const started = clock.nowMs();
     const spec = PROVIDER_CATALOGUE[req.options.provider];
-    const chunks = chunkText(req.text, { maxChars: Math.min(spec.maxCharsPerCall, PROGRESSIVE_CHUNK_CHARS) });
+    const chunks = progressiveChunks(req.text, Math.min(spec.maxCharsPerCall, PROGRESSIVE_CHUNK_CHARS));
+    const streamUrl = streamUrlOf(direct);
     if (req.cache) {
       const hit = await this.findLive(ctx.em, direct);
+      this.observer.cacheLookup(hit ? 'disk' : 'miss');
       if (hit) {
-        emit({ type: 'started', totalChunks: chunks.length });
+        // From the cache there are no separate chunks: the stream (and the file) is all of it at once.
+        emit({ type: 'started', totalChunks: chunks.length, streamUrl });
         emit({ type: 'progress', completed: chunks.length, total: chunks.length, progress: 100 });
         emit(this.completeEvent(hit, chunks.length, clock.nowMs() - started, true));
         return;
@@ -231,26 +347,90 @@ export class TtsService {
     const release = await this.admit(ctx, req, direct);
     let completed = 0;
     let entry: AudioEntry;
+    // The stream exists before `started` names it, so a client may open it at once.
+    let live = this.lives.get(direct);
+    if (!live || live.state !== 'live') {
+      live = new LiveAudio(direct, req.options.format, chunks.length);
+      this.lives.set(direct, live);
+    }
+    const ours = live;
+    const total = live.totalChunks;
+    const stopChunks = live.onChunk(({ index }) => {
+      completed = index + 1;
+      emit({
+        type: 'progress',
+        completed,
+        total,
+        progress: Math.round((completed / total) * 1000) / 10,
+        chunkIndex: index,
+        chunkAudioUrl: chunkUrlOf(direct, index),
+      });
+    });
     try {
-      emit({ type: 'started', totalChunks: chunks.length });
-      entry = await this.singleFlight(direct, req.cache, () =>
-        this.produce(req, direct, CHUNK_CONCURRENCY, {
-          chunks,
-          signal,
-          onChunk: () => {
-            completed++;
-            emit({ type: 'progress', completed, total: chunks.length, progress: Math.round((completed / chunks.length) * 1000) / 10 });
-          },
-        }),
-      );
+      emit({ type: 'started', totalChunks: total, streamUrl });
+      entry = await this.singleFlight(direct, req.cache, () => this.produce(req, direct, CHUNK_CONCURRENCY, { chunks, signal, live: ours }));
+      if (ours.state === 'live') await this.finishFromFile(ours, entry);
+    } catch (err) {
+      this.endLive(ours, err);
+      throw err;
     } finally {
+      stopChunks();
       release();
     }
-    if (completed < chunks.length) {
+    if (completed < total) {
       // Another request produced the same audio while we waited: report it as done.
-      emit({ type: 'progress', completed: chunks.length, total: chunks.length, progress: 100 });
+      emit({ type: 'progress', completed: total, total, progress: 100 });
     }
-    emit(this.completeEvent(entry, chunks.length, clock.nowMs() - started, false));
+    emit(this.completeEvent(entry, total, clock.nowMs() - started, false));
+  }
+
+  /** A stream that another generation answered (the audio came whole): it is given the stored file. */
+  private async finishFromFile(live: LiveAudio, entry: AudioEntry) {
+    const data = this.liveHot(entry.hash)?.data ?? (await this.deps.blobs.get(entry.blobKey));
+    if (data) live.write(data);
+    this.endLive(live);
+  }
+
+  /** Ends a live stream; a finished one keeps its chunk offsets a while, a failed one goes at once. */
+  private endLive(live: LiveAudio, err?: unknown) {
+    if (err !== undefined) {
+      live.fail(err);
+      if (this.lives.get(live.hash) === live) this.lives.delete(live.hash);
+      return;
+    }
+    live.finish();
+    const t = setTimeout(() => {
+      if (this.lives.get(live.hash) === live) this.lives.delete(live.hash);
+    }, LIVE_GRACE_MS);
+    t.unref();
+  }
+
+  /**
+   * `GET /audio/{hash}/stream`: the live stream while this instance makes the audio, else null (the
+   * stored file is the stream then). Subscribe synchronously: it may finish at the next turn.
+   */
+  liveStream(ctx: DomainContext, hash: string): LiveAudio | null {
+    this.access.require(ctx, 'tts:read');
+    this.checkHashParam(hash);
+    const live = this.lives.get(hash);
+    return live && live.state === 'live' ? live : null;
+  }
+
+  /** `GET /audio/{hash}/chunks/{index}`: one chunk of a progressive generation, playable alone. */
+  async chunkAudio(ctx: DomainContext, hash: string, index: string | number): Promise<{ data: Buffer; format: AudioFormat }> {
+    this.access.require(ctx, 'tts:read');
+    this.checkHashParam(hash);
+    const i = typeof index === 'number' ? index : /^\d{1,6}$/.test(index) ? Number(index) : NaN;
+    const live = this.lives.get(hash);
+    const missing = () =>
+      new DomainError('NOT_FOUND', `No chunk ${String(index).slice(0, 20)} of '${hash}' is available (chunk audio is kept while a progressive generation runs and ${LIVE_GRACE_MS / 60_000} minutes after)`, {
+        details: { hash, chunk: String(index).slice(0, 20) },
+      });
+    if (!live || live.state === 'failed' || !Number.isInteger(i)) throw missing();
+    const stored = live.state === 'done' ? (await this.getAudio(ctx, hash, { countAccess: false })).data : undefined;
+    const data = live.chunkFile(i, stored);
+    if (!data) throw missing();
+    return { data, format: live.format };
   }
 
   private completeEvent(entry: AudioEntry, chunks: number, elapsedMs: number, cached: boolean): ProgressEvent {
@@ -287,7 +467,7 @@ export class TtsService {
     req: ResolvedRequest,
     direct: string,
     concurrency: number,
-    progressive?: { chunks: string[]; onChunk: () => void; signal?: AbortSignal },
+    progressive?: { chunks: string[]; signal?: AbortSignal; live: LiveAudio },
   ): Promise<AudioEntry> {
     const o = req.options;
     const provider = this.deps.providers[o.provider];
@@ -296,6 +476,18 @@ export class TtsService {
     const estimate = this.deps.pricing.estimate(o.provider, o.quality, req.text);
     const call = { voice: o.voice, speed: o.speed, quality: o.quality, language: o.language, emotion: o.emotion, pitch: o.pitch };
     const signal = progressive?.signal ? AbortSignal.any([progressive.signal, this.shuttingDown.signal]) : this.shuttingDown.signal;
+    const observer = this.observer;
+    const upstream = async (request: Parameters<SpeechProvider['synthesize']>[0]) => {
+      const began = clock.nowMs();
+      try {
+        const audio = await provider.synthesize(request, signal);
+        observer.upstreamCall(o.provider, 'success', (clock.nowMs() - began) / 1000);
+        return audio;
+      } catch (err) {
+        observer.upstreamCall(o.provider, 'error', (clock.nowMs() - began) / 1000);
+        throw err;
+      }
+    };
     const startedAt = clock.nowMs();
     let data: Buffer;
     let duration: number;
@@ -308,7 +500,7 @@ export class TtsService {
     const allHashes = () => (hashes ??= computeHashes(req.text, req.options));
     try {
       if (chunks.length === 1 && !progressive) {
-        data = await provider.synthesize({ ...call, text: chunks[0], format: o.format }, signal);
+        data = await upstream({ ...call, text: chunks[0], format: o.format });
         const checked = probe(data, o.format);
         if (!checked.ok) throw this.badAudio(o.provider, checked.reason);
         duration = checked.durationSeconds;
@@ -316,14 +508,19 @@ export class TtsService {
         bitrate = duration > 0 ? Math.round((data.length * 8) / duration) : 0;
       } else {
         const synthesize = async (text: string) => {
-          const wav = await provider.synthesize({ ...call, text, format: 'wav' }, signal);
+          const wav = await upstream({ ...call, text, format: 'wav' });
           const checked = probe(wav, 'wav');
           if (!checked.ok) throw this.badAudio(o.provider, checked.reason);
-          progressive?.onChunk();
           return wav;
         };
         let joined: Awaited<ReturnType<typeof joinWavChunks>>;
-        if (o.format === 'wav') {
+        if (progressive) {
+          // Encoded in order as the chunks come, each encoder output handed to the live stream at
+          // once; chunk 0 (the first sentence) is asked for first, so the first audio comes early.
+          const ahead = aheadInOrder(chunks, concurrency, CHUNK_LOOKAHEAD, synthesize);
+          allHashes();
+          joined = await joinWavChunksLive(chunks.length, (i) => ahead.take(i), o.format, { quality: o.quality }, progressive.live);
+        } else if (o.format === 'wav') {
           // The file is the samples themselves: all chunks are needed at once anyway.
           const generating = mapLimit(chunks, concurrency, synthesize);
           generating.catch(() => undefined); // awaited below; a failure must not surface as unhandled first
@@ -342,12 +539,14 @@ export class TtsService {
         bitrate = joined.bitrate;
       }
     } catch (err) {
+      observer.generation(o.provider, 'error');
       await this.stats
         .record(o.provider, { characters: 0, cost: 0, latencyMs: clock.nowMs() - startedAt, error: true })
         .catch(() => undefined);
       throw err;
     }
     const latencyMs = clock.nowMs() - startedAt;
+    observer.generation(o.provider, 'success');
     await this.stats.record(o.provider, { characters: estimate.characterCount, cost: estimate.cost, latencyMs, error: false });
 
     const blobKey = blobKeyOf(data);
@@ -391,6 +590,8 @@ export class TtsService {
       throw err;
     }
     this.hot.set(entry.hash, { size: data.length, data, view: this.viewOf(entry) });
+    // Stored: the stream's listeners end, and the file is what the stream URL serves from now on.
+    if (progressive) this.endLive(progressive.live);
     return entry;
   }
 
@@ -714,3 +915,7 @@ export class TtsService {
 }
 
 export { GenerationRequestSchema };
+
+function hasWebhook(raw: unknown): boolean {
+  return !!raw && typeof raw === 'object' && !Array.isArray(raw) && (raw as Record<string, unknown>).webhook !== undefined;
+}

@@ -34,7 +34,7 @@ export const reportRoutes = defineRoutes([
     permission: 'write:compliance',
     request: { body: ComplianceReportRequest, example: { framework: 'soc2', format: 'pdf' } },
     status: 202,
-    responses: { 400: err('VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks') },
+    responses: { 400: err('VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks'), 403: err('AUTHORIZATION_ERROR: includeEvidence without read:audits, or the key lacks write:compliance') },
     handle: ({ ctx, services, body }) => services.reports.requestCompliance(ctx, body),
   }),
   route({
@@ -45,7 +45,7 @@ export const reportRoutes = defineRoutes([
     summary: 'Status of a compliance report: generating or completed (with downloadUrl, generatedAt, expiresAt)',
     tag: 'reports',
     permission: 'read:compliance',
-    responses: { 404: err('No such report') },
+    responses: { 404: err("No such report, or another key's (reports are owned: only the requester and the admin see one)") },
     handle: ({ ctx, services, params }) => services.reports.getCompliance(ctx, params.reportId),
   }),
   route({
@@ -60,7 +60,7 @@ export const reportRoutes = defineRoutes([
     producesJson: D.ReportDocument,
     responses: {
       200: { description: 'The report file in the format it was requested in, as an attachment' },
-      404: err('No such report'),
+      404: err("No such report, or another key's (reports are owned: only the requester and the admin see one)"),
       409: err('Still generating (Retry-After) or generation failed'),
       410: err('The report expired (GONE)'),
     },
@@ -76,7 +76,7 @@ export const reportRoutes = defineRoutes([
     permission: 'read:compliance',
     rawBody: true,
     response: D.ReportVerification,
-    responses: { 404: err('No such report'), 409: err('The report has no file yet'), 413: err('Body over 50 MB') },
+    responses: { 404: err("No such report, or another key's (reports are owned: only the requester and the admin see one)"), 409: err('The report has no file yet'), 413: err('Body over 50 MB') },
     handle: ({ ctx, services, params, body }) => services.reports.verifyCompliance(ctx, params.reportId, body as Buffer),
   }),
   route({
@@ -90,7 +90,7 @@ export const reportRoutes = defineRoutes([
     request: { body: SignReportInput },
     response: D.SignedReport,
     status: 201,
-    responses: { 404: err('No such report'), 409: err('Not completed, or already signed with this meaning by this key'), 410: err('The report expired (GONE)') },
+    responses: { 404: err("No such report, or another key's (reports are owned: only the requester and the admin see one)"), 409: err('Not completed, or already signed with this meaning by this key'), 410: err('The report expired (GONE)') },
     handle: ({ ctx, services, params, body }) => services.reports.signCompliance(ctx, params.reportId, body),
   }),
 ]);

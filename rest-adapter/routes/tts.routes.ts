@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors';
 import { contentTypeFor } from '../../domain/tts/audio';
-import type { ProgressEvent } from '../../domain/tts/tts.service';
+import { lostKeyEvent, type ProgressEvent } from '../../domain/tts/tts.service';
+import { progressWhileValid, settledLater } from '../../domain/auth/principal-watch';
 import { GenerationRequestSchema, TtsOptionsSchema } from '../../domain/tts/request';
 import { HashExistsSchema, HashLookupSchema, HashRequestSchema } from '../../domain/tts/tts.service';
 import { AudioFormat, Provider } from '../schemas/common';
-import { defineRoutes, type RestCall } from '../route';
+import { Answer, defineRoutes, type RestCall } from '../route';
+import { WebhookTargetSchema } from '../../domain/tts/async-generation';
 import * as T from '../schemas/tts';
 
 const V1 = '/api/v1';
@@ -21,7 +23,12 @@ const DocumentedOptions = TtsOptionsSchema.extend({
   quality: z.enum(['low', 'medium', 'high', 'standard']).optional(),
 });
 const withOptions = <T extends z.ZodObject>(schema: T) => schema.extend({ options: DocumentedOptions.optional() });
-const GenerationBody = withOptions(GenerationRequestSchema);
+const GenerationBody = withOptions(GenerationRequestSchema).extend({
+  webhook: WebhookTargetSchema.optional().describe(
+    'Asynchronous generation: answered 202 at once; the outcome is POSTed to `url` (with `headers`, signed with `secret` or a secret the answer shows) — see the `speechGenerationFinished` webhook',
+  ),
+});
+const hasWebhook = (body: unknown) => !!body && typeof body === 'object' && (body as Record<string, unknown>).webhook !== undefined;
 const GENERATE_EXAMPLE = { text: 'Hello from the gateway.', options: { provider: 'mock', voice: 'mock-voice-1', format: 'mp3', speed: 1 } };
 const err = (description: string) => ({ description });
 const providerQuery = z.object({ provider: Provider.optional() });
@@ -74,6 +81,48 @@ async function sendAudio({ ctx, services, params, req, res }: RestCall, headOnly
 }
 
 /**
+ * `GET /audio/{hash}/stream`: while this instance makes the audio, every byte so far at once and then
+ * each as it is encoded (chunked transfer), to the end; otherwise the stored file, as `/audio/{hash}`.
+ */
+async function streamAudio(call: RestCall) {
+  const { ctx, services, params, res, streams } = call;
+  const live = services.tts.liveStream(ctx, params.hash);
+  if (!live) return sendAudio(call, false);
+  res.status(200).set({
+    'Content-Type': contentTypeFor(live.format),
+    'Cache-Control': 'no-store', // the stored file, not this stream, is the cacheable form
+    'X-Accel-Buffering': 'no',
+    'X-Stream': 'live',
+  });
+  res.flushHeaders();
+  let unsubscribe: () => void = () => undefined;
+  const unregister = streams.add(() => res.destroy());
+  const done = () => {
+    unsubscribe();
+    unregister();
+  };
+  // Subscribed in the same turn as the check above: the stream cannot finish in between.
+  unsubscribe = live.subscribe({
+    data: (bytes) => void res.write(bytes),
+    end: () => {
+      done();
+      res.end();
+    },
+    // Not a whole file: the connection is cut (no final chunk), so no client takes it for complete.
+    error: () => {
+      done();
+      res.destroy();
+    },
+  });
+  res.on('close', done);
+}
+
+async function sendChunk({ ctx, services, params, res }: RestCall) {
+  const { data, format } = await services.tts.chunkAudio(ctx, params.hash, params.index);
+  res.status(200).set({ 'Content-Type': contentTypeFor(format), 'Content-Length': String(data.length), 'Cache-Control': 'private, max-age=600' }).end(data);
+}
+
+/**
  * The caller's character budget beside the request-count headers: `RateLimit-Characters-*`, and the
  * policy listed in `RateLimit-Policy` after the request policy (docs/decisions.md).
  */
@@ -113,13 +162,16 @@ async function streamProgressive(call: RestCall) {
   });
   // The response's close (not the request's, which fires once the body is read) means the client is gone.
   res.on('close', () => unregister());
+  // A key that stops being valid mid-generation ends the stream with an error event.
+  const guard = progressWhileValid(services.principals, ctx.principal, null, write, lostKeyEvent);
   try {
-    await services.tts.generateProgressive(ctx, body, write);
+    await Promise.race([settledLater(services.tts.generateProgressive(ctx, body, guard.emit, guard.signal)), guard.lost]);
   } catch (e) {
     if (!open) throw e;
     const message = e instanceof DomainError ? e.message : 'Generation failed';
-    write({ type: 'error', message, code: e instanceof DomainError ? e.code : 'INTERNAL_ERROR' });
+    guard.emit({ type: 'error', message, code: e instanceof DomainError ? e.code : 'INTERNAL_ERROR' });
   } finally {
+    guard.stop();
     unregister();
     if (open && !ended) {
       ended = true;
@@ -140,9 +192,20 @@ export const ttsRoutes = defineRoutes([
     limiter: 'tts',
     permission: 'tts:generate',
     request: { body: GenerationBody, example: GENERATE_EXAMPLE },
-    responses: { 400: err('Invalid request'), 429: err('Rate limit exceeded'), 500: err('Provider not configured'), 502: err('Upstream provider error') },
+    responses: {
+      202: { description: 'Queued (the request has `webhook`): the outcome goes to the webhook; `statusUrl` tells the status', schema: T.QueuedGeneration },
+      400: err('Invalid request (also a webhook URL that is not public: SSRF guard)'),
+      429: err('Rate limit exceeded'),
+      500: err('Provider not configured'),
+      502: err('Upstream provider error'),
+    },
     answerFromMemory: ({ ctx, services, body, bodyText }) => services.tts.cachedGeneration(ctx, body, bodyText),
     handle: async (call) => {
+      if (hasWebhook(call.body)) {
+        const queued = await call.services.speechGenerations.submit(call.ctx, call.body);
+        showCharacterBudget(call);
+        return new Answer(202, queued);
+      }
       const answer = await call.services.tts.generate(call.ctx, call.body);
       // Only a generation that was charged shows the budget: a cache hit costs nothing, and is
       // answered the same whether the fast lane or express serves it.
@@ -164,6 +227,19 @@ export const ttsRoutes = defineRoutes([
     produces: ['text/event-stream'],
     raw: true,
     handle: (call) => streamProgressive(call),
+  },
+  {
+    method: 'get',
+    path: `${V1}/generations/{hash}`,
+    operationId: 'getGenerationStatus',
+    response: T.GenerationStatus,
+    summary: 'Status of an asynchronous generation (queued, running, completed, failed) and of its webhook delivery',
+    tag: 'tts',
+    envelope: 'tts',
+    limiter: 'tts',
+    permission: 'tts:read',
+    responses: { 404: err('No generation of this hash is known') },
+    handle: ({ ctx, services, params }) => services.speechGenerations.status(ctx, params.hash),
   },
   {
     method: 'head',
@@ -198,6 +274,39 @@ export const ttsRoutes = defineRoutes([
       416: err('Range not satisfiable (a JSON error; Content-Range names the size)'),
     },
     handle: (call) => sendAudio(call, false),
+  },
+  {
+    method: 'get',
+    path: `${V1}/audio/{hash}/stream`,
+    operationId: 'streamAudio',
+    summary:
+      'The audio as one stream (the `streamUrl` of progressive generation): begins as soon as the first chunk is encoded, continues in order with chunked transfer to the end; joined late, it still starts from the beginning; once complete, the same bytes as /audio/{hash} (WAV: see the decisions)',
+    tag: 'tts',
+    envelope: 'tts',
+    limiter: 'tts',
+    permission: 'tts:read',
+    raw: true,
+    produces: ['audio/mpeg', 'audio/wav', 'audio/ogg'],
+    responses: {
+      200: { description: 'The audio, streamed while it is made (no Content-Length), or the stored file' },
+      304: err('Not modified (the stored file; If-None-Match matched)'),
+      404: err('No such audio, and none being made on this instance'),
+    },
+    handle: (call) => streamAudio(call),
+  },
+  {
+    method: 'get',
+    path: `${V1}/audio/{hash}/chunks/{index}`,
+    operationId: 'getAudioChunk',
+    summary: 'One chunk of a progressive generation (its `chunkAudioUrl`), playable alone; kept while it runs and 10 minutes after',
+    tag: 'tts',
+    envelope: 'tts',
+    limiter: 'tts',
+    permission: 'tts:read',
+    raw: true,
+    produces: ['audio/mpeg', 'audio/wav', 'audio/ogg'],
+    responses: { 200: { description: 'The chunk' }, 404: err('No such chunk (yet, or any more)') },
+    handle: (call) => sendChunk(call),
   },
   {
     method: 'get',

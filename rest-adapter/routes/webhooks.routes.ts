@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CreateWebhookInput } from '../../domain/compliance/webhooks/webhook.service';
+import { DELIVERY_STATUSES } from '../../domain/compliance/webhooks/webhook.entity';
 import { defineRoutes, type RouteSpec } from '../route';
 import * as W from '../schemas/webhooks';
 
@@ -46,7 +47,7 @@ export const webhookRoutes = defineRoutes([
     operationId: 'listWebhookDeliveries',
     response: W.DeliveryList,
     summary: 'Recent deliveries of a webhook, newest first, with attempts and last outcome',
-    request: { query: z.object({ limit: z.coerce.number().int().min(1).max(200).optional(), status: z.enum(['pending', 'delivered', 'failed']).optional() }) },
+    request: { query: z.object({ limit: z.coerce.number().int().min(1).max(200).optional(), status: z.enum(DELIVERY_STATUSES).optional() }) },
     responses: { 404: err('No such webhook') },
     handle: ({ ctx, services, params, query }) => services.webhooks.deliveries(ctx, params.id, query),
   }),

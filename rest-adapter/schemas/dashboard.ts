@@ -18,7 +18,15 @@ export const DashboardStatus = z.object({
   lastActivity: Instant.nullable(),
   activeUsers: z.number().int(),
   systemHealth: z.object({ validation: z.string(), compliance: z.string(), monitoring: z.string() }),
-  recentActivity: z.array(z.object({ timestamp: Instant, type: z.string(), user: z.string(), description: z.string() })),
+  recentActivity: z.array(
+    z.object({
+      timestamp: Instant,
+      type: z.string(),
+      user: z.string().describe("the acting key's name then (display only: names are not unique)"),
+      userKeyId: z.string().nullable().describe("the acting key's id, `admin` for the configured admin key; null on entries recorded before key ids were kept"),
+      description: z.string(),
+    }),
+  ),
 });
 
 export const DashboardHistory = z.object({

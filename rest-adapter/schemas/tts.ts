@@ -83,3 +83,33 @@ export const Ready = z.object({ ready: z.boolean(), timestamp: Instant, checks: 
 export const Live = z.object({ live: z.boolean(), timestamp: Instant });
 const ProviderCounters = z.object({ requests: z.number().int(), charactersProcessed: z.number().int(), totalCost: z.number(), avgLatency: z.number(), errors: z.number().int() });
 export const ProviderStats = z.object({ stats: z.record(z.string(), ProviderCounters), latencyUnit: z.literal('ms') });
+
+const GenerationMetadataSchema = GenerationResult.shape.metadata;
+
+export const QueuedGeneration = z.object({
+  hash: z.string(),
+  status: z.literal('queued'),
+  statusUrl: z.string(),
+  webhookSecret: z.string().optional().describe('The signing secret the gateway chose, when the request named none; shown only in this answer'),
+});
+
+export const GenerationStatus = z.object({
+  hash: z.string(),
+  status: z.enum(['queued', 'running', 'completed', 'failed']),
+  statusUrl: z.string(),
+  submittedAt: Instant.nullable(),
+  finishedAt: Instant.nullable(),
+  attempts: z.number().int(),
+  audioUrl: z.string().optional(),
+  duration: z.number().optional(),
+  cached: z.boolean().optional(),
+  metadata: GenerationMetadataSchema.optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  webhook: z.object({ status: z.enum(['pending', 'delivered', 'failed']), attempts: z.number().int(), lastError: z.string().nullable() }).nullable(),
+});
+
+/** What the webhook of an asynchronous generation receives (OpenAPI `webhooks`). */
+export const GenerationWebhookBody = z.union([
+  z.object({ hash: z.string(), audioUrl: z.string(), duration: z.number(), cached: z.boolean(), metadata: GenerationMetadataSchema }),
+  z.object({ hash: z.string(), error: z.object({ code: z.string(), message: z.string() }) }),
+]);

@@ -130,10 +130,10 @@ describe('the web console in Chromium', () => {
   test('creating a requirement changes the framework score', async () => {
     // A completed GDPR requirement first (another client), so the framework has a score to change.
     const { createRequirement } = await api('mutation($i: CreateRequirementInput!) { createRequirement(input: $i) { id } }', {
-      i: { title: 'Encrypt personal data at rest', framework: 'gdpr', priority: 'high', description: 'All personal data is encrypted with AES-256.' },
+      i: { title: 'Encrypt personal data at rest', framework: 'GDPR', priority: 'HIGH', description: 'All personal data is encrypted with AES-256.' },
     });
-    await api('mutation($id: String!) { updateRequirement(id: $id, input: { status: "completed" }) { id } }', { id: createRequirement.id });
-    const gdprScore = async () => (await api('{ complianceStatus(framework: "gdpr") { frameworks { score } } }')).complianceStatus.frameworks[0].score as number;
+    await api('mutation($id: String!) { updateRequirement(id: $id, input: { status: COMPLETED }) { id } }', { id: createRequirement.id });
+    const gdprScore = async () => (await api('{ complianceStatus(framework: GDPR) { frameworks { score } } }')).complianceStatus.frameworks[0].score as number;
     const before = await gdprScore();
 
     const page = await openPage();
@@ -141,7 +141,7 @@ describe('the web console in Chromium', () => {
     await page.waitForFunction((b) => document.querySelector('[data-testid="score-gdpr"] [data-testid="score-value"]')?.textContent === String(b), before);
     await page.getByTestId('new-requirement').click();
     await page.getByLabel('Title').fill('Record consent for marketing e-mail');
-    await page.locator('#req-form-framework').selectOption('gdpr');
+    await page.locator('#req-form-framework').selectOption('GDPR');
     await page.locator('#req-form-priority').selectOption('critical');
     await page.getByLabel('Description').fill('Consent is recorded with time, purpose and version of the notice.');
     await page.getByRole('button', { name: 'Create requirement' }).click();
@@ -178,11 +178,11 @@ describe('the web console in Chromium', () => {
     await page.getByRole('status', { name: 'Live updates: connected' }).waitFor();
     const before = await scoreOf(page, 'soc2').textContent();
     const { createRequirement } = await api('mutation($i: CreateRequirementInput!) { createRequirement(input: $i) { id } }', {
-      i: { title: 'Review access rights every quarter', framework: 'soc2', priority: 'medium' },
+      i: { title: 'Review access rights every quarter', framework: 'SOC2', priority: 'MEDIUM' },
     });
     await page.getByRole('rowheader', { name: 'Review access rights every quarter' }).waitFor({ timeout: 10_000 });
     await page.getByTestId('live-feed').getByText('Review access rights every quarter').first().waitFor();
-    await api('mutation($id: String!) { updateRequirement(id: $id, input: { status: "completed" }) { id } }', { id: createRequirement.id });
+    await api('mutation($id: String!) { updateRequirement(id: $id, input: { status: COMPLETED }) { id } }', { id: createRequirement.id });
     await page.waitForFunction((prev) => document.querySelector('[data-testid="score-soc2"] [data-testid="score-value"]')?.textContent !== prev, before, { timeout: 10_000 });
     expect(Number(await scoreOf(page, 'soc2').textContent())).toBeGreaterThan(Number(before));
     await page.close();
@@ -193,7 +193,7 @@ describe('the web console in Chromium', () => {
     await signIn(page, ADMIN_KEY, '#/compliance');
     await page.getByRole('button', { name: 'Record finding' }).click();
     await page.locator('#finding-title').fill('Backups are not tested');
-    await page.locator('#finding-framework').selectOption('iso13485');
+    await page.locator('#finding-framework').selectOption('ISO13485');
     await page.locator('#finding-form-severity').selectOption('high');
     await page.locator('#finding-evidence').fill('backup-log-2026-10.txt');
     await page.getByRole('button', { name: 'Record', exact: true }).click();
@@ -208,8 +208,8 @@ describe('the web console in Chromium', () => {
     await item.getByLabel('Resolution').fill('Monthly restore drill added to the runbook');
     await item.getByRole('button', { name: 'Resolve' }).click();
     await item.getByText('Resolution: Monthly restore drill added to the runbook').waitFor();
-    const { findings } = await api('{ findings(filter: { framework: "iso13485" }) { data { title status evidence } } }');
-    expect(findings.data).toContainEqual({ title: 'Backups are not tested', status: 'resolved', evidence: ['backup-log-2026-10.txt', 'restore-drill-plan.pdf'] });
+    const { findings } = await api('{ findings(filter: { framework: ISO13485 }) { data { title status evidence } } }');
+    expect(findings.data).toContainEqual({ title: 'Backups are not tested', status: 'RESOLVED', evidence: ['backup-log-2026-10.txt', 'restore-drill-plan.pdf'] });
     await page.close();
   });
 
@@ -222,9 +222,9 @@ describe('the web console in Chromium', () => {
       await history.getByRole('radio', { name: period }).check();
       await history.getByText(new RegExp(`over ${period}:`)).waitFor();
     }
-    await page.locator('#history-metric').selectOption('requirement_completion');
+    await page.locator('#history-metric').selectOption('REQUIREMENT_COMPLETION');
     await history.getByText(/Requirement completion over 30d/).waitFor();
-    await page.locator('#history-framework').selectOption('gdpr');
+    await page.locator('#history-framework').selectOption('GDPR');
     await history.getByText(/Requirement completion over 30d/).waitFor();
     expect(await history.locator('.chart canvas').count()).toBe(1);
     await page.close();
@@ -233,7 +233,7 @@ describe('the web console in Chromium', () => {
   test('a report is requested, its status changes live, and it downloads', async () => {
     const page = await openPage();
     await signIn(page, ADMIN_KEY, '#/compliance');
-    await page.locator('#report-framework').selectOption('gdpr');
+    await page.locator('#report-framework').selectOption('GDPR');
     await page.locator('#report-format').selectOption('csv');
     await page.getByRole('button', { name: 'Request report' }).click();
     const report = page.getByTestId('report').first();
@@ -352,7 +352,7 @@ describe('the web console in Chromium', () => {
     expect(await page.getByRole('alert').allTextContents()).toEqual([]);
     const secret = (await page.getByTestId('issued-secret').textContent())!;
     const viewer = await api('{ viewer { name permissions } }', {}, secret);
-    expect(viewer.viewer).toEqual({ name: 'console reader', permissions: ['read:requirements'] });
+    expect(viewer.viewer).toEqual({ name: 'console reader', permissions: ['READ_REQUIREMENTS'] });
     await page.getByRole('button', { name: 'Revoke console reader' }).click();
     await page.getByTestId('issued-key').getByText('revoked').waitFor();
     const res = await gw.request('/graphql', { method: 'POST', json: { query: '{ viewer { name } }' }, auth: secret });
@@ -366,7 +366,7 @@ describe('the web console in Chromium', () => {
     await page.getByRole('button', { name: 'Register webhook' }).click();
     await page.getByText('Signing secret (shown once)').waitFor();
     await page.getByText(receiverUrl).waitFor();
-    await api('mutation($i: CreateRequirementInput!) { createRequirement(input: $i) { id } }', { i: { title: 'Webhook trigger', framework: 'iso13485' } });
+    await api('mutation($i: CreateRequirementInput!) { createRequirement(input: $i) { id } }', { i: { title: 'Webhook trigger', framework: 'ISO13485' } });
     for (let i = 0; i < 50 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(received.length).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Deliveries' }).click();
@@ -410,7 +410,7 @@ describe('the web console in Chromium', () => {
     const shots = process.env.CONSOLE_SCREENSHOTS;
     if (shots) fs.mkdirSync(shots, { recursive: true });
     await api('mutation($i: CreateFindingInput!) { createFinding(input: $i) { id } }', {
-      i: { title: 'Audit log export lacks signatures', framework: 'fda21cfr11', severity: 'high', description: 'Exported audit logs carry no signature manifest.', evidence: ['audit-2026-11.pdf, p. 4'] },
+      i: { title: 'Audit log export lacks signatures', framework: 'FDA21CFR11', severity: 'HIGH', description: 'Exported audit logs carry no signature manifest.', evidence: ['audit-2026-11.pdf, p. 4'] },
     });
     const page = await openPage();
     await signIn(page, ADMIN_KEY, '#/compliance');

@@ -38,7 +38,7 @@ async function openIde(query: string) {
 test('a browser opening /graphql gets GraphiQL from the gateway alone, and a query runs', async () => {
   const { page, elsewhere, errors } = await openIde('query { frameworks { id name } }');
   await page.click('.graphiql-execute-button');
-  await page.waitForFunction(() => document.querySelector('.graphiql-response')?.textContent?.includes('iso13485'), undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelector('.graphiql-response')?.textContent?.includes('ISO13485'), undefined, { timeout: 30_000 });
   expect(await page.textContent('.graphiql-response')).toContain('"frameworks"');
   expect(elsewhere).toEqual([]);
   expect(errors).toEqual([]);
@@ -54,7 +54,7 @@ test('a subscription started in GraphiQL receives another client\'s change over 
     const res = await gw.request('/v1/requirements', { method: 'POST', json: { title: `Seen live in GraphiQL ${i}`, framework: 'soc2', priority: 'low' } });
     expect(res.status).toBe(201);
     received = await page
-      .waitForFunction(() => /"type":\s*"requirement(\.created|_updated)"/.test(document.querySelector('.graphiql-response')?.textContent ?? ''), undefined, { timeout: 500 })
+      .waitForFunction(() => /"type":\s*"REQUIREMENT_(CREATED|UPDATED)"/.test(document.querySelector('.graphiql-response')?.textContent ?? ''), undefined, { timeout: 500 })
       .then(() => true, () => false);
   }
   if (!received) console.log('response pane:', await page.textContent('.graphiql-response'));

@@ -128,7 +128,7 @@ describe('tRPC against the gateway', () => {
   }
 
   it('subscriptions take the key from connectionParams (httpSubscriptionLink) or access_token', async () => {
-    const key = await issueKey(gw, ['read:dashboard']);
+    const key = await issueKey(gw, ['read:dashboard', 'read:requirements']);
     const viaParams = await subscribe(`&connectionParams=${encodeURIComponent(JSON.stringify({ authorization: `Bearer ${key}` }))}`);
     expect(viaParams.last).toMatchObject({ type: 'requirement.created', wsType: 'requirement_updated', data: { title: viaParams.title } });
     const bare = await subscribe(`&connectionParams=${encodeURIComponent(JSON.stringify({ authorization: key }))}`);

@@ -274,7 +274,7 @@ describe('live events with reconnect', () => {
       await client.createRequirement({ title: 'GraphQL live one', framework: 'soc2' });
       await Promise.race([settled, new Promise((r) => setTimeout(r, 300))]);
     }
-    expect(firstEvent!.complianceEvents.type).toMatch(/^requirement\.|^compliance\./);
+    expect(firstEvent!.complianceEvents.type).toMatch(/^REQUIREMENT_|^COMPLIANCE_/);
 
     proxy.stop();
     await new Promise((r) => setTimeout(r, 300));
@@ -301,21 +301,21 @@ describe('live events with reconnect', () => {
   it('graphql-ws: progressive generation through the shipped typed subscription', async () => {
     const types: string[] = [];
     let hash: string | null | undefined;
-    for await (const { generateProgressive: e } of client.graphql.subscribe(documents.GenerateProgressiveDocument, { input: { text: 'First sentence here. '.repeat(40), options: { provider: 'mock' } } })) {
+    for await (const { generateProgressive: e } of client.graphql.subscribe(documents.GenerateProgressiveDocument, { input: { text: 'First sentence here. '.repeat(40), options: { provider: 'MOCK' } } })) {
       types.push(e.type);
-      if (e.type === 'complete') {
+      if (e.type === 'COMPLETE') {
         hash = e.hash;
         break;
       }
     }
-    expect(types[0]).toBe('started');
-    expect(types).toContain('progress');
+    expect(types[0]).toBe('STARTED');
+    expect(types).toContain('PROGRESS');
     expect(await client.hasAudio(hash!)).toBe(true);
   });
 
   it('GraphQL over HTTP: typed documents, errors with extensions.code', async () => {
-    const { createRequirement } = await client.graphql.request(documents.CreateRequirementDocument, { input: { title: 'Through GraphQL', framework: 'fda21cfr11' } });
-    expect(createRequirement).toMatchObject({ title: 'Through GraphQL', status: 'pending' });
+    const { createRequirement } = await client.graphql.request(documents.CreateRequirementDocument, { input: { title: 'Through GraphQL', framework: 'FDA21CFR11' } });
+    expect(createRequirement).toMatchObject({ title: 'Through GraphQL', framework: 'FDA21CFR11', status: 'PENDING' });
     const { requirement } = await client.graphql.request(documents.RequirementDocument, { id: createRequirement.id });
     expect(requirement.id).toBe(createRequirement.id);
     const err = await expectError(client.graphql.request(documents.RequirementDocument, { id: 'nope' }));

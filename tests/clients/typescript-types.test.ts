@@ -30,7 +30,7 @@ it('accepts the valid calls and rejects each marked one', () => {
 
   const lines = source.split('\n');
   const marked = lines.flatMap((l, i) => (l.trim().startsWith('// @ts-expect-error') ? [i + 2] : []));
-  expect(marked.length).toBe(6);
+  expect(marked.length).toBe(8);
   const unmarked = lines.map((l) => (l.trim().startsWith('// @ts-expect-error') ? '' : l)).join('\n');
   const errors = compile(unmarked);
   expect([...new Set(errors.map((e) => e.line))].sort((a, b) => a - b)).toEqual(marked);
@@ -42,4 +42,7 @@ it('accepts the valid calls and rejects each marked one', () => {
   expect([...names(at(1))]).toEqual(expect.arrayContaining(['iso13485', 'fda21cfr11', 'gdpr', 'soc2']));
   expect(at(2)).toMatch(/"hipaa"/);
   expect(at(3)).toMatch(/"hipaa"/);
+  // GraphQL operations: the variables are unions of the schema's enum names.
+  expect(at(6)).toMatch(/"HIPAA".* is not assignable to type 'FrameworkId\b/s);
+  expect(at(7)).toMatch(/"provider_b".* is not assignable to type 'ProviderId\b.*Did you mean '"PROVIDER_B"'/s);
 });

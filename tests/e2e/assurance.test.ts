@@ -74,7 +74,7 @@ describe('honest scores (docs/scoring.md)', () => {
     const entry = metrics.compliance.frameworks.find((f: any) => f.name === 'fda21cfr11');
     expectScoreByModel(entry);
     expect(entry.scoring.coverage.clauses).toBe(17);
-    const res = await gql(`{ complianceStatus(framework: "fda21cfr11") { frameworks { score scoring { coverage { clauses covered percent } implementation validation base findings { open { critical high medium low } penalty cap } } } } }`);
+    const res = await gql(`{ complianceStatus(framework: FDA21CFR11) { frameworks { score scoring { coverage { clauses covered percent } implementation validation base findings { open { critical high medium low } penalty cap } } } } }`);
     expect(res.body.errors).toBeUndefined();
     expectScoreByModel(res.body.data.complianceStatus.frameworks[0]);
   });
@@ -109,9 +109,9 @@ describe('release gate', () => {
     expect(body.scoring.findings.cap).toBe(39.9);
 
     // The same answer on GraphQL and tRPC.
-    const g = await gql(`query($f: String!) { complianceGate(framework: $f, minScore: 0) { result passed reasons score checks { name passed actual limit } openFindings { critical total } } }`, { f: 'fda21cfr11' });
+    const g = await gql(`query($f: FrameworkId!) { complianceGate(framework: $f, minScore: 0) { result passed reasons score checks { name passed actual limit } openFindings { critical total } } }`, { f: 'FDA21CFR11' });
     expect(g.body.errors).toBeUndefined();
-    expect(g.body.data.complianceGate).toMatchObject({ result: 'fail', passed: false, reasons: ['1 critical finding is open'], score: body.score });
+    expect(g.body.data.complianceGate).toMatchObject({ result: 'FAIL', passed: false, reasons: ['1 critical finding is open'], score: body.score });
     const t = await trpc('assurance.gate', { framework: 'fda21cfr11', minScore: 0 });
     expect(t.body.result.data).toMatchObject({ result: 'fail', reasons: ['1 critical finding is open'] });
   });
@@ -152,7 +152,7 @@ describe('release gate', () => {
     expect((await call('/v1/compliance/gate?framework=gdpr', { auth: null })).status).toBe(401);
     expect((await call('/v1/compliance/gate?framework=gdpr', { auth: without })).status).toBe(403);
     expect((await call('/v1/compliance/gate?framework=gdpr', { auth: withIt })).status).toBe(200);
-    const g = await gql(`{ complianceGate(framework: "gdpr") { result } }`, {}, without);
+    const g = await gql(`{ complianceGate(framework: GDPR) { result } }`, {}, without);
     expect(g.body.errors[0].extensions.code).toBe('AUTHORIZATION_ERROR');
   });
 });
@@ -219,8 +219,8 @@ describe('traceability matrix', () => {
 
   test('the same matrix on GraphQL and tRPC', async () => {
     const g = await gql(
-      `query($f: String!) { traceability(framework: $f) { summary { clauses covered gaps } gaps { section } clauses { section covered requirements { id latestValidation { status } openFindings { id evidence } resolvedFindings { id resolution } evidence { kind value findingId } } } } }`,
-      { f: 'fda21cfr11' },
+      `query($f: FrameworkId!) { traceability(framework: $f) { summary { clauses covered gaps } gaps { section } clauses { section covered requirements { id latestValidation { status } openFindings { id evidence } resolvedFindings { id resolution } evidence { kind value findingId } } } } }`,
+      { f: 'FDA21CFR11' },
     );
     expect(g.body.errors).toBeUndefined();
     const rest = (await call('/v1/compliance/traceability?framework=fda21cfr11')).body;

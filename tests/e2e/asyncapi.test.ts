@@ -70,3 +70,24 @@ test('AsyncAPI 3 document describes /v1/dashboard/ws, and real frames match its 
     ws.close();
   }
 });
+
+test('the error frame and close code of a revoked key match the AsyncAPI document', async () => {
+  const doc: any = await (await gw.request('/api/asyncapi.json')).json();
+  const channel = doc.channels.dashboard;
+  expect(doc.info.description).toContain('4401');
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const issued = await gw.request('/v1/auth/api-keys', { method: 'POST', json: { name: 'asyncapi revocation', permissions: ['read:dashboard'] } });
+  const { id, key } = (await issued.json()) as { id: string; key: string };
+  const ws = new WebSocket(`${gw.url.replace(/^http/, 'ws')}/v1/dashboard/ws?access_token=${key}`);
+  const frames: any[] = [];
+  ws.on('message', (data) => frames.push(JSON.parse(String(data))));
+  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  expect((await gw.request(`/v1/auth/api-keys/${id}`, { method: 'DELETE' })).status).toBe(200);
+  expect(await closed).toBe(4401);
+  const frame = frames.find((f) => f.type === 'error');
+  expect(frame.data).toMatchObject({ code: 'AUTHENTICATION_ERROR', details: { reason: 'revoked' } });
+  const validate = ajv.compile(channel.messages.error.payload);
+  expect({ valid: validate(frame), errors: validate.errors ?? null }).toEqual({ valid: true, errors: null });
+});

@@ -246,7 +246,7 @@ describe('reading the trail', () => {
       call('/graphql', {
         method: 'POST',
         auth,
-        json: { query: `{ auditTrail(filter: { entity: "requirement" }, limit: 2) { data { action keyId before after seq sealed } pagination { total } } auditTrailVerification { intact rows { total } head { seq } } }` },
+        json: { query: `{ auditTrail(filter: { entity: REQUIREMENT }, limit: 2) { data { action keyId before after seq sealed } pagination { total } } auditTrailVerification { intact rows { total } head { seq } } }` },
       });
     const denied = await gql(without);
     expect(denied.body.errors[0].extensions.code).toBe('AUTHORIZATION_ERROR');

@@ -76,7 +76,7 @@ describe('a compliance report in full', () => {
     findingId = finding.body.id;
     await call(`/v1/audits/findings/${findingId}`, { method: 'PATCH', json: { status: 'resolved', resolution: 'Offsets added to every exported timestamp (UTC±hh:mm).' } });
 
-    requesterKey = await issueKey(gw, ['write:compliance', 'read:compliance'], { name: 'Grace Hopper (QA)' });
+    requesterKey = await issueKey(gw, ['write:compliance', 'read:compliance', 'read:audits'], { name: 'Grace Hopper (QA)' });
     const created = await call('/v1/compliance/reports', { method: 'POST', auth: requesterKey, json: { framework: 'fda21cfr11', format: 'pdf', includeEvidence: true, title: TITLE } });
     expect(created.status).toBe(202);
     report = await completed(created.body.reportId);
@@ -226,7 +226,7 @@ describe('electronic signatures (21 CFR 11.50, 11.70)', () => {
     const q = `query($id: String!, $b: String!) { verifyComplianceReport(reportId: $id, contentBase64: $b) { valid matches current signatures { signerName meaning } } complianceReport(reportId: $id) { sha256 recordSha256 requestedBy { name } signatures { signerName meaning signedAt recordSha256 signatureHash } } }`;
     const g = await call('/graphql', { method: 'POST', json: { query: q, variables: { id: report.reportId, b: file.toString('base64') } } });
     expect(g.body.errors).toBeUndefined();
-    expect(g.body.data.verifyComplianceReport).toMatchObject({ valid: true, matches: 'signed', current: true });
+    expect(g.body.data.verifyComplianceReport).toMatchObject({ valid: true, matches: 'SIGNED', current: true });
     expect(g.body.data.complianceReport).toMatchObject({ sha256: sha256(file), recordSha256: report.sha256, requestedBy: { name: 'Grace Hopper (QA)' } });
     expect(g.body.data.complianceReport.signatures).toHaveLength(2);
     const badB64 = await call('/graphql', { method: 'POST', json: { query: q, variables: { id: report.reportId, b: 'not base64!' } } });
@@ -234,8 +234,8 @@ describe('electronic signatures (21 CFR 11.50, 11.70)', () => {
 
     const t = await call('/trpc/assurance.verifyReport', { method: 'POST', json: { reportId: report.reportId, contentBase64: original.toString('base64') } });
     expect(t.body.result.data).toMatchObject({ valid: true, matches: 'original' });
-    const admin = await call('/graphql', { method: 'POST', json: { query: `mutation($id: String!) { signComplianceReport(reportId: $id, meaning: "approved") { signatures { signerName meaning } } }`, variables: { id: report.reportId } } });
+    const admin = await call('/graphql', { method: 'POST', json: { query: `mutation($id: String!) { signComplianceReport(reportId: $id, meaning: APPROVED) { signatures { signerName meaning } } }`, variables: { id: report.reportId } } });
     expect(admin.body.errors).toBeUndefined();
-    expect(admin.body.data.signComplianceReport.signatures.map((x: any) => x.meaning)).toEqual(['approved', 'reviewed', 'approved']);
+    expect(admin.body.data.signComplianceReport.signatures.map((x: any) => x.meaning)).toEqual(['APPROVED', 'REVIEWED', 'APPROVED']);
   });
 });

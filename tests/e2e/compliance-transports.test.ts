@@ -36,10 +36,10 @@ describe('GraphQL', () => {
     for (const title of ['GraphQL one', 'GraphQL two', 'GraphQL three']) {
       const { body } = await gql(
         `mutation($input: CreateRequirementInput!) { createRequirement(input: $input) { ${REQUIREMENT_FIELDS} } }`,
-        { input: { title, framework: 'gdpr', priority: 'high', acceptanceCriteria: ['Data export completes within 30 days'], technicalContext: { scope: 'export' } } },
+        { input: { title, framework: 'GDPR', priority: 'HIGH', acceptanceCriteria: ['Data export completes within 30 days'], technicalContext: { scope: 'export' } } },
       );
       expect(body.errors).toBeUndefined();
-      expect(body.data.createRequirement).toMatchObject({ title, status: 'pending', technicalContext: { scope: 'export', relatedComponents: null } });
+      expect(body.data.createRequirement).toMatchObject({ title, framework: 'GDPR', priority: 'HIGH', status: 'PENDING', technicalContext: { scope: 'export', relatedComponents: null } });
       ids.push(body.data.createRequirement.id);
     }
     for (const [i, title] of [
@@ -48,17 +48,17 @@ describe('GraphQL', () => {
       [2, 'Finding C1'],
     ] as const) {
       const { body } = await gql(`mutation($input: CreateFindingInput!) { createFinding(input: $input) { id status requirementId } }`, {
-        input: { title, framework: 'gdpr', severity: 'medium', requirementId: ids[i] },
+        input: { title, framework: 'GDPR', severity: 'MEDIUM', requirementId: ids[i] },
       });
       expect(body.errors).toBeUndefined();
-      expect(body.data.createFinding).toMatchObject({ status: 'open', requirementId: ids[i] });
+      expect(body.data.createFinding).toMatchObject({ status: 'OPEN', requirementId: ids[i] });
     }
 
     const { body } = await gql(
       `query($filter: RequirementFilter) { requirements(filter: $filter, limit: 10) {
          data { id title frameworkInfo { id name } findings { title severity status } }
          pagination { total limit offset hasMore } } }`,
-      { filter: { framework: 'gdpr' } },
+      { filter: { framework: 'GDPR' } },
     );
     expect(body.errors).toBeUndefined();
     const page = body.data.requirements;
@@ -68,7 +68,7 @@ describe('GraphQL', () => {
     expect(byId[ids[0]].findings.map((f: any) => f.title).sort()).toEqual(['Finding A1', 'Finding A2']);
     expect(byId[ids[1]].findings).toEqual([]);
     expect(byId[ids[2]].findings.map((f: any) => f.title)).toEqual(['Finding C1']);
-    expect(byId[ids[0]].frameworkInfo).toMatchObject({ id: 'gdpr', name: expect.any(String) });
+    expect(byId[ids[0]].frameworkInfo).toMatchObject({ id: 'GDPR', name: expect.any(String) });
   });
 
   test('nested findings cost one findings query for a whole page', async () => {
@@ -76,7 +76,7 @@ describe('GraphQL', () => {
     const { AuditFinding } = require('../../domain/compliance/findings/audit-finding.entity');
     const spy = jest.spyOn(SqlEntityManager.prototype, 'find');
     try {
-      const { body } = await gql(`{ requirements(filter: {framework: "gdpr"}) { data { id findings { id } } } }`);
+      const { body } = await gql(`{ requirements(filter: {framework: GDPR}) { data { id findings { id } } } }`);
       expect(body.errors).toBeUndefined();
       expect(body.data.requirements.data).toHaveLength(3);
       const findingQueries = spy.mock.calls.filter((c) => c[0] === AuditFinding);
@@ -88,8 +88,8 @@ describe('GraphQL', () => {
   });
 
   test('update, validate, status, frameworks, batch and delete', async () => {
-    const upd = await gql(`mutation($id: String!) { updateRequirement(id: $id, input: {status: "completed"}) { status implementation { completedAt } } }`, { id: ids[1] });
-    expect(upd.body.data.updateRequirement.status).toBe('completed');
+    const upd = await gql(`mutation($id: String!) { updateRequirement(id: $id, input: {status: COMPLETED}) { status implementation { completedAt } } }`, { id: ids[1] });
+    expect(upd.body.data.updateRequirement.status).toBe('COMPLETED');
     expect(upd.body.data.updateRequirement.implementation.completedAt).toEqual(expect.any(String));
 
     const val = await gql(`mutation($id: String!) { validateRequirement(id: $id) { valid score issues { ruleId severity field message } suggestions complianceMapping } }`, { id: ids[1] });
@@ -99,34 +99,34 @@ describe('GraphQL', () => {
     expect(stored.body.data.requirement.validation.score).toBe(val.body.data.validateRequirement.score);
 
     const status = await gql(
-      `{ complianceStatus(framework: "gdpr") { overallScore frameworks { framework score status requirements { total completed } lastAssessment scoring { coverage { clauses covered percent } implementation validation base findings { open { critical high medium low } penalty cap } } } } }`,
+      `{ complianceStatus(framework: GDPR) { overallScore frameworks { framework score status requirements { total completed } lastAssessment scoring { coverage { clauses covered percent } implementation validation base findings { open { critical high medium low } penalty cap } } } } }`,
     );
     // Three high requirements, one completed: implementation 33.3; the score weighs it with coverage, validation and open findings.
     const gdpr = status.body.data.complianceStatus.frameworks[0];
-    expect(gdpr).toEqual(expect.objectContaining({ framework: 'gdpr', requirements: { total: 3, completed: 1 }, status: 'non-compliant' }));
+    expect(gdpr).toEqual(expect.objectContaining({ framework: 'GDPR', requirements: { total: 3, completed: 1 }, status: 'NON_COMPLIANT' }));
     expect(gdpr.scoring.implementation).toBe(33.3);
     expectScoreByModel(gdpr);
 
-    const fw = await gql(`{ frameworks { id requirementCount requirements { section } validationRules { id } } framework(id: "soc2") { name version } }`);
+    const fw = await gql(`{ frameworks { id requirementCount requirements { section } validationRules { id } } framework(id: SOC2) { name version } }`);
     expect(fw.body.data.frameworks).toHaveLength(4);
     expect(fw.body.data.frameworks[0].requirements).toHaveLength(fw.body.data.frameworks[0].requirementCount);
     expect(fw.body.data.framework.name).toEqual(expect.any(String));
 
-    const batch = await gql(`mutation { batchCreateRequirements(requirements: [{title: "B1", framework: "soc2"}, {title: "B2", framework: "nope"}]) { created { id title status } errors { index field message } } }`);
+    const batch = await gql(`mutation { batchCreateRequirements(requirements: [{title: "B1", framework: SOC2}, {title: " ", framework: GDPR}]) { created { id title status } errors { index field message } } }`);
     expect(batch.body.data.batchCreateRequirements.created).toEqual([{ id: expect.any(String), title: 'B1', status: 'created' }]);
-    expect(batch.body.data.batchCreateRequirements.errors).toEqual([{ index: 1, field: 'framework', message: expect.any(String) }]);
+    expect(batch.body.data.batchCreateRequirements.errors).toEqual([{ index: 1, field: 'title', message: expect.any(String) }]);
 
     const bs = await gql(`mutation($u: [StatusUpdateInput!]!) { batchUpdateRequirementStatus(updates: $u) { updated { id status } errors { index id message } } }`, {
-      u: [{ id: ids[2], status: 'in-progress' }, { id: 'req_missing', status: 'completed' }],
+      u: [{ id: ids[2], status: 'IN_PROGRESS' }, { id: 'req_missing', status: 'COMPLETED' }],
     });
-    expect(bs.body.data.batchUpdateRequirementStatus.updated).toEqual([{ id: ids[2], status: 'in-progress' }]);
+    expect(bs.body.data.batchUpdateRequirementStatus.updated).toEqual([{ id: ids[2], status: 'IN_PROGRESS' }]);
     expect(bs.body.data.batchUpdateRequirementStatus.errors[0]).toMatchObject({ index: 1, id: 'req_missing' });
 
-    const findings = await gql(`{ findings(filter: {framework: "gdpr"}, limit: 2) { data { id } pagination { total hasMore } } }`);
+    const findings = await gql(`{ findings(filter: {framework: GDPR}, limit: 2) { data { id } pagination { total hasMore } } }`);
     expect(findings.body.data.findings.pagination).toEqual({ total: 3, hasMore: true });
     const fid = findings.body.data.findings.data[0].id;
-    const resolved = await gql(`mutation($id: String!) { updateFinding(id: $id, input: {status: "resolved", resolution: "Fixed"}) { status resolvedAt resolution } }`, { id: fid });
-    expect(resolved.body.data.updateFinding).toMatchObject({ status: 'resolved', resolution: 'Fixed', resolvedAt: expect.any(String) });
+    const resolved = await gql(`mutation($id: String!) { updateFinding(id: $id, input: {status: RESOLVED, resolution: "Fixed"}) { status resolvedAt resolution } }`, { id: fid });
+    expect(resolved.body.data.updateFinding).toMatchObject({ status: 'RESOLVED', resolution: 'Fixed', resolvedAt: expect.any(String) });
 
     const del = await gql(`mutation($id: String!) { deleteRequirement(id: $id) { id deleted deletedAt } }`, { id: ids[0] });
     expect(del.body.data.deleteRequirement).toMatchObject({ id: ids[0], deleted: true });
@@ -135,9 +135,14 @@ describe('GraphQL', () => {
   });
 
   test('domain errors carry their code in extensions', async () => {
-    const bad = await gql(`{ requirements(filter: {framework: "hipaa"}) { data { id } } }`);
-    expect(bad.body.errors[0].extensions.code).toBe('INVALID_FRAMEWORK');
-    expect(bad.body.errors[0].extensions.details.supportedFrameworks).toEqual(['iso13485', 'fda21cfr11', 'gdpr', 'soc2']);
+    // A framework outside the closed set is refused by the schema (FrameworkId enum) before any resolver runs.
+    const bad = await gql(`{ requirements(filter: {framework: HIPAA}) { data { id } } }`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(bad.body.errors[0].message).toMatch(/"HIPAA" does not exist in "FrameworkId" enum/);
+    const restSpelling = await gql(`query($f: FrameworkId) { requirements(filter: {framework: $f}) { data { id } } }`, { f: 'gdpr' });
+    expect(restSpelling.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(restSpelling.body.errors[0].message).toMatch(/"gdpr" does not exist in "FrameworkId" enum/);
     const tooMany = await gql(`{ requirements(limit: 501) { data { id } } }`);
     expect(tooMany.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
     expect(tooMany.body.errors[0].extensions.fields[0].field).toBe('limit');
@@ -156,10 +161,10 @@ describe('GraphQL', () => {
   });
 
   test('createApiKey issues a working key', async () => {
-    const { body } = await gql(`mutation { createApiKey(input: {name: "gql", permissions: ["read:compliance"], expiresIn: "1h"}) { id key name permissions expiresAt } }`);
+    const { body } = await gql(`mutation { createApiKey(input: {name: "gql", permissions: [READ_COMPLIANCE], expiresIn: "1h"}) { id key name permissions expiresAt } }`);
     expect(body.errors).toBeUndefined();
     const issued = body.data.createApiKey;
-    expect(issued).toMatchObject({ name: 'gql', permissions: ['read:compliance'] });
+    expect(issued).toMatchObject({ name: 'gql', permissions: ['READ_COMPLIANCE'] });
     expect(Date.parse(issued.expiresAt)).toBeGreaterThan(Date.now());
     const ok = await gql(`{ frameworks { id } }`, {}, issued.key);
     expect(ok.body.data.frameworks).toHaveLength(4);

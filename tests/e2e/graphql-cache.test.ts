@@ -43,7 +43,7 @@ test('a repeated read-model query is answered from the cache; every kind of writ
   const put = await gw.request(`/v1/requirements/${id}`, { method: 'PUT', json: { status: 'in-progress' } });
   expect(put.status).toBe(200);
   const afterUpdate = await gql(QUERY, { limit: 10 });
-  expect(afterUpdate.body.data.requirements.data.find((r: any) => r.id === id).status).toBe('in-progress');
+  expect(afterUpdate.body.data.requirements.data.find((r: any) => r.id === id).status).toBe('IN_PROGRESS');
   expect(list).toHaveBeenCalledTimes(2);
 
   // A new finding (the other table of the read model) shows up nested.
@@ -89,7 +89,7 @@ test('mutations and queries outside the read model are never cached', async () =
   await gql('{ complianceStatus { overallScore } }');
   await gql('{ complianceStatus { overallScore } }');
   expect(status.mock.calls.length).toBeGreaterThanOrEqual(2);
-  const made = await gql(`mutation { createRequirement(input: {title: "Via a mutation", description: "Mutations always run.", framework: "soc2", priority: "low", acceptanceCriteria: ["runs"]}) { id } }`);
-  const again = await gql(`mutation { createRequirement(input: {title: "Via a mutation", description: "Mutations always run.", framework: "soc2", priority: "low", acceptanceCriteria: ["runs"]}) { id } }`);
+  const made = await gql(`mutation { createRequirement(input: {title: "Via a mutation", description: "Mutations always run.", framework: SOC2, priority: LOW, acceptanceCriteria: ["runs"]}) { id } }`);
+  const again = await gql(`mutation { createRequirement(input: {title: "Via a mutation", description: "Mutations always run.", framework: SOC2, priority: LOW, acceptanceCriteria: ["runs"]}) { id } }`);
   expect(made.body.data.createRequirement.id).not.toBe(again.body.data.createRequirement.id);
 });

@@ -64,7 +64,7 @@ describe('dashboard REST', () => {
       expect(s.systemHealth).toEqual({ validation: 'operational', compliance: 'operational', monitoring: 'operational' });
       expect(s.recentActivity.length).toBeGreaterThan(0);
       expect(s.recentActivity.length).toBeLessThanOrEqual(10);
-      expect(s.recentActivity[0]).toEqual({ timestamp: expect.any(String), type: expect.any(String), user: 'admin', description: expect.any(String) });
+      expect(s.recentActivity[0]).toEqual({ timestamp: expect.any(String), type: expect.any(String), user: 'admin', userKeyId: 'admin', description: expect.any(String) });
       expect(s.lastActivity).toBe(s.recentActivity[0].timestamp);
     }
   });
@@ -191,12 +191,12 @@ describe('dashboard REST', () => {
     expect(t.result.data.requirements.total).toBe(3);
     const gql = await gw.request('/graphql', {
       method: 'POST',
-      json: { query: '{ dashboardStatus { status uptime activeUsers systemHealth { compliance } } dashboardHistory(period: "7d", framework: "fda21cfr11") { trend dataPoints { value } } }' },
+      json: { query: '{ dashboardStatus { status uptime activeUsers systemHealth { compliance } } dashboardHistory(period: LAST_7_DAYS, framework: FDA21CFR11) { trend dataPoints { value } } }' },
     });
     const g: any = await gql.json();
     expect(g.errors).toBeUndefined();
-    expect(g.data.dashboardStatus.status).toBe('healthy');
-    expect(g.data.dashboardHistory.trend).toBe('increasing');
+    expect(g.data.dashboardStatus.status).toBe('HEALTHY');
+    expect(g.data.dashboardHistory.trend).toBe('INCREASING');
     const denied: any = await (await gw.request('/graphql', { method: 'POST', json: { query: '{ dashboardMetrics { requirements { total } } }' }, auth: null })).json();
     expect(denied.errors[0].extensions.code).toBe('AUTHENTICATION_ERROR');
   });
@@ -305,7 +305,7 @@ describe('dashboard WebSocket', () => {
     const first = new Promise<void>((r) => (resolveFirst = r));
     const errors: unknown[] = [];
     const dispose = client.subscribe(
-      { query: 'subscription { complianceEvents(types: ["requirement.updated"]) { id type wsType data createdAt } }' },
+      { query: 'subscription { complianceEvents(types: [REQUIREMENT_UPDATED]) { id type wsType data createdAt } }' },
       {
         next: (v) => {
           received.push(v);
@@ -327,7 +327,7 @@ describe('dashboard WebSocket', () => {
       }
       expect(errors).toEqual([]);
       const event = received[0].data.complianceEvents;
-      expect(event).toEqual({ id: expect.stringMatching(/^evt_/), type: 'requirement.updated', wsType: 'requirement_updated', data: expect.objectContaining({ id: req.id }), createdAt: expect.any(String) });
+      expect(event).toEqual({ id: expect.stringMatching(/^evt_/), type: 'REQUIREMENT_UPDATED', wsType: 'REQUIREMENT_UPDATED', data: expect.objectContaining({ id: req.id }), createdAt: expect.any(String) });
     } finally {
       dispose();
       await client.dispose();

@@ -186,20 +186,24 @@ describe('compliance reports', () => {
   test('permissions: 401 without a key, 403 without write:compliance / read:compliance', async () => {
     const reader = await issueKey(gw, ['read:compliance']);
     const writer = await issueKey(gw, ['write:compliance']);
+    const owner = await issueKey(gw, ['write:compliance', 'read:compliance']);
     const body = { framework: 'gdpr', format: 'json' };
     expect((await gw.request('/v1/compliance/reports', { method: 'POST', json: body, auth: null })).status).toBe(401);
     const forbidden = await gw.request('/v1/compliance/reports', { method: 'POST', json: body, auth: reader });
     expect(forbidden.status).toBe(403);
     expect(((await forbidden.json()) as any).error.code).toBe('AUTHORIZATION_ERROR');
-    const ok = await gw.request('/v1/compliance/reports', { method: 'POST', json: body, auth: writer });
+    expect((await gw.request('/v1/compliance/reports', { method: 'POST', json: body, auth: writer })).status).toBe(202);
+    const ok = await gw.request('/v1/compliance/reports', { method: 'POST', json: body, auth: owner });
     expect(ok.status).toBe(202);
     const { reportId } = (await ok.json()) as any;
     expect((await gw.request(`/v1/compliance/reports/${reportId}`, { auth: null })).status).toBe(401);
     expect((await gw.request(`/v1/compliance/reports/${reportId}`, { auth: writer })).status).toBe(403);
-    const done = await waitCompleted(`/v1/compliance/reports/${reportId}`, reader);
+    expect((await gw.request(`/v1/compliance/reports/${reportId}`, { auth: reader })).status).toBe(404); // another key's report
+    const done = await waitCompleted(`/v1/compliance/reports/${reportId}`, owner);
     expect((await gw.request(done.downloadUrl, { auth: null })).status).toBe(401);
     expect((await gw.request(done.downloadUrl, { auth: writer })).status).toBe(403);
-    expect((await gw.request(done.downloadUrl, { auth: reader })).status).toBe(200);
+    expect((await gw.request(done.downloadUrl, { auth: reader })).status).toBe(404);
+    expect((await gw.request(done.downloadUrl, { auth: owner })).status).toBe(200);
   });
 });
 
@@ -254,22 +258,26 @@ describe('dashboard reports', () => {
     expect(((await fw.json()) as any).error.details.supportedFrameworks).toHaveLength(4);
   });
 
-  test('permissions: write:dashboard to request, read:dashboard to read', async () => {
+  test('permissions: write:dashboard to request, read:dashboard to read (only your own: tests/e2e/report-ownership.test.ts)', async () => {
     const reader = await issueKey(gw, ['read:dashboard']);
     const writer = await issueKey(gw, ['write:dashboard']);
+    const owner = await issueKey(gw, ['write:dashboard', 'read:dashboard']);
     const json = { type: 'summary', period: 'last_7_days', format: 'csv' };
     expect((await gw.request('/v1/dashboard/reports', { method: 'POST', json, auth: null })).status).toBe(401);
     expect((await gw.request('/v1/dashboard/reports', { method: 'POST', json, auth: reader })).status).toBe(403);
-    const res = await gw.request('/v1/dashboard/reports', { method: 'POST', json, auth: writer });
+    expect((await gw.request('/v1/dashboard/reports', { method: 'POST', json, auth: writer })).status).toBe(202);
+    const res = await gw.request('/v1/dashboard/reports', { method: 'POST', json, auth: owner });
     expect(res.status).toBe(202);
     const { reportId } = (await res.json()) as any;
     expect((await gw.request('/api/dashboard/reports', { auth: null })).status).toBe(401);
     expect((await gw.request('/api/dashboard/reports', { auth: writer })).status).toBe(403);
     expect((await gw.request('/api/dashboard/reports', { auth: reader })).status).toBe(200);
     expect((await gw.request(`/v1/dashboard/reports/${reportId}`, { auth: writer })).status).toBe(403);
-    const done = await waitCompleted(`/v1/dashboard/reports/${reportId}`, reader);
+    expect((await gw.request(`/v1/dashboard/reports/${reportId}`, { auth: reader })).status).toBe(404); // not its report
+    const done = await waitCompleted(`/v1/dashboard/reports/${reportId}`, owner);
     expect((await gw.request(done.downloadUrl, { auth: writer })).status).toBe(403);
-    const file = await gw.request(done.downloadUrl, { auth: reader });
+    expect((await gw.request(done.downloadUrl, { auth: reader })).status).toBe(404);
+    const file = await gw.request(done.downloadUrl, { auth: owner });
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('text/csv; charset=utf-8');
   });

@@ -2,7 +2,10 @@ import { Writable } from 'node:stream';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createLogger } from '../../gateway/logger';
+import { startFakeVendor, type FakeVendor } from '../helpers/fake-vendor';
 import { ADMIN_KEY, issueKey, startGateway, type TestGateway } from '../helpers/gateway';
+import { quotedForms } from '../helpers/secret-forms';
+import { readSse } from '../helpers/sse';
 
 /**
  * Keys never reach the log. The gateway logs at `trace` into memory with the production redaction
@@ -10,6 +13,9 @@ import { ADMIN_KEY, issueKey, startGateway, type TestGateway } from '../helpers/
  * connection params), wrong keys are refused and a 5xx is forced; then the whole log text is searched.
  */
 let gw: TestGateway;
+let vendor: FakeVendor;
+/** provider_a's key, with characters that URL-encoding and base64 treat specially. */
+const VENDOR_KEY = 'sk-proj/Vendor+Key=0123456789abcdefGHIJ';
 const lines: string[] = [];
 const sink = new Writable({
   write(chunk, _encoding, done) {
@@ -19,10 +25,23 @@ const sink = new Writable({
 });
 
 beforeAll(async () => {
-  gw = await startGateway({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, { logger: createLogger('trace', sink) });
+  vendor = await startFakeVendor(() => ({ status: 500 }));
+  gw = await startGateway(
+    {
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      PROVIDER_A_API_KEY: VENDOR_KEY,
+      PROVIDER_A_BASE_URL: vendor.url,
+      // One attempt per call and no circuit breaking: every request below reaches the fake vendor.
+      PROVIDER_MAX_ATTEMPTS: '1',
+      PROVIDER_FAILURE_THRESHOLD: '1000',
+      API_RATE_LIMIT: '10000',
+    },
+    { logger: createLogger('trace', sink) },
+  );
 }, 60_000);
 afterAll(async () => {
   await gw?.close();
+  await vendor?.close();
 });
 
 const wsUrl = () => gw.url.replace(/^http/, 'ws');
@@ -126,4 +145,63 @@ test('no key, bearer header or access_token appears in a trace-level log of auth
   }
   expect(log).not.toMatch(/Bearer\s+\S/);
   expect(log).not.toContain('access_token=');
+});
+
+test('vendor error text quoting the vendor key in any form reaches no client (REST, GraphQL, tRPC, SSE) and the log only redacted', async () => {
+  const forms = quotedForms(VENDOR_KEY);
+  const statuses = [400, 401, 403, 422, 429, 500, 503];
+  const answers: string[] = [];
+  let n = 0;
+  let calls = 0;
+  for (const [form, quoted] of Object.entries(forms)) {
+    const status = statuses[n++ % statuses.length];
+    const reply = n % 2
+      ? { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: `Invalid API key (${form}): ${quoted}`, code: 'invalid_api_key' } }) }
+      : { status, headers: { 'content-type': 'text/plain' }, body: `key ${quoted} is not valid for this project` };
+    vendor.reset(() => reply);
+    const input = (transport: string) => ({ text: `Vendor secrecy ${form} over ${transport}.`, options: { provider: 'provider_a', voice: 'alloy' } });
+
+    const rest = await gw.request('/api/v1/generate', { method: 'POST', json: input('rest') });
+    const restBody: any = await rest.json();
+    expect(rest.status).toBe(502);
+    expect(restBody.error).toMatchObject({ code: 'PROVIDER_A_GENERATION_ERROR', details: { upstreamStatus: status, attempts: 1 } });
+    expect(typeof restBody.error.details.reason).toBe('string');
+    answers.push(JSON.stringify(restBody));
+
+    const gql = await gw.request('/graphql', { method: 'POST', json: { query: 'mutation($input: GenerateInput!) { generate(input: $input) { hash } }', variables: { input: { ...input('graphql'), options: { provider: 'PROVIDER_A', voice: 'alloy' } } } } });
+    const gqlBody: any = await gql.json();
+    expect(gqlBody.errors[0].extensions).toMatchObject({ code: 'PROVIDER_A_GENERATION_ERROR' });
+    answers.push(JSON.stringify(gqlBody));
+
+    const trpc = await gw.request('/trpc/tts.generate', { method: 'POST', json: input('trpc') });
+    expect(trpc.status).toBe(502);
+    answers.push(await trpc.text());
+
+    const sse = await gw.request('/api/v1/generate-progressive', { method: 'POST', json: input('sse') });
+    const events = await readSse(sse, { until: (e) => e.type === 'error' || e.type === 'complete' });
+    expect(events.at(-1)).toMatchObject({ type: 'error' });
+    answers.push(JSON.stringify(events));
+
+    const trpcSse = await gw.request(`/trpc/tts.generateProgressive?input=${encodeURIComponent(JSON.stringify(input('trpc-sse')))}`, { headers: { accept: 'text/event-stream' } });
+    const trpcEvents = await trpcSse.text();
+    expect(trpcEvents).toContain('"code":"PROVIDER_A_GENERATION_ERROR"');
+    answers.push(trpcEvents);
+    calls += vendor.requests.length;
+  }
+  // Every call reached the vendor: the answers below are refusals of what it said, not of nothing.
+  expect(calls).toBeGreaterThanOrEqual(Object.keys(forms).length * 5);
+  await new Promise((r) => setTimeout(r, 200)); // pino writes asynchronously to the stream
+
+  const log = lines.join('');
+  expect(log).toContain('vendor call failed');
+  expect(log).toContain('is not valid for this project'); // the full text is logged…
+  expect(log).toContain('[redacted]');
+  for (const [form, quoted] of Object.entries(forms)) {
+    for (const answer of answers) expect({ form, leaked: answer.includes(quoted) }).toEqual({ form, leaked: false });
+    expect({ form, leaked: log.includes(quoted) }).toEqual({ form, leaked: false }); // …redacted
+  }
+  for (const answer of answers) {
+    expect(answer).not.toContain('is not valid for this project');
+    expect(answer).not.toContain('Invalid API key (');
+  }
 });

@@ -23,11 +23,11 @@ import { issueKey, startGateway, type TestGateway } from '../helpers/gateway';
  * The lists come from the live schema and router, so a new operation is covered automatically.
  */
 const OPEN_GRAPHQL = new Set([
-  'generate', 'estimate', 'providers', 'voices', 'languages', 'hashInfo', 'hashLookup', 'hashExists',
+  'generate', 'generateAsync', 'generation', 'estimate', 'providers', 'voices', 'languages', 'hashInfo', 'hashLookup', 'hashExists',
   'audioMetadata', 'audioExists', 'providerStats', 'health', 'ready', 'live',
 ]);
 const OPEN_TRPC = new Set([
-  'tts.generate', 'tts.estimate', 'tts.providers', 'tts.voices', 'tts.languages', 'tts.hashInfo', 'tts.hashLookup',
+  'tts.generate', 'tts.generateAsync', 'tts.generation', 'tts.estimate', 'tts.providers', 'tts.voices', 'tts.languages', 'tts.hashInfo', 'tts.hashLookup',
   'tts.hashExists', 'tts.audioMetadata', 'tts.providerStats', 'tts.health', 'tts.ready', 'tts.live',
 ]);
 
@@ -49,7 +49,7 @@ afterAll(async () => {
 function sample(type: GraphQLInputType, depth = 0): unknown {
   if (isNonNullType(type)) return sample(type.ofType, depth);
   if (isListType(type)) return [];
-  if (isEnumType(type)) return type.getValues()[0].value;
+  if (isEnumType(type)) return type.getValues()[0].name;
   if (isInputObjectType(type)) {
     const out: Record<string, unknown> = {};
     for (const f of Object.values(type.getFields())) if (isNonNullType(f.type) && depth < 4) out[f.name] = sample(f.type, depth + 1);
@@ -59,6 +59,7 @@ function sample(type: GraphQLInputType, depth = 0): unknown {
     if (type.name === 'Int' || type.name === 'Float') return 1;
     if (type.name === 'Boolean') return true;
     if (type.name === 'JSONObject') return {};
+    if (type.name === 'DateTime') return '2026-01-01T00:00:00Z';
     return 'x';
   }
   return null;

@@ -57,7 +57,7 @@ test('characters per minute per client, shown in RateLimit-* headers; cache hits
   // The audio already made is still served, and asking for it again costs nothing.
   expect((await generate(key, first)).status).toBe(200);
 
-  const gql = await gw.request('/graphql', { method: 'POST', auth: key, json: { query: 'mutation($t: String!) { generate(input: { text: $t, options: { provider: "mock" } }) { hash } }', variables: { t: text(400) } } });
+  const gql = await gw.request('/graphql', { method: 'POST', auth: key, json: { query: 'mutation($t: String!) { generate(input: { text: $t, options: { provider: MOCK } }) { hash } }', variables: { t: text(400) } } });
   const gqlBody: any = await gql.json();
   expect(gqlBody.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', status: 429 });
   expect(gql.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -97,7 +97,7 @@ test('a full server-wide queue answers 503 with Retry-After, on REST and GraphQL
   // Two run, six wait, the rest find the queue full.
   const calls = keys.slice(0, 9).map((key) => generate(key, text(120)).then((res) => res.status));
   await new Promise((r) => setTimeout(r, 300));
-  const gql = await gw.request('/graphql', { method: 'POST', auth: keys[9], json: { query: 'mutation($t: String!) { generate(input: { text: $t, options: { provider: "mock" } }) { hash } }', variables: { t: text(120) } } });
+  const gql = await gw.request('/graphql', { method: 'POST', auth: keys[9], json: { query: 'mutation($t: String!) { generate(input: { text: $t, options: { provider: MOCK } }) { hash } }', variables: { t: text(120) } } });
   const gqlBody: any = await gql.json();
   const statuses = await Promise.all(calls);
   expect(statuses.filter((s) => s === 200)).toHaveLength(8);

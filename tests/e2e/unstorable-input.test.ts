@@ -83,10 +83,10 @@ describe('GraphQL', () => {
     return (await res.json()) as any;
   };
   test.each([
-    ['acceptanceCriteria', 'mutation($i: CreateRequirementInput!) { createRequirement(input: $i) { id } }', { i: { title: 'G', framework: 'gdpr', acceptanceCriteria: [LONE] } }],
-    ['technicalContext', 'mutation($i: CreateRequirementInput!) { createRequirement(input: $i) { id } }', { i: { title: 'G', framework: 'gdpr', technicalContext: { scope: LONE } } }],
-    ['evidence', 'mutation($i: CreateFindingInput!) { createFinding(input: $i) { id } }', { i: { title: 'G', framework: 'gdpr', severity: 'low', evidence: [LONE] } }],
-    ['metadata.tags', 'mutation($i: GenerateInput!) { generate(input: $i) { hash } }', { i: { text: 'Hi there.', options: { provider: 'mock' }, metadata: { tags: [LONE] } } }],
+    ['acceptanceCriteria', 'mutation($i: CreateRequirementInput!) { createRequirement(input: $i) { id } }', { i: { title: 'G', framework: 'GDPR', acceptanceCriteria: [LONE] } }],
+    ['technicalContext', 'mutation($i: CreateRequirementInput!) { createRequirement(input: $i) { id } }', { i: { title: 'G', framework: 'GDPR', technicalContext: { scope: LONE } } }],
+    ['evidence', 'mutation($i: CreateFindingInput!) { createFinding(input: $i) { id } }', { i: { title: 'G', framework: 'GDPR', severity: 'LOW', evidence: [LONE] } }],
+    ['metadata.tags', 'mutation($i: GenerateInput!) { generate(input: $i) { hash } }', { i: { text: 'Hi there.', options: { provider: 'MOCK' }, metadata: { tags: [LONE] } } }],
   ])('%s: VALIDATION_ERROR (status 400), nothing created', async (_field, query, variables) => {
     const body = await gql(query, variables);
     expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', status: 400 });
@@ -94,11 +94,11 @@ describe('GraphQL', () => {
   });
 
   test('a lone surrogate written inline in the document is a GraphQL syntax error, not a 500', async () => {
-    const res = await gw.request('/graphql', { method: 'POST', json: { query: `mutation { createRequirement(input: { title: "x${LONE}", framework: "gdpr" }) { id } }` } });
+    const res = await gw.request('/graphql', { method: 'POST', json: { query: `mutation { createRequirement(input: { title: "x${LONE}", framework: GDPR }) { id } }` } });
     expect(res.status).toBeLessThan(500);
     const body: any = await res.json();
     expect(body.errors?.length).toBeGreaterThan(0);
-    const escaped = await gw.request('/graphql', { method: 'POST', json: { query: 'mutation { createRequirement(input: { title: "x\\ud800", framework: "gdpr" }) { id } }' } });
+    const escaped = await gw.request('/graphql', { method: 'POST', json: { query: 'mutation { createRequirement(input: { title: "x\\ud800", framework: GDPR }) { id } }' } });
     expect(escaped.status).toBeLessThan(500);
     expect(((await escaped.json()) as any).errors?.length).toBeGreaterThan(0);
   });

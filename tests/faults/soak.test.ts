@@ -43,7 +43,7 @@ async function graphqlSubscriber(): Promise<Subscriber> {
   const ids = new Set<string>();
   const arrivals: string[] = [];
   client.subscribe(
-    { query: 'subscription { complianceEvents(types: ["requirement_updated"]) { id } }' },
+    { query: 'subscription { complianceEvents(wsTypes: [REQUIREMENT_UPDATED]) { id } }' },
     {
       next: (v: any) => {
         ids.add(v.data.complianceEvents.id);

@@ -3,6 +3,15 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** An audio file format (REST: "mp3", "wav", "ogg") */
+export type AudioFormat =
+  /** REST "mp3" */
+  | 'MP3'
+  /** REST "ogg" */
+  | 'OGG'
+  /** REST "wav" */
+  | 'WAV';
+
 /** provider_b emotion controls, each -1 to 1 */
 export type EmotionInput = {
   energy?: number | null | undefined;
@@ -15,6 +24,39 @@ export type GenerateInput = {
   text: string;
 };
 
+/** The kind of a progressive generation event (REST: "started", "progress", "complete", "error") */
+export type GenerationEventType =
+  /** REST "complete" */
+  | 'COMPLETE'
+  /** REST "error" */
+  | 'ERROR'
+  /** REST "progress" */
+  | 'PROGRESS'
+  /** REST "started" */
+  | 'STARTED';
+
+/** A speech provider (REST: "provider_a", "provider_b", "provider_c", "mock") */
+export type ProviderId =
+  /** REST "mock" */
+  | 'MOCK'
+  /** REST "provider_a" */
+  | 'PROVIDER_A'
+  /** REST "provider_b" */
+  | 'PROVIDER_B'
+  /** REST "provider_c" */
+  | 'PROVIDER_C';
+
+/** Audio quality (which a provider offers: Provider.qualities) (REST: "low", "medium", "high", "standard") */
+export type Quality =
+  /** REST "high" */
+  | 'HIGH'
+  /** REST "low" */
+  | 'LOW'
+  /** REST "medium" */
+  | 'MEDIUM'
+  /** REST "standard" */
+  | 'STANDARD';
+
 export type TtsMetadataInput = {
   contentId?: string | null | undefined;
   priority?: number | null | undefined;
@@ -25,14 +67,12 @@ export type TtsMetadataInput = {
 export type TtsOptionsInput = {
   cache?: boolean | null | undefined;
   emotion?: EmotionInput | null | undefined;
-  /** mp3, wav or ogg */
-  format?: string | null | undefined;
+  format?: AudioFormat | null | undefined;
   language?: string | null | undefined;
   /** semitones, -50 to 50 (provider_c) */
   pitch?: number | null | undefined;
-  /** provider_a, provider_b, provider_c or mock */
-  provider?: string | null | undefined;
-  quality?: string | null | undefined;
+  provider?: ProviderId | null | undefined;
+  quality?: Quality | null | undefined;
   speed?: number | null | undefined;
   /** cache lifetime in seconds */
   ttl?: number | null | undefined;
@@ -44,10 +84,10 @@ export type GenerateMutationVariables = Exact<{
 }>;
 
 
-export type GenerateMutation = { generate: { hash: string, audioUrl: string, cached: boolean, duration: number, cost: number, metadata: { provider: string, voice: string, generatedAt: string, fileSize: number } } };
+export type GenerateMutation = { generate: { hash: string, audioUrl: string, cached: boolean, duration: number, cost: number, metadata: { provider: ProviderId, voice: string, generatedAt: string, fileSize: number } } };
 
 export type VoicesQueryVariables = Exact<{
-  provider?: string | null | undefined;
+  provider?: ProviderId | null | undefined;
 }>;
 
 
@@ -58,9 +98,9 @@ export type GenerateProgressiveSubscriptionVariables = Exact<{
 }>;
 
 
-export type GenerateProgressiveSubscription = { generateProgressive: { type: string, totalChunks: number | null, completed: number | null, total: number | null, progress: number | null, hash: string | null, audioUrl: string | null, chunks: number | null, duration: number | null } };
+export type GenerateProgressiveSubscription = { generateProgressive: { type: GenerationEventType, totalChunks: number | null, streamUrl: string | null, completed: number | null, total: number | null, progress: number | null, chunkIndex: number | null, chunkAudioUrl: string | null, hash: string | null, audioUrl: string | null, chunks: number | null, duration: number | null } };
 
 
 export const GenerateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"Generate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"GenerateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"generate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hash"}},{"kind":"Field","name":{"kind":"Name","value":"audioUrl"}},{"kind":"Field","name":{"kind":"Name","value":"cached"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}},{"kind":"Field","name":{"kind":"Name","value":"cost"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"voice"}},{"kind":"Field","name":{"kind":"Name","value":"generatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"fileSize"}}]}}]}}]}}]} as unknown as DocumentNode<GenerateMutation, GenerateMutationVariables>;
-export const VoicesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Voices"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"provider"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"voices"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"provider"},"value":{"kind":"Variable","name":{"kind":"Name","value":"provider"}}}]}]}}]} as unknown as DocumentNode<VoicesQuery, VoicesQueryVariables>;
-export const GenerateProgressiveDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"GenerateProgressive"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"GenerateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"generateProgressive"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"totalChunks"}},{"kind":"Field","name":{"kind":"Name","value":"completed"}},{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"progress"}},{"kind":"Field","name":{"kind":"Name","value":"hash"}},{"kind":"Field","name":{"kind":"Name","value":"audioUrl"}},{"kind":"Field","name":{"kind":"Name","value":"chunks"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}}]}}]}}]} as unknown as DocumentNode<GenerateProgressiveSubscription, GenerateProgressiveSubscriptionVariables>;
+export const VoicesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Voices"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"provider"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ProviderId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"voices"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"provider"},"value":{"kind":"Variable","name":{"kind":"Name","value":"provider"}}}]}]}}]} as unknown as DocumentNode<VoicesQuery, VoicesQueryVariables>;
+export const GenerateProgressiveDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"GenerateProgressive"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"GenerateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"generateProgressive"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"totalChunks"}},{"kind":"Field","name":{"kind":"Name","value":"streamUrl"}},{"kind":"Field","name":{"kind":"Name","value":"completed"}},{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"progress"}},{"kind":"Field","name":{"kind":"Name","value":"chunkIndex"}},{"kind":"Field","name":{"kind":"Name","value":"chunkAudioUrl"}},{"kind":"Field","name":{"kind":"Name","value":"hash"}},{"kind":"Field","name":{"kind":"Name","value":"audioUrl"}},{"kind":"Field","name":{"kind":"Name","value":"chunks"}},{"kind":"Field","name":{"kind":"Name","value":"duration"}}]}}]}}]} as unknown as DocumentNode<GenerateProgressiveSubscription, GenerateProgressiveSubscriptionVariables>;

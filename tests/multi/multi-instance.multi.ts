@@ -12,6 +12,7 @@ import path from 'node:path';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import WebSocket from 'ws';
+import { tallyDrift } from '../helpers/tally';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ADMIN_KEY = 'multi-admin-key-0123456789abcdef';
@@ -108,6 +109,9 @@ function startGatewayProcess(name: string): Promise<Proc> {
       TRUST_PROXY: 'loopback',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
+      // Live channels re-read their keys only hourly here: a socket closed on another instance's
+      // revocation within the test can only have been told by the event through Redis.
+      PRINCIPAL_RECHECK_MS: '3600000',
     },
     /Gateway ready at (http:\/\/\S+?) /,
   );
@@ -252,6 +256,43 @@ describe('events cross instances through Redis', () => {
   });
 });
 
+test('h. a key revoked on instance 1 (by cascade from its issuer) loses its dashboard socket on instance 2 and REST on instance 3', async () => {
+  const [gw1, gw2, gw3] = gateways;
+  const mint = async (gw: Proc, permissions: string[], auth = ADMIN_KEY) => {
+    const res = await fetch(`${gw.url}/v1/auth/api-keys`, { method: 'POST', headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.80' }, body: JSON.stringify({ name: 'multi revocation', permissions }) });
+    expect(res.status).toBe(201);
+    return (await res.json()) as { id: string; key: string };
+  };
+  const parent = await mint(gw1, ['manage:api-keys', 'read:dashboard']);
+  const child = await mint(gw1, ['read:dashboard'], parent.key);
+  const dashboardMetrics = (gw: Proc) => fetch(`${gw.url}/v1/dashboard/metrics`, { headers: { authorization: `Bearer ${child.key}`, 'x-forwarded-for': '198.51.100.81' } });
+  expect((await dashboardMetrics(gw3)).status).toBe(200); // gw3 now holds the key in its cache
+
+  const ws = new WebSocket(`${gw2.url.replace(/^http/, 'ws')}/v1/dashboard/ws`, { headers: { authorization: `Bearer ${child.key}` } });
+  const messages: any[] = [];
+  ws.on('message', (m) => messages.push(JSON.parse(m.toString())));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  try {
+    const revokedAt = Date.now();
+    const del = await call(gw1, `/v1/auth/api-keys/${parent.id}`, '198.51.100.82', { method: 'DELETE' });
+    expect(del.status).toBe(200);
+    const close = await closed;
+    record('h. dashboard socket on gw2 of a child revoked on gw1 (cascade)', 'closed 4401', `closed ${close.code} after ${Date.now() - revokedAt} ms`);
+    expect(close).toEqual({ code: 4401, reason: 'The API key was revoked' });
+    expect(messages.at(-1)).toMatchObject({ type: 'error', data: { code: 'AUTHENTICATION_ERROR' } });
+    // REST on gw3 refuses it within the 5 s of its key cache; the event clears that cache at once.
+    const refused = await waitFor('gw3 to refuse the revoked child', async () => ((await dashboardMetrics(gw3)).status === 401 ? true : undefined), 5000);
+    record('h. REST on gw3 refuses the revoked child', '401 within 5 s', `401 after ${Date.now() - revokedAt} ms`);
+    expect(refused).toBe(true);
+  } finally {
+    ws.terminate();
+  }
+});
+
 test('b. the TTS rate limit is shared: 40 requests round-robin behind a balancer, 30 pass', async () => {
   // A minimal round-robin load balancer that forwards the client address, as a real one would.
   const served = new Map<string, number>();
@@ -387,4 +428,34 @@ test('f. audit trail: writes on three instances at once are sealed into one unbr
   record('f. chain intact, seq 1..n without gaps', 'true', String(verification.intact && seqs.every((s, i) => s === i + 1)));
   expect(verification).toMatchObject({ intact: true, problems: 0 });
   expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
+}, 60_000);
+
+test('g. scores: concurrent writes on three instances leave the tally equal to a full recount', async () => {
+  const frameworks = ['iso13485', 'fda21cfr11', 'gdpr', 'soc2'];
+  const created = await Promise.all(
+    Array.from({ length: 60 }, (_, i) =>
+      call(gateways[i % 3], '/v1/requirements', `198.51.100.${80 + (i % 3)}`, {
+        json: { title: `Multi score ${i}: access to records is logged`, framework: frameworks[i % 4], priority: ['critical', 'high', 'medium', 'low'][i % 4] },
+      }),
+    ),
+  );
+  expect(created.every((r) => r.status === 201)).toBe(true);
+  const ids: string[] = await Promise.all(created.map(async (r) => ((await r.json()) as any).id));
+  // Status changes, deletions and findings, all at once, spread over the instances.
+  const changes = await Promise.all([
+    ...ids.slice(0, 30).map((id, i) => call(gateways[(i + 1) % 3], `/v1/requirements/${id}`, `198.51.100.${83 + (i % 3)}`, { method: 'PUT', json: { status: i % 2 ? 'completed' : 'in-progress' } })),
+    ...ids.slice(30, 40).map((id, i) => call(gateways[(i + 2) % 3], `/api/requirements/${id}`, `198.51.100.${86 + (i % 3)}`, { method: 'DELETE' })),
+    ...ids.slice(40, 60).map((id, i) =>
+      call(gateways[i % 3], '/v1/audits/findings', `198.51.100.${89 + (i % 3)}`, { json: { title: `Multi finding ${i}`, framework: frameworks[(40 + i) % 4], severity: ['low', 'medium', 'high', 'critical'][i % 4], requirementId: id } }),
+    ),
+  ]);
+  expect(changes.every((r) => r.status < 300)).toBe(true);
+  const { drift, buckets } = await tallyDrift((sql) => pg(sql));
+  record('g. tally buckets differing from a full recount', 0, drift.length);
+  expect(buckets).toBeGreaterThan(0);
+  expect(drift).toEqual([]);
+  // Every instance reports the same scores.
+  const scores = await Promise.all(gateways.map(async (g, i) => (await (await call(g, '/v1/compliance/status', `198.51.100.${95 + i}`)).json()) as any));
+  expect(scores[1]).toEqual(scores[0]);
+  expect(scores[2]).toEqual(scores[0]);
 }, 60_000);

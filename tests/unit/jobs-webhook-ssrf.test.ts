@@ -1,4 +1,4 @@
-import { assertWebhookUrl, forbiddenAddressRule } from '../../domain/compliance/webhooks/ssrf';
+import { assertWebhookUrl, forbiddenAddressRule } from '../../domain/webhooks/ssrf';
 
 test.each([
   ['127.0.0.1', 'loopback'],

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { subscribeComplianceEvents } from '../../domain/compliance/live';
 import type { ComplianceReportRequest, DashboardReportRequest } from '../../domain/compliance/reports/report.service';
 import type { CreateWebhookInput } from '../../domain/compliance/webhooks/webhook.service';
-import { procedure, router } from '../init';
+import { whileValid } from '../../domain/auth/principal-watch';
+import { procedure, router, trpcErrorsOf } from '../init';
 
 /** Inputs are typed for clients but validated by the domain, so every transport reports the same codes. */
 const body = <T>() => z.custom<T>(() => true);
@@ -27,8 +28,9 @@ export const liveRouter = router({
   // The iterator itself is the subscription (no async generator around it: that was one more
   // layer of promises per event per subscriber). tRPC's own generator may be parked in our
   // next() when the client goes away, so the abort ends the iterator, which resolves that next().
+  // A key that stops being valid (revoked, expired, permission lost) ends the stream with that error.
   complianceEvents: procedure.input(body<{ types?: string[] } | undefined>()).subscription(({ ctx, input, signal }) => {
-    const events = subscribeComplianceEvents(ctx.domain, ctx.services.bus, input?.types ?? null);
+    const events = trpcErrorsOf(whileValid(ctx.services.principals, ctx.domain.principal, 'read:dashboard', subscribeComplianceEvents(ctx.domain, ctx.services.bus, input?.types ?? null)));
     if (signal?.aborted) void events.return?.();
     else signal?.addEventListener('abort', () => void events.return?.(), { once: true });
     return events;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { GenerationRequestInput } from '../../domain/tts/request';
-import type { ProgressEvent } from '../../domain/tts/tts.service';
+import type { WebhookTarget } from '../../domain/tts/async-generation';
+import { lostKeyEvent, type ProgressEvent } from '../../domain/tts/tts.service';
+import { progressWhileValid, settledLater } from '../../domain/auth/principal-watch';
 import { procedure, router } from '../init';
 
 /** Inputs are typed for clients but validated by the domain, so every transport reports the same codes. */
@@ -9,17 +11,24 @@ type HashBody = { text: string; options?: GenerationRequestInput['options']; has
 
 export const ttsRouter = router({
   generate: procedure.input(body<GenerationRequestInput>()).mutation(({ ctx, input }) => ctx.services.tts.generate(ctx.domain, input)),
+  /** Asynchronous generation: queued at once; the outcome is POSTed to `webhook.url`, signed. */
+  generateAsync: procedure
+    .input(body<GenerationRequestInput & { webhook: WebhookTarget }>())
+    .mutation(({ ctx, input }) => ctx.services.speechGenerations.submit(ctx.domain, input)),
+  generation: procedure.input(z.object({ hash: z.string() })).query(({ ctx, input }) => ctx.services.speechGenerations.status(ctx.domain, input.hash)),
   generateProgressive: procedure.input(body<GenerationRequestInput>()).subscription(async function* ({ ctx, input, signal }) {
     const queue: ProgressEvent[] = [];
     let wake: (() => void) | null = null;
     let done = false;
-    const run = ctx.services.tts
-      .generateProgressive(ctx.domain, input, (e) => {
-        queue.push(e);
-        wake?.();
-      })
-      .catch((e: any) => queue.push({ type: 'error', message: e?.code ? e.message : 'Generation failed', code: e?.code ?? 'INTERNAL_ERROR' }))
+    // A key that stops being valid mid-generation ends the stream with an error event.
+    const guard = progressWhileValid(ctx.services.principals, ctx.domain.principal, null, (e: ProgressEvent) => {
+      queue.push(e);
+      wake?.();
+    }, lostKeyEvent);
+    const run = Promise.race([settledLater(ctx.services.tts.generateProgressive(ctx.domain, input, guard.emit, guard.signal)), guard.lost])
+      .catch((e: any) => guard.emit({ type: 'error', message: e?.code ? e.message : 'Generation failed', code: e?.code ?? 'INTERNAL_ERROR' }))
       .finally(() => {
+        guard.stop();
         done = true;
         wake?.();
       });

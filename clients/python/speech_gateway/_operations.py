@@ -5,8 +5,11 @@
 OPERATIONS = {
     "generateSpeech": ("POST", "/api/v1/generate", "json", "json"),
     "generateSpeechProgressive": ("POST", "/api/v1/generate-progressive", "json", "sse"),
+    "getGenerationStatus": ("GET", "/api/v1/generations/{hash}", "none", "json"),
     "audioExists": ("HEAD", "/api/v1/audio/{hash}", "none", "head"),
     "getAudio": ("GET", "/api/v1/audio/{hash}", "none", "binary"),
+    "streamAudio": ("GET", "/api/v1/audio/{hash}/stream", "none", "binary"),
+    "getAudioChunk": ("GET", "/api/v1/audio/{hash}/chunks/{index}", "none", "binary"),
     "getAudioMetadata": ("GET", "/api/v1/audio/{hash}/metadata", "none", "json"),
     "estimateCost": ("POST", "/api/v1/estimate", "json", "json"),
     "listProviders": ("GET", "/api/v1/providers", "none", "json"),
@@ -96,6 +99,10 @@ class Operations:
         "POST /api/v1/generate-progressive: Generate long text progressively, streamed as Server-Sent Events (started, progress, complete, error)"
         return self._call("generateSpeechProgressive", {}, body, None)
 
+    def get_generation_status(self, hash):
+        "GET /api/v1/generations/{hash}: Status of an asynchronous generation (queued, running, completed, failed) and of its webhook delivery"
+        return self._call("getGenerationStatus", {"hash": hash}, None, None)
+
     def audio_exists(self, hash):
         "HEAD /api/v1/audio/{hash}: Whether audio exists (200 with Content-Length) or not (404); no body"
         return self._call("audioExists", {"hash": hash}, None, None)
@@ -103,6 +110,14 @@ class Operations:
     def get_audio(self, hash):
         "GET /api/v1/audio/{hash}: The audio file; supports ETag/If-None-Match and byte ranges"
         return self._call("getAudio", {"hash": hash}, None, None)
+
+    def stream_audio(self, hash):
+        "GET /api/v1/audio/{hash}/stream: The audio as one stream (the `streamUrl` of progressive generation): begins as soon as the first chunk is encoded, continues in order with chunked transfer to the end; joined late, it still starts from the beginning; once complete, the same bytes as /audio/{hash} (WAV: see the decisions)"
+        return self._call("streamAudio", {"hash": hash}, None, None)
+
+    def get_audio_chunk(self, hash, index):
+        "GET /api/v1/audio/{hash}/chunks/{index}: One chunk of a progressive generation (its `chunkAudioUrl`), playable alone; kept while it runs and 10 minutes after"
+        return self._call("getAudioChunk", {"hash": hash, "index": index}, None, None)
 
     def get_audio_metadata(self, hash):
         "GET /api/v1/audio/{hash}/metadata: Metadata of one audio file (full form, with access statistics)"
@@ -309,7 +324,7 @@ class Operations:
         return self._call("requestDashboardReport", {}, body, None)
 
     def list_dashboard_reports(self, **query):
-        "GET /v1/dashboard/reports: Recent dashboard reports, newest first"
+        "GET /v1/dashboard/reports: Recent dashboard reports, newest first: the caller's own (the admin's listing has every key's)"
         return self._call("listDashboardReports", {}, None, query)
 
     def get_dashboard_report(self, report_id):
@@ -329,7 +344,7 @@ class Operations:
         return self._call("getDashboardStatusShort", {}, None, None)
 
     def list_dashboard_reports_short(self, **query):
-        "GET /api/dashboard/reports: Recent dashboard reports (the short listing reads reports with GET; request them with POST /v1/dashboard/reports)"
+        "GET /api/dashboard/reports: Recent dashboard reports, the caller's own (the admin's listing has every key's); the short listing reads reports with GET, request them with POST /v1/dashboard/reports"
         return self._call("listDashboardReportsShort", {}, None, query)
 
     def create_webhook(self, body):

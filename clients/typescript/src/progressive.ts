@@ -3,8 +3,10 @@ import { errorFor, GatewayError } from './errors';
 
 /** The events of progressive generation (`POST /api/v1/generate-progressive`, one SSE `data:` each). */
 export type ProgressEvent =
-  | { type: 'started'; totalChunks: number }
-  | { type: 'progress'; completed: number; total: number; progress: number }
+  /** `streamUrl`: the audio as one stream that begins at once (GET it while the rest is made). */
+  | { type: 'started'; totalChunks: number; streamUrl: string }
+  /** `chunkIndex`/`chunkAudioUrl`: the chunk whose audio is ready, playable alone (absent when the audio came from the cache). */
+  | { type: 'progress'; completed: number; total: number; progress: number; chunkIndex?: number; chunkAudioUrl?: string }
   | {
       type: 'complete';
       hash: string;

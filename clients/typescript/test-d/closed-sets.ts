@@ -10,7 +10,7 @@ declare const gw: GatewayClient;
 void gw.generateSpeech({ text: 'Hello', options: { provider: 'mock', voice: 'mock-voice-1' } });
 void gw.createRequirement({ title: 'Audit log', framework: 'soc2', priority: 'high' });
 void gw.listRequirements({ framework: 'gdpr', limit: 10 });
-void gw.graphql.request(documents.CreateRequirementDocument, { input: { title: 'x', framework: 'gdpr' } });
+void gw.graphql.request(documents.CreateRequirementDocument, { input: { title: 'x', framework: 'GDPR', priority: 'HIGH' } });
 const provider: Provider = 'provider_b';
 const framework: Framework = 'iso13485';
 void provider;
@@ -29,3 +29,7 @@ void wrong;
 void gw.generateSpeech({ options: { provider: 'mock' } });
 // @ts-expect-error the path parameter is required
 void gw.getRequirement();
+// @ts-expect-error 'HIPAA' is not a FrameworkId of the GraphQL schema
+void gw.graphql.request(documents.CreateRequirementDocument, { input: { title: 'x', framework: 'HIPAA' } });
+// @ts-expect-error GraphQL takes the enum name (PROVIDER_B), not the REST string
+void gw.graphql.request(documents.GenerateSpeechDocument, { input: { text: 'Hello', options: { provider: 'provider_b' } } });

@@ -68,6 +68,80 @@ export type AppRouter = TRPCBuiltRouter<
         };
         meta: object;
       }>;
+      generateAsync: TRPCMutationProcedure<{
+        input: ({
+          text: string;
+          options?: {
+            provider?: string | undefined;
+            voice?: string | undefined;
+            speed?: number | undefined;
+            format?: string | undefined;
+            quality?: string | undefined;
+            language?: string | undefined;
+            cache?: boolean | undefined;
+            ttl?: number | undefined;
+            emotion?: {
+              positivity?: number | undefined;
+              energy?: number | undefined;
+            } | undefined;
+            pitch?: number | undefined;
+          } | undefined;
+          metadata?: {
+            contentId?: string | undefined;
+            userId?: string | undefined;
+            tags?: string[] | undefined;
+            priority?: number | undefined;
+          } | undefined;
+        }) & ({
+          webhook: {
+            url: string;
+            headers?: {
+              [key: string]: string;
+            } | undefined;
+            secret?: string | undefined;
+          };
+        });
+        output: {
+          hash: string;
+          status: "queued";
+          statusUrl: string;
+          webhookSecret?: string | undefined;
+        };
+        meta: object;
+      }>;
+      generation: TRPCQueryProcedure<{
+        input: {
+          hash: string;
+        };
+        output: {
+          hash: string;
+          status: "completed" | "queued" | "running" | "failed";
+          statusUrl: string;
+          submittedAt: null | string;
+          finishedAt: null | string;
+          attempts: number;
+          audioUrl?: string | undefined;
+          duration?: number | undefined;
+          cached?: boolean | undefined;
+          metadata?: {
+            provider: string;
+            voice: string;
+            generatedAt: string;
+            fileSize: number;
+            format: string;
+          } | undefined;
+          error?: {
+            code: string;
+            message: string;
+          } | undefined;
+          webhook: null | {
+            status: "pending" | "failed" | "delivered";
+            attempts: number;
+            lastError: null | string;
+          };
+        };
+        meta: object;
+      }>;
       generateProgressive: TRPCSubscriptionProcedure<{
         input: {
           text: string;
@@ -96,11 +170,14 @@ export type AppRouter = TRPCBuiltRouter<
         output: AsyncIterable<{
           type: "started";
           totalChunks: number;
+          streamUrl: string;
         } | {
           type: "progress";
           completed: number;
           total: number;
           progress: number;
+          chunkIndex?: number | undefined;
+          chunkAudioUrl?: string | undefined;
         } | {
           type: "complete";
           hash: string;
@@ -443,7 +520,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: {
           reportId: string;
-          status: "completed" | "generating" | "failed";
+          status: "completed" | "failed" | "generating";
           type: string;
           framework: null | string;
           format: string;
@@ -477,7 +554,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: {
           reportId: string;
-          status: "completed" | "generating" | "failed";
+          status: "completed" | "failed" | "generating";
           type: string;
           framework: null | string;
           format: string;
@@ -516,7 +593,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: {
           reportId: string;
-          status: "completed" | "generating" | "failed";
+          status: "completed" | "failed" | "generating";
           type: string;
           framework: null | string;
           format: string;
@@ -550,7 +627,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: {
           reportId: string;
-          status: "completed" | "generating" | "failed";
+          status: "completed" | "failed" | "generating";
           type: string;
           framework: null | string;
           format: string;
@@ -585,7 +662,7 @@ export type AppRouter = TRPCBuiltRouter<
         output: {
           data: Array<{
             reportId: string;
-            status: "completed" | "generating" | "failed";
+            status: "completed" | "failed" | "generating";
             type: string;
             framework: null | string;
             format: string;
@@ -682,6 +759,7 @@ export type AppRouter = TRPCBuiltRouter<
             timestamp: string;
             type: string;
             user: string;
+            userKeyId: null | string;
             description: string;
           }>;
         };
@@ -1816,7 +1894,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: ({
           reportId: string;
-          status: "completed" | "generating" | "failed";
+          status: "completed" | "failed" | "generating";
           type: string;
           framework: null | string;
           format: string;

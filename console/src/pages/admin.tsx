@@ -8,9 +8,12 @@ import {
   RevokeKeyDocument,
   WebhookListDocument,
   type IssueKeyMutation,
+  type Permission,
+  type Plan,
+  type WebhookEvent,
   type RegisterWebhookMutation,
 } from '../generated/graphql';
-import { WEBHOOK_EVENTS } from '../catalogue';
+import { eventName, permissionName, PLANS, show, WEBHOOK_EVENTS } from '../catalogue';
 import { ErrorNote, formatTime, Section, Select, TextField, useAction, useLoad } from '../ui';
 import { useCan, useViewer } from '../viewer';
 
@@ -19,8 +22,8 @@ export function AdminPage() {
   return (
     <div class="page">
       <h1>Administration</h1>
-      {can('manage:api-keys') ? <ApiKeys /> : null}
-      {can('manage:webhooks') ? <Webhooks /> : null}
+      {can('MANAGE_API_KEYS') ? <ApiKeys /> : null}
+      {can('MANAGE_WEBHOOKS') ? <Webhooks /> : null}
     </div>
   );
 }
@@ -31,8 +34,8 @@ function ApiKeys() {
   const viewer = useViewer();
   const [name, setName] = useState('');
   const [expiresIn, setExpiresIn] = useState('');
-  const [plan, setPlan] = useState('standard');
-  const [picked, setPicked] = useState<Set<string>>(new Set());
+  const [plan, setPlan] = useState<Plan>('STANDARD');
+  const [picked, setPicked] = useState<Set<Permission>>(new Set());
   const [issued, setIssued] = useState<Issued[]>([]);
   const [revokeId, setRevokeId] = useState('');
   const issue = useAction(async () => {
@@ -46,7 +49,7 @@ function ApiKeys() {
     setIssued((prev) => prev.map((k) => (k.id === id ? { ...k, revoked: true } : k)));
     setRevokeId('');
   });
-  const toggle = (p: string) => {
+  const toggle = (p: Permission) => {
     const next = new Set(picked);
     if (next.has(p)) next.delete(p);
     else next.add(p);
@@ -64,12 +67,12 @@ function ApiKeys() {
       >
         <TextField id="key-name" label="Name" value={name} onInput={setName} required />
         <TextField id="key-expires" label="Expires in (e.g. 30d; empty: never)" value={expiresIn} onInput={setExpiresIn} />
-        {viewer.isAdmin ? <Select id="key-plan" label="Plan" value={plan} options={['standard', 'premium', 'enterprise']} onChange={setPlan} /> : null}
+        {viewer.isAdmin ? <Select id="key-plan" label="Plan" value={plan} options={PLANS} onChange={(v) => setPlan(v as Plan)} /> : null}
         <fieldset class="wide permission-picker">
           <legend>Permissions (only those your key holds)</legend>
           {viewer.permissions.map((p) => (
             <label key={p} class="check">
-              <input type="checkbox" name="permission" value={p} checked={picked.has(p)} onChange={() => toggle(p)} /> <code>{p}</code>
+              <input type="checkbox" name="permission" value={p} checked={picked.has(p)} onChange={() => toggle(p)} /> <code>{permissionName(p)}</code>
             </label>
           ))}
         </fieldset>
@@ -84,7 +87,7 @@ function ApiKeys() {
         <ul class="issued" aria-live="polite">
           {issued.map((k) => (
             <li key={k.id} data-testid="issued-key">
-              <strong>{k.name}</strong> <code>{k.id}</code> · {k.permissions.join(', ')} · expires {formatTime(k.expiresAt)}
+              <strong>{k.name}</strong> <code>{k.id}</code> · {k.permissions.map(permissionName).join(', ')} · expires {formatTime(k.expiresAt)}
               {k.revoked ? (
                 <span class="pill pill-failed"> revoked</span>
               ) : (
@@ -123,7 +126,7 @@ function Webhooks() {
   const { data, error, reload } = useLoad(() => gql(WebhookListDocument), []);
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState('');
-  const [events, setEvents] = useState<Set<string>>(new Set(['*']));
+  const [events, setEvents] = useState<Set<WebhookEvent>>(new Set(['ALL']));
   const [created, setCreated] = useState<RegisterWebhookMutation['createWebhook'] | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const register = useAction(async () => {
@@ -137,7 +140,7 @@ function Webhooks() {
     await gql(RemoveWebhookDocument, { id });
     reload();
   });
-  const toggle = (ev: string) => {
+  const toggle = (ev: WebhookEvent) => {
     const next = new Set(events);
     if (next.has(ev)) next.delete(ev);
     else next.add(ev);
@@ -159,9 +162,9 @@ function Webhooks() {
         <TextField id="webhook-secret" label="Secret (empty: generated)" value={secret} onInput={setSecret} />
         <fieldset class="wide permission-picker">
           <legend>Events</legend>
-          {['*', ...WEBHOOK_EVENTS].map((ev) => (
+          {[['ALL', '* (all)'] as const, ...WEBHOOK_EVENTS].map(([ev, name]) => (
             <label key={ev} class="check">
-              <input type="checkbox" name="event" value={ev} checked={events.has(ev)} onChange={() => toggle(ev)} /> <code>{ev === '*' ? '* (all)' : ev}</code>
+              <input type="checkbox" name="event" value={ev} checked={events.has(ev)} onChange={() => toggle(ev)} /> <code>{name}</code>
             </label>
           ))}
         </fieldset>
@@ -182,7 +185,7 @@ function Webhooks() {
         {(data?.webhooks ?? []).map((w) => (
           <li key={w.id}>
             <p>
-              <strong>{w.url}</strong> · {w.events.join(', ')} · since {formatTime(w.createdAt)}
+              <strong>{w.url}</strong> · {w.events.map(eventName).join(', ')} · since {formatTime(w.createdAt)}
             </p>
             <div class="buttons">
               <button type="button" aria-expanded={open === w.id} onClick={() => setOpen(open === w.id ? null : w.id)}>
@@ -226,10 +229,10 @@ function Deliveries({ id }: { id: string }) {
               {data.webhookDeliveries.map((d) => (
                 <tr key={d.id}>
                   <th scope="row">
-                    <code>{d.type}</code>
+                    <code>{eventName(d.type)}</code>
                   </th>
                   <td>
-                    <span class={`pill pill-${d.status}`}>{d.status}</span>
+                    <span class={`pill pill-${show(d.status)}`}>{show(d.status)}</span>
                   </td>
                   <td>{d.attempts}</td>
                   <td>{d.lastStatusCode ?? d.lastError ?? '—'}</td>

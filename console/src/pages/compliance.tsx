@@ -16,6 +16,13 @@ import {
   type FindingRowFragment,
   type ReportRowFragment,
   type RequirementRowFragment,
+  type FindingSeverity,
+  type FrameworkId,
+  type HistoryMetric,
+  type HistoryPeriod,
+  type Priority,
+  type ReportFormat,
+  type RequirementStatus,
   type ValidateRequirementActionMutation,
 } from '../generated/graphql';
 import {
@@ -28,13 +35,15 @@ import {
   REPORT_FORMATS,
   REQUIREMENT_STATUSES,
   SEVERITIES,
+  eventName,
+  show,
 } from '../catalogue';
 import { ErrorNote, formatBytes, formatTime, Pager, Section, Select, TextField, useAction, useLoad } from '../ui';
 import { useCan, useLiveEvents, type LiveEvent } from '../viewer';
 import { HistoryChart } from './history-chart';
 
 const ANY = [['', 'any']] as [string, string][];
-const PERIOD_DAYS: Record<string, number> = { '7d': 7, '30d': 30, '90d': 90, '1y': 365 };
+const PERIOD_DAYS: Record<HistoryPeriod, number> = { LAST_7_DAYS: 7, LAST_30_DAYS: 30, LAST_90_DAYS: 90, LAST_YEAR: 365 };
 
 /** Reloads after a burst of live events settles, so ten changes cost one request. */
 function useDebouncedReload(reload: () => void, ms = 250): () => void {
@@ -51,12 +60,12 @@ export function CompliancePage(props: { feed: LiveEvent[]; feedError: unknown })
   return (
     <div class="page">
       <h1>Compliance</h1>
-      {can('read:compliance') ? <Scores /> : null}
-      {can('read:dashboard') ? <History /> : null}
-      {can('read:requirements') ? <Requirements /> : null}
-      {can('read:audits') ? <Findings /> : null}
-      {can('read:compliance') || can('write:compliance') ? <Reports /> : null}
-      {can('read:dashboard') ? <Activity feed={props.feed} feedError={props.feedError} /> : null}
+      {can('READ_COMPLIANCE') ? <Scores /> : null}
+      {can('READ_DASHBOARD') ? <History /> : null}
+      {can('READ_REQUIREMENTS') ? <Requirements /> : null}
+      {can('READ_AUDITS') ? <Findings /> : null}
+      {can('READ_COMPLIANCE') || can('WRITE_COMPLIANCE') ? <Reports /> : null}
+      {can('READ_DASHBOARD') ? <Activity feed={props.feed} feedError={props.feedError} /> : null}
     </div>
   );
 }
@@ -66,7 +75,7 @@ export function CompliancePage(props: { feed: LiveEvent[]; feedError: unknown })
 function Scores() {
   const { data, error, reload } = useLoad(() => gql(ComplianceStatusViewDocument), []);
   const later = useDebouncedReload(reload);
-  useLiveEvents(['requirement.', 'compliance.', 'finding.', 'validation.'], later);
+  useLiveEvents(['REQUIREMENT_', 'COMPLIANCE_', 'FINDING_', 'VALIDATION_'], later);
   const status = data?.complianceStatus;
   return (
     <Section title="Scores" id="scores">
@@ -78,12 +87,12 @@ function Scores() {
           </p>
           <ul class="score-grid">
             {status.frameworks.map((f) => (
-              <li key={f.framework} class={`score-card status-${f.status}`} data-testid={`score-${f.framework}`}>
+              <li key={f.framework} class={`score-card status-${show(f.status)}`} data-testid={`score-${show(f.framework)}`}>
                 <h3>{frameworkName(f.framework)}</h3>
                 <p class="score" aria-label={`${frameworkName(f.framework)} score`}>
                   <span data-testid="score-value">{f.score}</span>%
                 </p>
-                <p class="status-label">{f.status.replace(/-/g, ' ')}</p>
+                <p class="status-label">{show(f.status).replace(/-/g, ' ')}</p>
                 <p class="counts">
                   {f.requirements.completed} done · {f.requirements.inProgress} in progress · {f.requirements.pending} pending
                 </p>
@@ -104,12 +113,12 @@ function Scores() {
 // ---------- history ----------
 
 function History() {
-  const [period, setPeriod] = useState('30d');
-  const [metric, setMetric] = useState('compliance_score');
-  const [framework, setFramework] = useState('');
+  const [period, setPeriod] = useState<HistoryPeriod>('LAST_30_DAYS');
+  const [metric, setMetric] = useState<HistoryMetric>('COMPLIANCE_SCORE');
+  const [framework, setFramework] = useState<FrameworkId | ''>('');
   const { data, error, reload } = useLoad(() => gql(HistoryDocument, { period, metric, framework: framework || undefined }), [period, metric, framework]);
   const later = useDebouncedReload(reload, 1000);
-  useLiveEvents(['compliance.score_changed'], later);
+  useLiveEvents(['COMPLIANCE_SCORE_CHANGED'], later);
   const h = data?.dashboardHistory;
   const label = HISTORY_METRICS.find(([m]) => m === metric)?.[1] ?? metric;
   return (
@@ -117,22 +126,22 @@ function History() {
       <div class="filters">
         <fieldset class="segmented">
           <legend>Period</legend>
-          {HISTORY_PERIODS.map((p) => (
+          {HISTORY_PERIODS.map(([p, text]) => (
             <label key={p}>
               <input type="radio" name="history-period" value={p} checked={period === p} onChange={() => setPeriod(p)} />
-              {p}
+              {text}
             </label>
           ))}
         </fieldset>
-        <Select id="history-metric" label="Metric" value={metric} options={HISTORY_METRICS} onChange={setMetric} />
-        <Select id="history-framework" label="Framework" value={framework} options={[['', 'all'], ...FRAMEWORKS]} onChange={setFramework} />
+        <Select id="history-metric" label="Metric" value={metric} options={HISTORY_METRICS} onChange={(v) => setMetric(v as HistoryMetric)} />
+        <Select id="history-framework" label="Framework" value={framework} options={[['', 'all'], ...FRAMEWORKS]} onChange={(v) => setFramework(v as FrameworkId | '')} />
       </div>
       <ErrorNote error={error} />
       {h ? (
         <>
           <HistoryChart points={h.dataPoints} label={label} days={PERIOD_DAYS[period] ?? 30} />
           <p class="hint">
-            {label} over {h.period}: average {h.averageValue}%, trend {h.trend}, {h.dataPoints.length} points.
+            {label} over {HISTORY_PERIODS.find(([p]) => p === h.period)?.[1] ?? h.period}: average {h.averageValue}%, trend {show(h.trend)}, {h.dataPoints.length} points.
           </p>
         </>
       ) : null}
@@ -153,7 +162,7 @@ function Requirements() {
   const clean = Object.fromEntries(Object.entries(filter).filter(([, v]) => v));
   const { data, error, reload } = useLoad(() => gql(RequirementListDocument, { filter: clean, limit: PAGE_SIZE, offset }), [JSON.stringify(clean), offset]);
   const later = useDebouncedReload(reload);
-  useLiveEvents(['requirement.', 'validation.'], later);
+  useLiveEvents(['REQUIREMENT_', 'VALIDATION_'], later);
   const validate = useAction(async (req: RequirementRowFragment) => {
     const { validateRequirement } = await gql(ValidateRequirementActionDocument, { id: req.id });
     setValidation({ req, result: validateRequirement });
@@ -169,7 +178,7 @@ function Requirements() {
       title="Requirements"
       id="requirements"
       actions={
-        can('write:requirements') ? (
+        can('WRITE_REQUIREMENTS') ? (
           <button type="button" class="primary" onClick={() => setEditing('new')} data-testid="new-requirement">
             New requirement
           </button>
@@ -204,7 +213,7 @@ function Requirements() {
                   <th scope="col">Priority</th>
                   <th scope="col">Status</th>
                   <th scope="col">Validation</th>
-                  {can('write:requirements') ? <th scope="col">Actions</th> : null}
+                  {can('WRITE_REQUIREMENTS') ? <th scope="col">Actions</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -212,12 +221,12 @@ function Requirements() {
                   <tr key={r.id}>
                     <th scope="row">{r.title}</th>
                     <td>{frameworkName(r.framework)}</td>
-                    <td>{r.priority}</td>
+                    <td>{show(r.priority)}</td>
                     <td>
-                      <span class={`pill pill-${r.status}`}>{r.status}</span>
+                      <span class={`pill pill-${show(r.status)}`}>{show(r.status)}</span>
                     </td>
-                    <td>{r.validation ? `${r.validation.status} (${r.validation.score})` : '—'}</td>
-                    {can('write:requirements') ? (
+                    <td>{r.validation ? `${show(r.validation.status)} (${r.validation.score})` : '—'}</td>
+                    {can('WRITE_REQUIREMENTS') ? (
                       <td class="row-actions">
                         <button type="button" onClick={() => setEditing(r)} aria-label={`Edit ${r.title}`}>
                           Edit
@@ -259,7 +268,7 @@ function ValidationPanel(props: { title: string; result: ValidateRequirementActi
         <ul>
           {r.issues.map((i) => (
             <li key={i.ruleId + i.field}>
-              <span class={`pill sev-${i.severity}`}>{i.severity}</span> <code>{i.field}</code> {i.message} <small>({i.ruleId})</small>
+              <span class={`pill sev-${show(i.severity)}`}>{show(i.severity)}</span> <code>{i.field}</code> {i.message} <small>({i.ruleId})</small>
             </li>
           ))}
         </ul>
@@ -296,9 +305,9 @@ function RequirementForm(props: { initial: RequirementRowFragment | null; onDone
   const r = props.initial;
   const [title, setTitle] = useState(r?.title ?? '');
   const [description, setDescription] = useState(r?.description ?? '');
-  const [framework, setFramework] = useState(r?.framework ?? 'gdpr');
-  const [priority, setPriority] = useState(r?.priority ?? 'medium');
-  const [status, setStatus] = useState(r?.status ?? 'pending');
+  const [framework, setFramework] = useState<FrameworkId>(r?.framework ?? 'GDPR');
+  const [priority, setPriority] = useState<Priority>(r?.priority ?? 'MEDIUM');
+  const [status, setStatus] = useState<RequirementStatus>(r?.status ?? 'PENDING');
   const [category, setCategory] = useState(r?.category ?? '');
   const [criteria, setCriteria] = useState((r?.acceptanceCriteria ?? []).join('\n'));
   const save = useAction(async () => {
@@ -323,9 +332,9 @@ function RequirementForm(props: { initial: RequirementRowFragment | null; onDone
       <div ref={first} class="wide">
         <TextField id="req-title" label="Title" value={title} onInput={setTitle} required />
       </div>
-      <Select id="req-form-framework" label="Framework" value={framework} options={FRAMEWORKS} onChange={setFramework} />
-      <Select id="req-form-priority" label="Priority" value={priority} options={PRIORITIES} onChange={setPriority} />
-      {r ? <Select id="req-form-status" label="Status" value={status} options={REQUIREMENT_STATUSES} onChange={setStatus} /> : null}
+      <Select id="req-form-framework" label="Framework" value={framework} options={FRAMEWORKS} onChange={(v) => setFramework(v as FrameworkId)} />
+      <Select id="req-form-priority" label="Priority" value={priority} options={PRIORITIES} onChange={(v) => setPriority(v as Priority)} />
+      {r ? <Select id="req-form-status" label="Status" value={status} options={REQUIREMENT_STATUSES} onChange={(v) => setStatus(v as RequirementStatus)} /> : null}
       <TextField id="req-category" label="Category" value={category} onInput={setCategory} />
       <div class="wide">
         <TextField id="req-description" label="Description" value={description} onInput={setDescription} multiline />
@@ -357,14 +366,14 @@ function Findings() {
   const filter = Object.fromEntries(Object.entries({ status, severity }).filter(([, v]) => v));
   const { data, error, reload } = useLoad(() => gql(FindingListDocument, { filter, limit: PAGE_SIZE, offset }), [status, severity, offset]);
   const later = useDebouncedReload(reload);
-  useLiveEvents(['finding.'], later);
+  useLiveEvents(['FINDING_'], later);
   const page = data?.findings;
   return (
     <Section
       title="Audit findings"
       id="findings"
       actions={
-        can('write:audits') ? (
+        can('WRITE_AUDITS') ? (
           <button type="button" class="primary" onClick={() => setRecording(true)}>
             Record finding
           </button>
@@ -412,7 +421,7 @@ function FindingItem({ finding: f, onChanged }: { finding: FindingRowFragment; o
   return (
     <li class="finding">
       <h3>
-        <span class={`pill sev-${f.severity}`}>{f.severity}</span> {f.title} <span class={`pill pill-${f.status}`}>{f.status}</span>
+        <span class={`pill sev-${show(f.severity)}`}>{show(f.severity)}</span> {f.title} <span class={`pill pill-${show(f.status)}`}>{show(f.status)}</span>
       </h3>
       <p class="hint">
         {frameworkName(f.framework)} · discovered {formatTime(f.discoveredAt)}
@@ -430,7 +439,7 @@ function FindingItem({ finding: f, onChanged }: { finding: FindingRowFragment; o
         </>
       ) : null}
       {f.resolution ? <p>Resolution: {f.resolution}</p> : null}
-      {can('write:audits') ? (
+      {can('WRITE_AUDITS') ? (
         <div class="finding-actions">
           <form
             class="inline"
@@ -444,12 +453,12 @@ function FindingItem({ finding: f, onChanged }: { finding: FindingRowFragment; o
               Attach
             </button>
           </form>
-          {f.status !== 'resolved' ? (
+          {f.status !== 'RESOLVED' ? (
             <form
               class="inline"
               onSubmit={(e) => {
                 e.preventDefault();
-                void change.run({ status: 'resolved', resolution: resolution.trim() || undefined });
+                void change.run({ status: 'RESOLVED', resolution: resolution.trim() || undefined });
               }}
             >
               <TextField id={`resolution-${f.id}`} label="Resolution" value={resolution} onInput={setResolution} />
@@ -458,7 +467,7 @@ function FindingItem({ finding: f, onChanged }: { finding: FindingRowFragment; o
               </button>
             </form>
           ) : (
-            <button type="button" onClick={() => change.run({ status: 'open' })} disabled={change.busy}>
+            <button type="button" onClick={() => change.run({ status: 'OPEN' })} disabled={change.busy}>
               Reopen
             </button>
           )}
@@ -471,8 +480,8 @@ function FindingItem({ finding: f, onChanged }: { finding: FindingRowFragment; o
 
 function FindingForm(props: { onDone: () => void }) {
   const [title, setTitle] = useState('');
-  const [framework, setFramework] = useState('gdpr');
-  const [severity, setSeverity] = useState('medium');
+  const [framework, setFramework] = useState<FrameworkId>('GDPR');
+  const [severity, setSeverity] = useState<FindingSeverity>('MEDIUM');
   const [description, setDescription] = useState('');
   const [evidence, setEvidence] = useState('');
   const save = useAction(async () => {
@@ -493,8 +502,8 @@ function FindingForm(props: { onDone: () => void }) {
       <div class="wide">
         <TextField id="finding-title" label="Title" value={title} onInput={setTitle} required />
       </div>
-      <Select id="finding-framework" label="Framework" value={framework} options={FRAMEWORKS} onChange={setFramework} />
-      <Select id="finding-form-severity" label="Severity" value={severity} options={SEVERITIES} onChange={setSeverity} />
+      <Select id="finding-framework" label="Framework" value={framework} options={FRAMEWORKS} onChange={(v) => setFramework(v as FrameworkId)} />
+      <Select id="finding-form-severity" label="Severity" value={severity} options={SEVERITIES} onChange={(v) => setSeverity(v as FindingSeverity)} />
       <div class="wide">
         <TextField id="finding-description" label="Description" value={description} onInput={setDescription} multiline />
       </div>
@@ -520,25 +529,25 @@ const REPORTS_STORAGE = 'gateway-console.reports';
 
 function Reports() {
   const can = useCan();
-  const [framework, setFramework] = useState('gdpr');
-  const [format, setFormat] = useState('pdf');
+  const [framework, setFramework] = useState<FrameworkId>('GDPR');
+  const [format, setFormat] = useState<ReportFormat>('PDF');
   const [includeEvidence, setIncludeEvidence] = useState(false);
   // The reports this tab asked for (the API lists reports only on the dashboard path).
   const [reports, setReports] = useState<ReportRowFragment[]>(() => JSON.parse(sessionStorage.getItem(REPORTS_STORAGE) ?? '[]'));
   useEffect(() => sessionStorage.setItem(REPORTS_STORAGE, JSON.stringify(reports.slice(0, 20))), [reports]);
   const upsert = (r: ReportRowFragment) => setReports((prev) => [r, ...prev.filter((p) => p.reportId !== r.reportId)].sort((a, b) => b.createdAt.localeCompare(a.createdAt)));
   const refresh = async (id: string) => {
-    if (!can('read:compliance')) return;
+    if (!can('READ_COMPLIANCE')) return;
     const { complianceReport } = await gql(ReportByIdDocument, { reportId: id });
     upsert(complianceReport);
   };
   // Live: a report's completion arrives as an event; a slow poll covers failures (they send none).
-  useLiveEvents(['report.completed'], (e) => {
+  useLiveEvents(['REPORT_COMPLETED'], (e) => {
     const id = String(e.data.reportId ?? '');
     if (reports.some((r) => r.reportId === id)) void refresh(id).catch(() => undefined);
   });
   useEffect(() => {
-    const pending = reports.filter((r) => r.status === 'generating');
+    const pending = reports.filter((r) => r.status === 'GENERATING');
     if (!pending.length) return;
     const t = setInterval(() => pending.forEach((r) => void refresh(r.reportId).catch(() => undefined)), 3000);
     return () => clearInterval(t);
@@ -547,10 +556,10 @@ function Reports() {
     const { requestComplianceReport } = await gql(RequestReportDocument, { input: { framework, format, includeEvidence } });
     upsert(requestComplianceReport);
   });
-  const get = useAction((r: ReportRowFragment) => download(r.downloadUrl!, `${r.reportId}.${r.format}`));
+  const get = useAction((r: ReportRowFragment) => download(r.downloadUrl!, `${r.reportId}.${show(r.format)}`));
   return (
     <Section title="Reports" id="reports">
-      {can('write:compliance') ? (
+      {can('WRITE_COMPLIANCE') ? (
         <form
           class="filters"
           aria-label="Request a report"
@@ -559,8 +568,8 @@ function Reports() {
             void request.run();
           }}
         >
-          <Select id="report-framework" label="Framework" value={framework} options={FRAMEWORKS} onChange={setFramework} />
-          <Select id="report-format" label="Format" value={format} options={REPORT_FORMATS} onChange={setFormat} />
+          <Select id="report-framework" label="Framework" value={framework} options={FRAMEWORKS} onChange={(v) => setFramework(v as FrameworkId)} />
+          <Select id="report-format" label="Format" value={format} options={REPORT_FORMATS} onChange={(v) => setFormat(v as ReportFormat)} />
           <label class="check">
             <input type="checkbox" checked={includeEvidence} onChange={(e) => setIncludeEvidence((e.target as HTMLInputElement).checked)} /> Include evidence
           </label>
@@ -574,13 +583,13 @@ function Reports() {
       {reports.length ? (
         <ul class="reports" aria-live="polite">
           {reports.map((r) => (
-            <li key={r.reportId} data-testid="report" data-status={r.status}>
+            <li key={r.reportId} data-testid="report" data-status={show(r.status)}>
               <span>
                 {frameworkName(r.framework)} · {r.format.toUpperCase()} · requested {formatTime(r.createdAt)}
               </span>
-              <span class={`pill pill-${r.status}`}>{r.status}</span>
+              <span class={`pill pill-${show(r.status)}`}>{show(r.status)}</span>
               {r.error ? <span class="error-code">{r.error}</span> : null}
-              {r.status === 'completed' && r.downloadUrl && can('read:compliance') ? (
+              {r.status === 'COMPLETED' && r.downloadUrl && can('READ_COMPLIANCE') ? (
                 <button type="button" onClick={() => get.run(r)} disabled={get.busy}>
                   Download {r.format.toUpperCase()}
                   {r.size ? ` (${formatBytes(r.size)})` : ''}
@@ -601,7 +610,7 @@ function Reports() {
 function Activity(props: { feed: LiveEvent[]; feedError: unknown }) {
   const { data, error, reload } = useLoad(() => gql(DashboardStatusViewDocument), []);
   const later = useDebouncedReload(reload, 2000);
-  useLiveEvents(['system.'], later);
+  useLiveEvents(['SYSTEM_'], later);
   const s = data?.dashboardStatus;
   return (
     <Section title="Activity and alerts" id="activity">
@@ -609,14 +618,14 @@ function Activity(props: { feed: LiveEvent[]; feedError: unknown }) {
       <ErrorNote error={props.feedError} />
       {s ? (
         <p class="hint">
-          System {s.status} · compliance {s.systemHealth.compliance}, monitoring {s.systemHealth.monitoring}, validation {s.systemHealth.validation} · database uptime {s.uptime}
+          System {show(s.status)} · compliance {s.systemHealth.compliance}, monitoring {s.systemHealth.monitoring}, validation {s.systemHealth.validation} · database uptime {s.uptime}
         </p>
       ) : null}
       <h3>Live events</h3>
       <ol class="feed" aria-live="polite" data-testid="live-feed">
         {props.feed.map((e) => (
-          <li key={e.id} class={e.type === 'system.alert' ? 'alert' : ''}>
-            <time dateTime={e.createdAt}>{new Date(e.createdAt).toLocaleTimeString()}</time> <code>{e.type}</code> {describeEvent(e)}
+          <li key={e.id} class={e.type === 'SYSTEM_ALERT' ? 'alert' : ''}>
+            <time dateTime={e.createdAt}>{new Date(e.createdAt).toLocaleTimeString()}</time> <code>{eventName(e.type)}</code> {describeEvent(e)}
           </li>
         ))}
         {props.feed.length === 0 ? <li class="hint">Waiting for changes…</li> : null}

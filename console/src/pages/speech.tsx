@@ -10,8 +10,13 @@ import {
   SpeechProviderStatsDocument,
   type GenerateInput,
   type LookUpHashQuery,
+  type AudioFormat,
+  type HashMode,
   type ProviderCatalogueQuery,
+  type ProviderId,
+  type Quality,
 } from '../generated/graphql';
+import { HASH_MODES, show, showId } from '../catalogue';
 import { ErrorNote, formatBytes, formatTime, Section, Select, TextField, useAction, useLoad } from '../ui';
 import { useCan, useViewer } from '../viewer';
 
@@ -21,10 +26,10 @@ type Provider = ProviderCatalogueQuery['providers'][number];
 const PROGRESSIVE_FROM_CHARS = 400;
 
 interface Choice {
-  provider: string;
+  provider: ProviderId;
   voice: string;
-  format: string;
-  quality: string;
+  format: AudioFormat;
+  quality: Quality;
   speed: number;
 }
 
@@ -52,8 +57,8 @@ function useAudioSource() {
 export function SpeechPage() {
   const can = useCan();
   const viewer = useViewer();
-  const mayGenerate = viewer.speechOpen || can('tts:generate');
-  const mayRead = viewer.speechOpen || can('tts:read');
+  const mayGenerate = viewer.speechOpen || can('TTS_GENERATE');
+  const mayRead = viewer.speechOpen || can('TTS_READ');
   const providers = useLoad(() => gql(ProviderCatalogueDocument), []);
   const [statsVersion, setStatsVersion] = useState(0);
   return (
@@ -70,7 +75,7 @@ export function SpeechPage() {
 function ChoiceFields(props: { providers: Provider[]; choice: Choice; onChange: (c: Choice) => void; prefix: string }) {
   const { providers, choice } = props;
   const p = providers.find((x) => x.name === choice.provider) ?? providers[0];
-  const pick = (provider: string) => {
+  const pick = (provider: ProviderId) => {
     const next = providers.find((x) => x.name === provider)!;
     props.onChange({
       provider,
@@ -87,11 +92,11 @@ function ChoiceFields(props: { providers: Provider[]; choice: Choice; onChange: 
         label="Provider"
         value={choice.provider}
         options={providers.map((x) => [x.name, `${x.displayName}${x.configured ? '' : ' (not configured)'}`] as [string, string])}
-        onChange={pick}
+        onChange={(v) => pick(v as ProviderId)}
       />
       <Select id={`${props.prefix}-voice`} label="Voice" value={choice.voice} options={p.voices} onChange={(voice) => props.onChange({ ...choice, voice })} />
-      <Select id={`${props.prefix}-format`} label="Format" value={choice.format} options={p.formats} onChange={(format) => props.onChange({ ...choice, format })} />
-      <Select id={`${props.prefix}-quality`} label="Quality" value={choice.quality} options={p.qualities} onChange={(quality) => props.onChange({ ...choice, quality })} />
+      <Select id={`${props.prefix}-format`} label="Format" value={choice.format} options={p.formats.map((f) => [f, show(f)] as [string, string])} onChange={(format) => props.onChange({ ...choice, format: format as AudioFormat })} />
+      <Select id={`${props.prefix}-quality`} label="Quality" value={choice.quality} options={p.qualities.map((q) => [q, show(q)] as [string, string])} onChange={(quality) => props.onChange({ ...choice, quality: quality as Quality })} />
       <div class="field">
         <label for={`${props.prefix}-speed`}>Speed ({choice.speed.toFixed(1)}×)</label>
         <input
@@ -110,7 +115,7 @@ function ChoiceFields(props: { providers: Provider[]; choice: Choice; onChange: 
 
 function initialChoice(providers: Provider[]): Choice {
   const p = providers.find((x) => x.default && x.configured) ?? providers.find((x) => x.configured) ?? providers[0];
-  return { provider: p.name, voice: p.voices[0], format: p.formats.includes('mp3') ? 'mp3' : p.formats[0], quality: p.qualities.includes('standard') ? 'standard' : p.qualities[0], speed: 1 };
+  return { provider: p.name, voice: p.voices[0], format: p.formats.includes('MP3') ? 'MP3' : p.formats[0], quality: p.qualities.includes('STANDARD') ? 'STANDARD' : p.qualities[0], speed: 1 };
 }
 
 const inputOf = (text: string, c: Choice): GenerateInput => ({ text, options: { provider: c.provider, voice: c.voice, format: c.format, quality: c.quality, speed: c.speed } });
@@ -131,7 +136,7 @@ function Playground(props: { providers: Provider[]; onGenerated: () => void }) {
     let live = true;
     const t = setTimeout(() => {
       gql(CostEstimateDocument, { input: inputOf(text, choice) }).then(
-        ({ estimate: e }) => live && setEstimate({ text: `${e.characterCount} characters · ${e.cost.toFixed(6)} ${e.currency} (${e.provider}, ${e.quality})`, error: null }),
+        ({ estimate: e }) => live && setEstimate({ text: `${e.characterCount} characters · ${e.cost.toFixed(6)} ${e.currency} (${showId(e.provider)}, ${show(e.quality)})`, error: null }),
         (error) => live && setEstimate({ text: '', error }),
       );
     }, 250);
@@ -147,7 +152,7 @@ function Playground(props: { providers: Provider[]; onGenerated: () => void }) {
     setChunks(null);
     if (!progressive) {
       const { generate: g } = await gql(GenerateSpeechDocument, { input: inputOf(text, choice) });
-      setPlayed({ src: await audioSource(g.audioUrl), cached: g.cached, hash: g.hash, detail: `${g.duration.toFixed(1)} s · ${formatBytes(g.metadata.fileSize)} · ${g.metadata.provider}/${g.metadata.voice} · ${g.cost.toFixed(6)} USD` });
+      setPlayed({ src: await audioSource(g.audioUrl), cached: g.cached, hash: g.hash, detail: `${g.duration.toFixed(1)} s · ${formatBytes(g.metadata.fileSize)} · ${showId(g.metadata.provider)}/${g.metadata.voice} · ${g.cost.toFixed(6)} USD` });
       props.onGenerated();
       return;
     }
@@ -155,16 +160,16 @@ function Playground(props: { providers: Provider[]; onGenerated: () => void }) {
       cancel.current?.();
       cancel.current = subscribe(ProgressiveSpeechDocument, { input: inputOf(text, choice) }, {
         next: ({ generateProgressive: e }) => {
-          if (e.type === 'started') setChunks({ total: e.totalChunks ?? 1, completed: 0, progress: 0 });
-          else if (e.type === 'progress') setChunks({ total: e.total ?? 1, completed: e.completed ?? 0, progress: e.progress ?? 0 });
-          else if (e.type === 'complete' && e.audioUrl) {
+          if (e.type === 'STARTED') setChunks({ total: e.totalChunks ?? 1, completed: 0, progress: 0 });
+          else if (e.type === 'PROGRESS') setChunks({ total: e.total ?? 1, completed: e.completed ?? 0, progress: e.progress ?? 0 });
+          else if (e.type === 'COMPLETE' && e.audioUrl) {
             setChunks((c) => ({ total: e.chunks ?? c?.total ?? 1, completed: e.chunks ?? c?.total ?? 1, progress: 100 }));
             audioSource(e.audioUrl).then((src) => {
               setPlayed({ src, cached: !!e.cached, hash: e.hash ?? '', detail: `${(e.duration ?? 0).toFixed(1)} s · ${e.chunks} chunks` });
               props.onGenerated();
               resolve();
             }, reject);
-          } else if (e.type === 'error') reject(new ApiError(e.code ?? 'GENERATION_ERROR', e.message ?? 'Generation failed'));
+          } else if (e.type === 'ERROR') reject(new ApiError(e.code ?? 'GENERATION_ERROR', e.message ?? 'Generation failed'));
         },
         error: reject,
         complete: () => resolve(),
@@ -233,7 +238,7 @@ function ChunkBars(props: { total: number; completed: number; progress: number }
 function Stats(props: { version: number }) {
   const can = useCan();
   const providers = useLoad(() => gql(SpeechProviderStatsDocument), [props.version]);
-  const cache = useLoad(() => (can('tts:admin') ? gql(SpeechCacheStatsDocument) : Promise.resolve(null)), [props.version]);
+  const cache = useLoad(() => (can('TTS_ADMIN') ? gql(SpeechCacheStatsDocument) : Promise.resolve(null)), [props.version]);
   return (
     <Section title="Statistics" id="speech-stats">
       <ErrorNote error={providers.error || cache.error} />
@@ -259,7 +264,7 @@ function Stats(props: { version: number }) {
             <tbody>
               {providers.data.providerStats.map((p) => (
                 <tr key={p.provider}>
-                  <th scope="row">{p.provider}</th>
+                  <th scope="row">{showId(p.provider)}</th>
                   <td>{p.requests}</td>
                   <td>{p.errors}</td>
                   <td>{p.charactersProcessed}</td>
@@ -282,7 +287,7 @@ function Stats(props: { version: number }) {
 
 function HashLookup(props: { providers: Provider[] }) {
   const [text, setText] = useState('');
-  const [mode, setMode] = useState('content');
+  const [mode, setMode] = useState<HashMode>('CONTENT');
   const [choice, setChoice] = useState<Choice>(() => initialChoice(props.providers));
   const [result, setResult] = useState<LookUpHashQuery['hashLookup'] | null>(null);
   const [src, setSrc] = useState<string | null>(null);
@@ -303,7 +308,7 @@ function HashLookup(props: { providers: Provider[] }) {
       >
         <TextField id="lookup-text" label="Text to look up" value={text} onInput={setText} required />
         <ChoiceFields providers={props.providers} choice={choice} onChange={setChoice} prefix="lookup" />
-        <Select id="lookup-mode" label="Hash mode" value={mode} options={['direct', 'content', 'semantic']} onChange={setMode} />
+        <Select id="lookup-mode" label="Hash mode" value={mode} options={HASH_MODES} onChange={(v) => setMode(v as HashMode)} />
         <button type="submit" disabled={look.busy || !text.trim()}>
           Look up
         </button>
@@ -315,7 +320,7 @@ function HashLookup(props: { providers: Provider[] }) {
             <p>
               Found ({result.mode}
               {result.confidence != null ? `, confidence ${result.confidence}` : ''}): <code>{result.hash}</code>
-              {result.metadata ? ` · ${result.metadata.provider}/${result.metadata.voice}, ${result.metadata.duration.toFixed(1)} s` : ''}
+              {result.metadata ? ` · ${showId(result.metadata.provider)}/${result.metadata.voice}, ${result.metadata.duration.toFixed(1)} s` : ''}
             </p>
           ) : (
             <p>Not in the cache{result.message ? `: ${result.message}` : ''}.</p>

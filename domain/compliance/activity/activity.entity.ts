@@ -14,8 +14,13 @@ export class Activity {
   @Property({ type: 'string', length: 60 })
   type!: string;
 
+  /** The acting key's name then (display only: names are not unique). */
   @Property({ type: 'string', length: 200 })
   user!: string;
+
+  /** The acting key's id (`admin` for ADMIN_API_KEY): who it was. Null on rows from before it was kept. */
+  @Property({ type: 'string', length: 40, nullable: true })
+  userKeyId?: string | null;
 
   @Property({ type: 'text' })
   description!: string;

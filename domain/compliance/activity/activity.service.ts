@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { actorName, type DomainContext } from '../../context';
+import { actorKeyId, actorName, type DomainContext } from '../../context';
 import type { DomainEvent } from '../../events/bus';
 import { newId } from '../../ids';
 import type { ComplianceEventPublisher } from '../events';
@@ -10,7 +10,10 @@ export interface ActivityView {
   id: string;
   timestamp: string;
   type: string;
+  /** The key's name then: display only, names are not unique. */
   user: string;
+  /** The acting key's id (`admin` for the configured admin key): who it was. */
+  userKeyId: string | null;
   description: string;
   subjectId: string | null;
 }
@@ -20,6 +23,7 @@ export const activityView = (a: Activity): ActivityView => ({
   timestamp: a.at.toISOString(),
   type: a.type,
   user: a.user,
+  userKeyId: a.userKeyId ?? null,
   description: a.description,
   subjectId: a.subjectId ?? null,
 });
@@ -35,6 +39,7 @@ export class ActivityService {
       at: clock.now(),
       type,
       user: actorName(ctx),
+      userKeyId: actorKeyId(ctx),
       description: description.slice(0, 2000),
       subjectId: subjectId ?? null,
     });

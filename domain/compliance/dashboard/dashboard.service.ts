@@ -6,6 +6,7 @@ import type { DomainContext } from '../../context';
 import { SERVICE_VERSION, type HealthService } from '../../health';
 import { parseInput } from '../../validation';
 import { Activity } from '../activity/activity.entity';
+import { activityFor } from '../event-access';
 import { SUPPORTED_FRAMEWORKS } from '../catalogue';
 import { precheckFramework } from '../frameworks.service';
 import type { Measurement } from '../status/compliance-status.service';
@@ -23,13 +24,15 @@ export interface DashboardMetrics {
   compliance: { frameworks: { name: string; score: number; status: string; lastAssessed: string | null; scoring: ScoreParts }[]; overallScore: number };
 }
 
+export const DASHBOARD_STATES = ['healthy', 'degraded'] as const;
+
 export interface DashboardStatus {
-  status: 'healthy' | 'degraded';
+  status: (typeof DASHBOARD_STATES)[number];
   uptime: string;
   lastActivity: string | null;
   activeUsers: number;
   systemHealth: { validation: string; compliance: string; monitoring: string };
-  recentActivity: { timestamp: string; type: string; user: string; description: string }[];
+  recentActivity: { timestamp: string; type: string; user: string; userKeyId: string | null; description: string }[];
 }
 
 export interface DashboardHistory {
@@ -127,7 +130,7 @@ export class DashboardService {
   }
 
   async status(ctx: DomainContext): Promise<DashboardStatus> {
-    requirePermission(ctx, 'read:dashboard');
+    const principal = requirePermission(ctx, 'read:dashboard');
     const databaseUp = await this.probe();
     let recent: Activity[] = [];
     let activeUsers = 0;
@@ -135,7 +138,8 @@ export class DashboardService {
       recent = await ctx.em.find(Activity, {}, { orderBy: { at: 'desc', id: 'desc' }, limit: 10 });
       const [row] = await ctx.em
         .getConnection()
-        .execute<{ n: number }[]>(`select count(distinct "user")::int as n from activity_log where at > ?`, [new Date(clock.nowMs() - ACTIVE_USER_WINDOW_MS)], 'all');
+        // Counted by key id: two keys with one name are two users. Rows from before key ids were kept count by name.
+        .execute<{ n: number }[]>(`select count(distinct coalesce(user_key_id, 'name:' || "user"))::int as n from activity_log where at > ?`, [new Date(clock.nowMs() - ACTIVE_USER_WINDOW_MS)], 'all');
       activeUsers = Number(row?.n ?? 0);
     }
     const monitoringFresh = this.probeTimer !== null && clock.nowMs() - this.lastProbeAt <= 2 * PROBE_INTERVAL_MS;
@@ -149,7 +153,11 @@ export class DashboardService {
         compliance: databaseUp ? 'operational' : 'down',
         monitoring: monitoringFresh ? 'operational' : 'degraded',
       },
-      recentActivity: recent.map((a) => ({ timestamp: a.at.toISOString(), type: a.type, user: a.user, description: a.description })),
+      // Titles of requirements and findings only for keys that may read them.
+      recentActivity: recent.map((a) => {
+        const shown = activityFor(principal, { type: a.type, description: a.description, subjectId: a.subjectId ?? null });
+        return { timestamp: a.at.toISOString(), type: a.type, user: a.user, userKeyId: a.userKeyId ?? null, description: shown.description };
+      }),
     };
   }
 

@@ -9,6 +9,7 @@ export type HistoryPeriod = (typeof HISTORY_PERIODS)[number];
 export const HISTORY_METRICS = ['compliance_score', 'requirement_completion', 'validation_rate'] as const;
 export type HistoryMetric = (typeof HISTORY_METRICS)[number];
 export type Trend = 'increasing' | 'decreasing' | 'stable';
+export const TRENDS: readonly Trend[] = ['increasing', 'decreasing', 'stable'];
 
 const DAY_MS = 86_400_000;
 export const PERIOD_DAYS: Record<HistoryPeriod, number> = { '7d': 7, '30d': 30, '90d': 90, '1y': 365 };

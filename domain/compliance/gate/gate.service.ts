@@ -25,6 +25,8 @@ export const GateQuery = z
 export type GateQuery = z.input<typeof GateQuery>;
 
 export type GateCheckName = 'no-open-critical-findings' | 'min-score' | 'max-open-findings';
+export const GATE_CHECK_NAMES: readonly GateCheckName[] = ['no-open-critical-findings', 'min-score', 'max-open-findings'];
+export const GATE_RESULTS = ['pass', 'fail'] as const;
 
 export interface GateCheck {
   name: GateCheckName;
@@ -37,7 +39,7 @@ export interface GateCheck {
 
 export interface GateResult {
   framework: FrameworkId;
-  result: 'pass' | 'fail';
+  result: (typeof GATE_RESULTS)[number];
   passed: boolean;
   /** One sentence per failed check; empty on pass. */
   reasons: string[];

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { SizeBoundedLru } from '../../util/size-bounded-lru';
 
 /**
  * The current version of the compliance read model (requirements and audit findings). It changes
@@ -6,9 +7,86 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * them stays valid while the version read *before* computing it is still the current one.
  */
 export async function readModelVersion(rootEm: EntityManager): Promise<string> {
-  const rows: { version: string | number }[] = await rootEm.getConnection().execute('select "version" from "read_model_version" where "id" = 1');
+  const rows: { version: string | number }[] = await rootEm.getConnection().execute('select sum("version") as "version" from "read_model_version"');
   return String(rows[0]?.version ?? '');
 }
 
 /** Root query fields whose answers depend only on the read model, the arguments and the caller. */
 export const READ_MODEL_QUERIES = new Set(['requirements', 'requirement']);
+
+/** Bytes of answers the read model keeps (REST, GraphQL and tRPC share them). */
+export const READ_MODEL_CACHE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The read model's version and the answers computed from it, for every transport.
+ *
+ * Reading the version is one small query, and a reader must see every change committed before it
+ * asked. Readers that ask while a version query is running wait for the next one, which starts when
+ * the running one ends and answers all of them: under load one query serves many requests, and none
+ * is answered from a query that began before it arrived.
+ */
+export class ReadModel {
+  private readonly answers: SizeBoundedLru<{ size: number; version: string; value: unknown }>;
+  /** False when configured to keep nothing: every read is computed. */
+  readonly keeps: boolean;
+  private running = false;
+  private waiting: { resolve: (v: string) => void; reject: (e: unknown) => void }[] = [];
+
+  constructor(
+    private readonly rootEm: EntityManager,
+    maxBytes = READ_MODEL_CACHE_BYTES,
+  ) {
+    this.answers = new SizeBoundedLru(maxBytes);
+    this.keeps = maxBytes > 0;
+  }
+
+  version(): Promise<string> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      if (!this.running) void this.query();
+    });
+  }
+
+  private async query() {
+    this.running = true;
+    while (this.waiting.length) {
+      const batch = this.waiting;
+      this.waiting = [];
+      try {
+        const v = await readModelVersion(this.rootEm);
+        for (const w of batch) w.resolve(v);
+      } catch (err) {
+        for (const w of batch) w.reject(err);
+      }
+    }
+    this.running = false;
+  }
+
+  /** A kept answer for `key` computed at `version`, if there is one. */
+  get<T>(key: string, version: string): T | undefined {
+    const entry = this.answers.get(key);
+    if (!entry) return undefined;
+    if (entry.version === version) return entry.value as T;
+    this.answers.delete(key);
+    return undefined;
+  }
+
+  /** Keeps an answer computed after reading `version`; `size` is its JSON length (the answer's cost in memory, near enough). */
+  set(key: string, version: string, value: unknown, size: number): void {
+    this.answers.set(key, { size: size + key.length, version, value });
+  }
+
+  /**
+   * The answer for `key`: kept, or computed by `compute` and kept. Answers are shared between
+   * requests, so `compute` must return a value nobody changes afterwards.
+   */
+  async cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    if (!this.keeps) return compute();
+    const version = await this.version();
+    const hit = this.get<T>(key, version);
+    if (hit !== undefined) return hit;
+    const value = await compute();
+    this.set(key, version, value, JSON.stringify(value).length);
+    return value;
+  }
+}

@@ -17,6 +17,8 @@ export interface ReportScope {
   rangeStart: Date | null;
   rangeEnd: Date | null;
   includeEvidence: boolean;
+  /** False when the requester may not read findings (`read:audits`): none are listed, in any section. */
+  includeFindings?: boolean;
   generatedAt: Date;
   organisation?: string;
   requestedBy?: { keyId: string | null; name: string } | null;
@@ -85,7 +87,8 @@ export async function buildReportModel(em: EntityManager, scope: ReportScope): P
   };
   const byFramework = scope.framework ? { framework: scope.framework } : {};
   const wantsRequirements = scope.kind !== 'audit';
-  const wantsFindings = scope.kind === 'compliance' || scope.kind === 'audit';
+  const readsFindings = scope.includeFindings !== false;
+  const wantsFindings = readsFindings && (scope.kind === 'compliance' || scope.kind === 'audit');
 
   const requirements = await em.find(Requirement, { deletedAt: null, ...byFramework, ...inRange('createdAt') }, { orderBy: { createdAt: 'asc', id: 'asc' } });
   // Findings always count towards the score; only the report types that list them show them.
@@ -93,7 +96,7 @@ export async function buildReportModel(em: EntityManager, scope: ReportScope): P
   const findings = wantsFindings ? allFindings : [];
   const frameworks = scope.framework ? [scope.framework] : [...SUPPORTED_FRAMEWORKS];
 
-  const traceability = scope.kind === 'compliance' && scope.framework && isFrameworkId(scope.framework) ? await buildTraceability(em, scope.framework, { includeFindings: true, now: scope.generatedAt }) : null;
+  const traceability = scope.kind === 'compliance' && scope.framework && isFrameworkId(scope.framework) ? await buildTraceability(em, scope.framework, { includeFindings: readsFindings, now: scope.generatedAt }) : null;
 
   return {
     reportId: scope.reportId,
@@ -108,7 +111,9 @@ export async function buildReportModel(em: EntityManager, scope: ReportScope): P
     scope: {
       frameworks,
       includeEvidence: scope.includeEvidence,
-      basis: scope.rangeStart || scope.rangeEnd ? 'requirements created and findings discovered in the period' : 'every requirement and finding',
+      basis:
+        (scope.rangeStart || scope.rangeEnd ? 'requirements created and findings discovered in the period' : 'every requirement and finding') +
+        (readsFindings ? '' : '; findings withheld (the requesting key lacks read:audits)'),
     },
     summary: summarise(requirements, frameworks, allFindings),
     requirements: wantsRequirements && scope.kind !== 'summary'

@@ -5,6 +5,8 @@ import { clock } from '../../clock';
 export type ReportStatus = 'generating' | 'completed' | 'failed';
 export type ReportOrigin = 'compliance' | 'dashboard';
 export type ReportType = 'compliance' | 'requirements' | 'audit' | 'summary';
+export const REPORT_STATUSES: readonly ReportStatus[] = ['generating', 'completed', 'failed'];
+export const REPORT_TYPES: readonly ReportType[] = ['compliance', 'requirements', 'audit', 'summary'];
 export type ReportFormat = 'pdf' | 'json' | 'csv';
 
 export interface ReportRendition {

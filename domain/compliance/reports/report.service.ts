@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { actorOf, SYSTEM_ACTOR, type AuditTrail } from '../../audit/audit-trail.service';
 import { requirePermission } from '../../auth/auth.service';
 import type { Permission } from '../../auth/permissions';
+import { AuthService, principalOfKeyId } from '../../auth/auth.service';
+import { can, type Principal } from '../../auth/principal';
+import { ownsReport } from '../event-access';
 import type { DomainContext } from '../../context';
 import { DomainError, notFound } from '../../errors';
 import { newId } from '../../ids';
@@ -14,8 +17,8 @@ import { precheckFramework } from '../frameworks.service';
 import { SUPPORTED_FRAMEWORKS } from '../catalogue';
 import { REPORT_MEDIA_TYPES, renderReport } from './render';
 import { buildReportModel } from './report-model';
-import { Report, type ReportOrigin, type ReportRendition } from './report.entity';
-import type { ReportSignatureRow } from './render/types';
+import { Report, REPORT_TYPES, type ReportOrigin, type ReportRendition, type ReportType } from './report.entity';
+import { REPORT_FORMATS, type ReportFormat, type ReportSignatureRow } from './render/types';
 import { sha256Of, signatureHashOf } from './integrity';
 import { clock } from '../../clock';
 
@@ -80,7 +83,7 @@ const toEnd = (s: string) => new Date(DATE_ONLY.test(s) ? `${s}T23:59:59.999Z` :
 export const ComplianceReportRequest = z
   .object({
     framework: z.enum(SUPPORTED_FRAMEWORKS as unknown as [string, ...string[]]),
-    format: z.enum(['pdf', 'csv', 'json']).default('pdf'),
+    format: z.enum(REPORT_FORMATS as unknown as [ReportFormat, ...ReportFormat[]]).default('pdf'),
     includeEvidence: z.boolean().default(false),
     dateRange: z.object({ start: instant, end: instant }).strict().optional(),
     /** Printed as the report's title (any script); derived from the framework when absent. */
@@ -93,7 +96,7 @@ export type ComplianceReportRequest = z.input<typeof ComplianceReportRequest>;
 export const DASHBOARD_PERIODS = ['last_7_days', 'last_30_days', 'last_90_days', 'custom'] as const;
 export const DashboardReportRequest = z
   .object({
-    type: z.enum(['compliance', 'requirements', 'audit', 'summary']),
+    type: z.enum(REPORT_TYPES as unknown as [ReportType, ...ReportType[]]),
     framework: z.enum(SUPPORTED_FRAMEWORKS as unknown as [string, ...string[]]).optional(),
     period: z.enum(DASHBOARD_PERIODS).default('last_30_days'),
     startDate: calendarDate.optional(),
@@ -114,7 +117,9 @@ export const DashboardReportRequest = z
   });
 export type DashboardReportRequest = z.input<typeof DashboardReportRequest>;
 
-export const SignReportInput = z.object({ meaning: z.enum(['reviewed', 'approved']) }).strict();
+export const SIGNATURE_MEANINGS = ['reviewed', 'approved'] as const;
+export const VERIFICATION_MATCHES = ['original', 'signed'] as const;
+export const SignReportInput = z.object({ meaning: z.enum(SIGNATURE_MEANINGS) }).strict();
 export type SignReportInput = z.input<typeof SignReportInput>;
 
 export interface ReportVerification {
@@ -128,7 +133,7 @@ export interface ReportVerification {
   expectedSha256: string;
   /** The unsigned original's hash, which signatures are bound to. */
   recordSha256: string;
-  matches: 'original' | 'signed' | null;
+  matches: (typeof VERIFICATION_MATCHES)[number] | null;
   /** True when the bytes are the latest rendition. */
   current: boolean;
   /** Signatures shown in the matching rendition. */
@@ -137,6 +142,15 @@ export interface ReportVerification {
 }
 
 const PERIOD_DAYS: Record<Exclude<(typeof DASHBOARD_PERIODS)[number], 'custom'>, number> = { last_7_days: 7, last_30_days: 30, last_90_days: 90 };
+
+/** A report that asks for what the key may not read is refused before anything is queued. */
+function requireReportContent(principal: Principal, permission: Permission, field: string) {
+  if (can(principal, permission)) return;
+  throw new DomainError('AUTHORIZATION_ERROR', `This report would show audit findings and their evidence, which need the '${permission}' permission this key lacks`, {
+    details: { required: permission },
+    fields: [{ field, message: `needs ${permission}` }],
+  });
+}
 
 /**
  * Compliance and dashboard reports. A request records the report as `generating` and enqueues its
@@ -161,6 +175,8 @@ export class ReportService {
     const principal = requirePermission(ctx, 'write:compliance');
     precheckFramework(raw);
     const input = parseInput(ComplianceReportRequest, raw);
+    // Asking for evidence is asking to read findings: refused outright, like GET /v1/audits/findings.
+    if (input.includeEvidence) requireReportContent(principal, 'read:audits', 'includeEvidence');
     return this.create(ctx, {
       id: newId('rpt'),
       origin: 'compliance',
@@ -181,6 +197,8 @@ export class ReportService {
     const principal = requirePermission(ctx, 'write:dashboard');
     precheckFramework(raw);
     const input = parseInput(DashboardReportRequest, raw);
+    // An audit report is nothing but findings and their evidence.
+    if (input.type === 'audit') requireReportContent(principal, 'read:audits', 'type');
     const now = clock.now();
     const [rangeStart, rangeEnd] =
       input.period === 'custom' ? [toStart(input.startDate!), toEnd(input.endDate!)] : [new Date(now.getTime() - PERIOD_DAYS[input.period] * DAY_MS), now];
@@ -190,7 +208,8 @@ export class ReportService {
       type: input.type,
       framework: input.framework ?? null,
       format: input.format,
-      includeEvidence: input.type === 'audit' || input.type === 'compliance',
+      // A compliance-type report lists findings with evidence only for keys that may read them.
+      includeEvidence: input.type === 'audit' || (input.type === 'compliance' && can(principal, 'read:audits')),
       period: input.period,
       rangeStart,
       rangeEnd,
@@ -207,11 +226,11 @@ export class ReportService {
     return this.get(ctx, reportId, 'dashboard');
   }
 
-  /** Recent dashboard reports, newest first. */
+  /** Recent dashboard reports, newest first: the caller's own (the admin sees every key's). */
   async listDashboard(ctx: DomainContext, raw: { limit?: unknown } = {}): Promise<{ data: ReportView[] }> {
-    requirePermission(ctx, 'read:dashboard');
+    const principal = requirePermission(ctx, 'read:dashboard');
     const { limit } = parseInput(z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }), { limit: raw.limit ?? undefined });
-    const rows = await ctx.em.find(Report, { origin: 'dashboard' }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
+    const rows = await ctx.em.find(Report, { origin: 'dashboard', ...(principal.isAdmin ? {} : { requestedBy: principal.keyId }) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
     return { data: rows.map((r) => this.view(r)) };
   }
 
@@ -342,19 +361,20 @@ export class ReportService {
   }
 
   private async get(ctx: DomainContext, reportId: string, origin: ReportOrigin): Promise<ReportView> {
-    requirePermission(ctx, ReportService.readPermission(origin));
-    return this.view(await this.find(ctx.em, reportId, origin));
+    const principal = requirePermission(ctx, ReportService.readPermission(origin));
+    return this.view(await this.find(ctx.em, reportId, origin, principal));
   }
 
-  private async find(em: EntityManager, reportId: string, origin: ReportOrigin): Promise<Report> {
+  /** With an `owner`, another key's report is not found (404, as if it did not exist), the admin's view excepted. */
+  private async find(em: EntityManager, reportId: string, origin: ReportOrigin, owner?: Principal): Promise<Report> {
     const row = typeof reportId === 'string' && reportId.length <= 48 ? await em.findOne(Report, { id: reportId, origin }) : null;
-    if (!row) throw notFound('Report', String(reportId).slice(0, 60));
+    if (!row || (owner && !ownsReport(owner, row.requestedBy))) throw notFound('Report', String(reportId).slice(0, 60));
     return row;
   }
 
   private async download(ctx: DomainContext, reportId: string, origin: ReportOrigin): Promise<ReportFile> {
-    requirePermission(ctx, ReportService.readPermission(origin));
-    const row = await this.find(ctx.em, reportId, origin);
+    const principal = requirePermission(ctx, ReportService.readPermission(origin));
+    const row = await this.find(ctx.em, reportId, origin, principal);
     if (row.status === 'failed') throw new DomainError('CONFLICT', `Report '${row.id}' failed to generate; request a new one`, { details: { reportId: row.id, status: row.status } });
     if (row.status !== 'completed') {
       throw new DomainError('CONFLICT', `Report '${row.id}' is still generating`, {
@@ -400,6 +420,17 @@ export class ReportService {
     const em = this.rootEm.fork() as EntityManager;
     const report = await em.findOne(Report, reportId);
     if (!report || report.status !== 'generating') return;
+    // The content is what the requester may read now; a requester whose key is gone gets no report.
+    const requester = report.requestedBy ? await principalOfKeyId(em, report.requestedBy) : { principal: AuthService.adminPrincipal() };
+    if (!requester.principal) {
+      const error = `the requesting key is no longer valid (${requester.reason})`;
+      await em.transactional(async (tx) => {
+        const failed = await tx.nativeUpdate(Report, { id: reportId, status: 'generating' }, { status: 'failed', error });
+        if (failed) this.auditTrail.record(tx as EntityManager, SYSTEM_ACTOR, { action: 'report.fail', entityType: 'report', entityId: reportId }, { status: 'generating' }, { status: 'failed', error });
+      });
+      return;
+    }
+    const readsFindings = can(requester.principal, 'read:audits');
     try {
       const generatedAt = clock.now();
       const model = await buildReportModel(em, {
@@ -408,7 +439,8 @@ export class ReportService {
         framework: report.framework ?? null,
         rangeStart: report.rangeStart ?? null,
         rangeEnd: report.rangeEnd ?? null,
-        includeEvidence: report.includeEvidence,
+        includeEvidence: report.includeEvidence && readsFindings,
+        includeFindings: readsFindings,
         generatedAt,
         organisation: this.settings.organisation,
         requestedBy: report.requestedBy ? { keyId: report.requestedBy, name: report.requestedByName ?? report.requestedBy } : null,
@@ -445,6 +477,8 @@ export class ReportService {
             generatedAt: generatedAt.toISOString(),
             expiresAt: expiresAt.toISOString(),
             downloadUrl: `${base}/${report.id}/download`,
+            // Only the requester (and the admin) receive it: reports are owned.
+            requestedBy: { keyId: report.requestedBy ?? null, name: report.requestedByName ?? null },
           }),
         ];
       });

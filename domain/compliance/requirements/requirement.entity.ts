@@ -19,8 +19,10 @@ export interface Implementation {
   completedAt?: string | null;
 }
 
+export const VALIDATION_OUTCOMES = ['passed', 'failed'] as const;
+
 export interface ValidationState {
-  status: 'passed' | 'failed';
+  status: (typeof VALIDATION_OUTCOMES)[number];
   lastValidated: string;
   score: number;
   issues: unknown[];

@@ -12,6 +12,7 @@ import { isFrameworkId, SUPPORTED_FRAMEWORKS, type FrameworkId } from '../catalo
 import type { ComplianceEventPublisher } from '../events';
 import { precheckFramework } from '../frameworks.service';
 import type { ComplianceStatusService } from '../status/compliance-status.service';
+import type { ReadModel } from '../read-model/read-model';
 import { validateRequirement, type ValidationResult } from '../validation';
 import { clausesOf } from './clauses';
 import { PRIORITIES, REQUIREMENT_STATUSES, Requirement, type Implementation, type RequirementStatus, type TechnicalContext, type ValidationState } from './requirement.entity';
@@ -147,6 +148,48 @@ export const requirementDetail = (r: Requirement): RequirementDetail => ({
   validation: r.validation ?? null,
 });
 
+/** A `requirements` row as the driver returns it (json columns parsed, timestamps as Date). */
+interface RequirementRow {
+  id: string;
+  title: string;
+  description: string | null;
+  framework: string;
+  status: RequirementStatus;
+  priority: string;
+  created_at: Date | string;
+  updated_at: Date | string;
+  category?: string | null;
+  acceptance_criteria?: string[] | null;
+  technical_context?: TechnicalContext | null;
+  implementation?: Implementation | null;
+  validation?: ValidationState | null;
+}
+
+const REQUIREMENT_LIST_COLUMNS = 'id, title, description, framework, status, priority, created_at, updated_at';
+const REQUIREMENT_DETAIL_COLUMNS = `${REQUIREMENT_LIST_COLUMNS}, category, acceptance_criteria, technical_context, implementation, validation`;
+
+const isoOf = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
+
+const listItemOfRow = (r: RequirementRow): RequirementListItem => ({
+  id: r.id,
+  title: r.title,
+  description: r.description ?? null,
+  framework: r.framework,
+  status: r.status,
+  priority: r.priority,
+  createdAt: isoOf(r.created_at),
+  updatedAt: isoOf(r.updated_at),
+});
+
+const detailOfRow = (r: RequirementRow): RequirementDetail => ({
+  ...listItemOfRow(r),
+  category: r.category ?? null,
+  acceptanceCriteria: r.acceptance_criteria ?? [],
+  technicalContext: r.technical_context ?? null,
+  implementation: r.implementation ?? null,
+  validation: r.validation ?? null,
+});
+
 /** null and undefined members dropped: GraphQL and query strings send absent values either way. */
 export function withoutNulls(raw: unknown): unknown {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw ?? {};
@@ -171,6 +214,7 @@ export interface RequirementServiceDeps {
   activity: ActivityService;
   status: ComplianceStatusService;
   auditTrail: AuditTrail;
+  readModel: ReadModel;
 }
 
 export interface BatchCreateResult {
@@ -216,25 +260,44 @@ export class RequirementService {
     const query = withoutNulls(rawQuery);
     precheckFramework(query);
     const q = parseInput(ListRequirementsQuery, query);
-    const where: Record<string, unknown> = { deletedAt: null };
-    if (q.framework) where.framework = q.framework;
-    if (q.status) where.status = q.status;
-    if (q.priority) where.priority = q.priority;
+    // The answer depends on the arguments only (the permission is checked above), so every caller shares it.
+    const key = `requirements.list\u0000${opts.detail ? 'detail' : 'item'}\u0000${q.framework ?? ''}\u0000${q.status ?? ''}\u0000${q.priority ?? ''}\u0000${q.limit}\u0000${q.offset}`;
+    return this.deps.readModel.cached(key, () => this.page(ctx.em, q, !!opts.detail));
+  }
+
+  /**
+   * One page, read as rows and mapped straight to views: a list is read-only, so the identity map,
+   * change tracking and entity hydration the ORM would add are cost without use.
+   */
+  private async page(em: EntityManager, q: z.output<typeof ListRequirementsQuery>, detail: boolean): Promise<Page<RequirementListItem | RequirementDetail>> {
+    const where = ['deleted_at is null'];
+    const params: unknown[] = [];
+    for (const [column, value] of [['framework', q.framework], ['status', q.status], ['priority', q.priority]] as const) {
+      if (value === undefined) continue;
+      where.push(`${column} = ?`);
+      params.push(value);
+    }
+    const filter = where.join(' and ');
+    const tallyFilter = where.slice(1).concat('true').join(' and ');
+    const columns = detail ? REQUIREMENT_DETAIL_COLUMNS : REQUIREMENT_LIST_COLUMNS;
+    const connection = em.getConnection();
+    const tx = em.getTransactionContext();
     // Newest first; the id breaks ties between rows created in the same millisecond, so pages are stable.
-    const [rows, total] = await ctx.em.findAndCount(Requirement, where, {
-      orderBy: { createdAt: 'desc', id: 'desc' },
-      limit: q.limit,
-      offset: q.offset,
-    });
+    const [rows, counted] = await Promise.all([
+      connection.execute<RequirementRow[]>(`select ${columns} from requirements where ${filter} order by created_at desc, id desc limit ? offset ?`, [...params, q.limit, q.offset], 'all', tx),
+      // The total from the tally (one row per framework, status and priority): counting the rows would cost as many as there are.
+      connection.execute<{ n: number }[]>(`select coalesce(sum(n), 0)::int as n from compliance_tally where kind = 'r' and ${tallyFilter}`, params, 'all', tx),
+    ]);
+    const total = Number(counted[0]?.n ?? 0);
     return {
-      data: rows.map(opts.detail ? requirementDetail : requirementListItem),
+      data: rows.map(detail ? detailOfRow : listItemOfRow),
       pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + rows.length < total },
     };
   }
 
   async get(ctx: DomainContext, id: string): Promise<RequirementDetail> {
     requirePermission(ctx, 'read:requirements');
-    return requirementDetail(await this.load(ctx.em, id));
+    return this.deps.readModel.cached(`requirements.get\u0000${id}`, async () => requirementDetail(await this.load(ctx.em, id)));
   }
 
   async update(ctx: DomainContext, id: string, raw: unknown): Promise<RequirementDetail> {

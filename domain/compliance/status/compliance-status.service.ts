@@ -15,6 +15,7 @@ import { noOpenFindings, scoreParts, type OpenFindingCounts, type ScoreParts } f
 import { clock } from '../../clock';
 
 export type ComplianceLevel = 'compliant' | 'mostly-compliant' | 'partially-compliant' | 'non-compliant' | 'not-assessed';
+export const COMPLIANCE_LEVELS: readonly ComplianceLevel[] = ['compliant', 'mostly-compliant', 'partially-compliant', 'non-compliant', 'not-assessed'];
 
 /** How much a requirement counts towards its framework's score. */
 export const PRIORITY_WEIGHT: Record<Priority, number> = { critical: 4, high: 3, medium: 2, low: 1 };
@@ -112,6 +113,12 @@ function overallMeasure(t: Tally, frameworks: Measure[]): Measure {
   return { score, status: levelOf(score, t.total), ...counts(t), parts: null };
 }
 
+/** How often each instance checks whether the tally needs compacting. */
+export const TALLY_COMPACT_INTERVAL_MS = 1000;
+
+/** How often each instance deletes the history snapshots no history can show any more. */
+export const SNAPSHOT_PRUNE_INTERVAL_MS = 10 * 60_000;
+
 /** Assessments with unchanged numbers within this window share one history snapshot. */
 const ASSESSMENT_COALESCE_MS = 60_000;
 
@@ -130,24 +137,19 @@ export class ComplianceStatusService {
     private readonly events: ComplianceEventPublisher,
   ) {}
 
-  /** Current numbers, from one aggregate query (inside a transaction when `em` is one). */
+  /**
+   * Current numbers (inside a transaction when `em` is one, its own changes included). They come from
+   * `compliance_tally`, which triggers keep as deltas, so the cost follows the number of buckets and
+   * of deltas since the last compaction, not the number of requirements.
+   */
   async measure(em: EntityManager): Promise<Measurement> {
     const rows = await em.getConnection().execute<
       { kind: 'r' | 'c' | 'f'; framework: string; status: RequirementStatus | null; priority: Priority | null; n: number; passed: number; clause: string | null; severity: Severity | null }[]
     >(
-      `select 'r' as kind, framework, status, priority, count(*)::int as n,
-              count(*) filter (where validation->>'status' = 'passed')::int as passed, null::text as clause, null::text as severity
-         from requirements where deleted_at is null
-        group by framework, status, priority
-       union all
-       select 'c', r.framework, null, null, 0, 0, c.clause, null
-         from requirements r cross join lateral jsonb_array_elements_text(coalesce(r.clauses, '[]'::jsonb)) as c(clause)
-        where r.deleted_at is null
-        group by r.framework, c.clause
-       union all
-       select 'f', framework, null, null, count(*)::int, 0, null, severity
-         from audit_findings where status <> 'resolved'
-        group by framework, severity`,
+      `select kind, framework, status, priority, clause, severity, sum(n)::int as n, sum(passed)::int as passed
+         from compliance_tally
+        group by kind, framework, status, priority, clause, severity
+       having sum(n) <> 0`,
       [],
       'all',
       em.getTransactionContext(),
@@ -157,7 +159,7 @@ export class ComplianceStatusService {
     for (const r of rows) {
       const t = byFramework[r.framework as FrameworkId];
       if (r.kind === 'c') {
-        if (t && r.clause) t.covered.add(r.clause);
+        if (t && r.clause && Number(r.n) > 0) t.covered.add(r.clause);
         continue;
       }
       if (r.kind === 'f') {
@@ -230,6 +232,55 @@ export class ComplianceStatusService {
       await this.assessmentSnapshot(tx as EntityManager, null, m.overall, now);
     });
     return this.frameworkStatus(ctx, id, { skipPermission: true });
+  }
+
+  /**
+   * Folds the tally's deltas into one row per bucket. Rows appended meanwhile by other transactions
+   * are not in this statement's snapshot and stay as they are; two compactions at once each fold only
+   * the rows they deleted.
+   */
+  async compactTally(): Promise<void> {
+    const rows = await this.rootEm.getConnection().execute<{ n: number }[]>(
+      `with folded as (delete from compliance_tally returning kind, framework, status, priority, clause, severity, n, passed),
+       kept as (
+         insert into compliance_tally (kind, framework, status, priority, clause, severity, n, passed)
+         select kind, framework, status, priority, clause, severity, sum(n), sum(passed)
+           from folded group by kind, framework, status, priority, clause, severity
+         having sum(n) <> 0 or sum(passed) <> 0
+         returning 1)
+       select count(*)::int as n from kept`,
+    );
+    this.tallyRowsAfterCompaction = Number(rows[0]?.n ?? 0);
+  }
+
+  private tallyRowsAfterCompaction = 0;
+
+  /** Compacts when the deltas appended since the last compaction outnumber the buckets kept then. */
+  async compactTallyIfGrown(): Promise<void> {
+    const rows = await this.rootEm.getConnection().execute<{ n: number }[]>('select count(*)::int as n from compliance_tally');
+    if (Number(rows[0]?.n ?? 0) > 2 * this.tallyRowsAfterCompaction + 64) await this.compactTally();
+  }
+
+  /**
+   * History shows the last reading of each UTC day (or ISO week), so of the days before today only
+   * each day's last snapshot per framework is ever read: the others are deleted. Writes keep
+   * appending (no writer waits on another), and the table holds one row per framework and day plus
+   * today's.
+   */
+  async pruneSnapshots(): Promise<number> {
+    const now = clock.now();
+    const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    const rows = await this.rootEm.getConnection().execute<{ n: number }[]>(
+      `with superseded as (
+         select id from (
+           select id, row_number() over (partition by framework, date_trunc('day', taken_at at time zone 'UTC') order by taken_at desc, id desc) as rank
+             from metric_snapshots where taken_at < ?) ranked
+          where rank > 1),
+       gone as (delete from metric_snapshots s using superseded where s.id = superseded.id returning 1)
+       select count(*)::int as n from gone`,
+      [today],
+    );
+    return Number(rows[0]?.n ?? 0);
   }
 
   /** Maps requirements stored before clause mapping existed (once, under the start-up lock). */

@@ -19,9 +19,11 @@ export const TraceabilityQuery = z
   .strict();
 export type TraceabilityQuery = z.input<typeof TraceabilityQuery>;
 
+export const TRACE_EVIDENCE_KINDS = ['finding', 'test-file', 'git-branch', 'issue'] as const;
+
 export interface TraceEvidence {
   /** `finding` (evidence attached to a finding), `test-file`, `git-branch` or `issue` (from the requirement's implementation). */
-  kind: 'finding' | 'test-file' | 'git-branch' | 'issue';
+  kind: (typeof TRACE_EVIDENCE_KINDS)[number];
   value: string;
   findingId: string | null;
 }

@@ -23,6 +23,7 @@ export interface RequirementForValidation {
 }
 
 export type ValidationSeverity = 'error' | 'warning' | 'info';
+export const VALIDATION_SEVERITIES: readonly ValidationSeverity[] = ['error', 'warning', 'info'];
 
 export interface ValidationIssue {
   /** Stable id from the catalogue's `validationRules`. */

@@ -1,10 +1,10 @@
-import { createHmac } from 'node:crypto';
-import http from 'node:http';
-import https from 'node:https';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { assertWebhookUrl, guardedLookup, type UrlPolicy } from './ssrf';
+import type { UrlPolicy } from '../../webhooks/ssrf';
+import { postSigned } from '../../webhooks/signed-post';
 import { Poller } from '../../jobs/poller';
 import { Webhook } from './webhook.entity';
+import { principalOfKeyId } from '../../auth/auth.service';
+import { eventFor, eventRefusal } from '../event-access';
 import { clock } from '../../clock';
 
 export interface DeliverySettings {
@@ -38,11 +38,6 @@ interface ClaimedDelivery {
   attempts: number;
 }
 
-/** `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>` (design.md). */
-export function signPayload(secret: string, timestamp: number, body: string): string {
-  const v1 = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
-  return `t=${timestamp},v1=${v1}`;
-}
 
 /** Delay before the next attempt: exponential, capped, with jitter so retries of many receivers spread out. */
 export function retryDelayMs(attempt: number, s: Pick<DeliverySettings, 'baseDelayMs' | 'maxDelayMs'>, random = Math.random): number {
@@ -51,7 +46,7 @@ export function retryDelayMs(attempt: number, s: Pick<DeliverySettings, 'baseDel
 }
 
 export interface DeliveryOutcome {
-  outcome: 'delivered' | 'retry' | 'failed';
+  outcome: 'delivered' | 'retry' | 'failed' | 'skipped';
   statusCode?: number;
   error?: string;
 }
@@ -115,9 +110,15 @@ export class DeliveryWorker {
     const hook = await em.findOne(Webhook, d.webhook_id);
     if (!hook || !hook.active) return this.settle(d, { outcome: 'failed', error: 'webhook deleted' });
     const payload = typeof d.payload === 'string' ? JSON.parse(d.payload) : d.payload;
+    // A webhook sends on its owner's behalf: only while the owner key is valid, and only what it may read now.
+    const owner = await principalOfKeyId(em, hook.ownerKeyId);
+    if (!owner.principal) return this.settle(d, { outcome: 'skipped', error: `owner key ${owner.reason === 'unknown key' ? 'unknown' : owner.reason}` });
+    const refusal = eventRefusal(owner.principal, payload);
+    if (refusal) return this.settle(d, { outcome: 'skipped', error: `owner key ${refusal}` });
+    const shown = eventFor(owner.principal, payload)!;
     let result: DeliveryOutcome;
     try {
-      const status = await this.post(hook, d, JSON.stringify(payload));
+      const status = await this.post(hook, d, JSON.stringify(shown));
       result = status >= 200 && status < 300 ? { outcome: 'delivered', statusCode: status } : { outcome: 'retry', statusCode: status, error: `receiver answered ${status}` };
     } catch (err: any) {
       result = { outcome: 'retry', error: String(err?.message ?? err).slice(0, 500) };
@@ -135,6 +136,14 @@ export class DeliveryWorker {
         `update webhook_deliveries set status = 'delivered', delivered_at = ?, last_status_code = ?, last_error = ?, locked_by = null, locked_until = null
           where id = ? and locked_by = ? and status = 'pending'`,
         [clock.now(), ...common],
+        'run',
+      );
+    } else if (r.outcome === 'skipped') {
+      // Claimed but never sent: the attempt the claim counted is given back.
+      await conn.execute(
+        `update webhook_deliveries set status = 'skipped', attempts = greatest(attempts - 1, 0), last_status_code = ?, last_error = ?, locked_by = null, locked_until = null
+          where id = ? and locked_by = ? and status = 'pending'`,
+        common,
         'run',
       );
     } else if (r.outcome === 'failed') {
@@ -156,38 +165,16 @@ export class DeliveryWorker {
     this.deps.onOutcome?.(r);
   }
 
-  /** One POST; resolves with the status code. No redirects are followed (a redirect is not a delivery). */
-  private async post(hook: Webhook, d: ClaimedDelivery, body: string): Promise<number> {
-    const url = await assertWebhookUrl(hook.url, this.deps.policy); // again: DNS may have changed since registration
-    const timestamp = Math.floor(clock.nowMs() / 1000);
-    const client = url.protocol === 'https:' ? https : http;
-    return new Promise<number>((resolve, reject) => {
-      const req = client.request(
-        url,
-        {
-          method: 'POST',
-          lookup: guardedLookup(this.deps.policy) as any,
-          timeout: this.settings.timeoutMs,
-          headers: {
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
-            'user-agent': 'compliance-gateway-webhooks/1',
-            'x-service-signature': signPayload(hook.secret, timestamp, body),
-            'webhook-id': d.event_id,
-            'webhook-timestamp': String(timestamp),
-          },
-        },
-        (res) => {
-          res.resume(); // the body does not matter; drain it so the socket is freed
-          res.on('end', () => resolve(res.statusCode ?? 0));
-          res.on('error', reject);
-        },
-      );
-      const overall = setTimeout(() => req.destroy(new Error(`timed out after ${this.settings.timeoutMs} ms`)), this.settings.timeoutMs);
-      req.on('timeout', () => req.destroy(new Error(`timed out after ${this.settings.timeoutMs} ms`)));
-      req.on('error', reject);
-      req.on('close', () => clearTimeout(overall));
-      req.end(body);
+  /** One POST; resolves with the status code (domain/webhooks: the same for every product). */
+  private post(hook: Webhook, d: ClaimedDelivery, body: string): Promise<number> {
+    return postSigned({
+      url: hook.url,
+      secret: hook.secret,
+      deliveryId: d.event_id,
+      body,
+      policy: this.deps.policy,
+      timeoutMs: this.settings.timeoutMs,
+      userAgent: 'compliance-gateway-webhooks/1',
     });
   }
 }

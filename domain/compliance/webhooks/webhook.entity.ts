@@ -26,7 +26,9 @@ export class Webhook {
   createdAt: Date = clock.now();
 }
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+/** `skipped`: not sent, and never will be (the owner key was revoked or expired, or may not read the event); `lastError` says why. */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'skipped'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** The outbox: written in the same transaction as the change it announces, sent afterwards. */
 @Entity({ tableName: 'webhook_deliveries' })

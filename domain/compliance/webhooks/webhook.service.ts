@@ -9,8 +9,13 @@ import type { DomainEvent } from '../../events/bus';
 import { newId } from '../../ids';
 import { parseInput } from '../../validation';
 import { COMPLIANCE_EVENT_TYPES, type OutboxWriter } from '../events';
-import { assertWebhookUrl, type UrlPolicy } from './ssrf';
-import { Webhook, WebhookDelivery } from './webhook.entity';
+import { assertWebhookUrl, type UrlPolicy } from '../../webhooks/ssrf';
+import { DELIVERY_STATUSES, Webhook, WebhookDelivery } from './webhook.entity';
+import { ApiKey } from '../../auth/api-key.entity';
+import { ADMIN_PRINCIPAL_ID, AuthService } from '../../auth/auth.service';
+import { isPermission } from '../../auth/permissions';
+import type { Principal } from '../../auth/principal';
+import { eventRefusal } from '../event-access';
 import { clock } from '../../clock';
 
 /** `*` subscribes to every event type, including ones added later. */
@@ -125,19 +130,33 @@ export class WebhookService implements OutboxWriter {
   async deliveries(ctx: DomainContext, id: string, raw: { limit?: unknown; status?: unknown } = {}): Promise<{ data: DeliveryView[] }> {
     const row = await this.owned(ctx, id);
     const q = parseInput(
-      z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), status: z.enum(['pending', 'delivered', 'failed']).optional() }),
+      z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), status: z.enum(DELIVERY_STATUSES).optional() }),
       { limit: raw.limit ?? undefined, status: raw.status ?? undefined },
     );
     const rows = await ctx.em.find(WebhookDelivery, { webhookId: row.id, ...(q.status ? { status: q.status } : {}) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: q.limit });
     return { data: rows.map(deliveryView) };
   }
 
-  /** OutboxWriter: one pending delivery per active webhook that wants this event; committed by the caller. */
+  /**
+   * OutboxWriter: one pending delivery per active webhook that wants this event and whose owner key
+   * may read it (events it could never read are not queued at all); committed by the caller. Whether
+   * the owner is still valid, and what it may read then, is checked again when the delivery is sent.
+   */
   async enqueue(em: EntityManager, event: DomainEvent): Promise<void> {
-    const hooks = await em.find(Webhook, { active: true });
+    const hooks = (await em.find(Webhook, { active: true })).filter((h) => h.events.includes('*') || h.events.includes(event.type));
+    if (!hooks.length) return;
+    const ownerIds = [...new Set(hooks.map((h) => h.ownerKeyId).filter((id): id is string => !!id && id !== ADMIN_PRINCIPAL_ID))];
+    const owners = new Map<string, Principal>(
+      (ownerIds.length ? await em.find(ApiKey, { id: { $in: ownerIds } }) : []).map((k) => [
+        k.id,
+        { keyId: k.id, name: k.name, permissions: new Set(k.permissions.filter(isPermission)), isAdmin: k.isAdmin, plan: k.plan },
+      ]),
+    );
     let added = 0;
     for (const hook of hooks) {
-      if (!hook.events.includes('*') && !hook.events.includes(event.type)) continue;
+      const owner = hook.ownerKeyId === ADMIN_PRINCIPAL_ID ? AuthService.adminPrincipal() : hook.ownerKeyId ? owners.get(hook.ownerKeyId) : undefined;
+      // An owner that is gone still gets the row, so the skip (and why) shows in its deliveries.
+      if (owner && eventRefusal(owner, event)) continue;
       em.create(WebhookDelivery, {
         id: newId('dlv'),
         webhookId: hook.id,

@@ -4,7 +4,7 @@ import { findFirstMpegFrame, parseMpegFrameHeader, probeMp3, skipId3v2 } from '.
 import { probeOgg, readOggPages } from './ogg';
 import { AudioDecodeError, type AudioFormat, type ProbeResult } from './types';
 import { createMediaEncoder, decodeMpegAudio, decodeOggVorbisAudio, type DecodedChannels } from './wasm-codecs';
-import { decodeWav, encodeWav, probeWav } from './wav';
+import { decodeWav, encodeWav, mono16WavHeader, mono16WavSamples, probeWav } from './wav';
 
 export { AudioDecodeError, type AudioFormat, type ProbeResult } from './types';
 
@@ -240,4 +240,85 @@ async function decodeWithLibrary(format: AudioFormat, run: () => Promise<Pcm>): 
     const detail = error instanceof Error ? error.message : String(error);
     throw new AudioDecodeError(format, `decoder failed: ${detail}`, { cause: error });
   }
+}
+
+/** Where the bytes of an encode go as they are made (a live stream), and where each chunk ends. */
+export interface EncodeSink {
+  /** Bytes of the stream, in order. */
+  write(bytes: Buffer): void;
+  /** Everything written so far belongs to chunks up to and including `index`. */
+  endChunk(index: number): void;
+}
+
+/** A block of joined samples; `endsChunk` when it is the last block of that chunk. */
+export interface TaggedBlock {
+  samples: Float32Array;
+  endsChunk: number | null;
+}
+
+/**
+ * encodeBlocks for a live stream: one encoder state for the whole text (so the stream is one
+ * continuous file and its concatenation is the file), with each encoder output handed to `sink` as
+ * soon as it is made, and the end of each chunk marked. MP3 and Ogg output comes in whole frames
+ * and pages. WAV is streamed with a header whose sizes are 0xFFFFFFFF (the length is unknown yet);
+ * the returned file has the exact sizes and the same samples.
+ */
+export async function encodeBlocksLive(
+  blocks: AsyncIterable<TaggedBlock>,
+  sampleRate: number,
+  format: AudioFormat,
+  opts: EncodeOptions,
+  sink: EncodeSink,
+): Promise<EncodedAudio & { durationSeconds: number; streamHeaderBytes: number }> {
+  const quality = checkedQuality(sampleRate, opts);
+  const parts: Buffer[] = [];
+  let total = 0;
+  const out = (b: Buffer) => {
+    if (!b.length) return;
+    parts.push(b);
+    sink.write(b);
+  };
+  if (format === 'wav') {
+    out(mono16WavHeader(sampleRate, null));
+    let lastWavChunk: number | null = null;
+    for await (const { samples, endsChunk } of blocks) {
+      total += samples.length;
+      out(mono16WavSamples({ sampleRate, samples }));
+      if (endsChunk !== null) sink.endChunk((lastWavChunk = endsChunk));
+    }
+    if (lastWavChunk !== null) sink.endChunk(lastWavChunk); // nothing follows: the last chunk is complete
+    parts[0] = mono16WavHeader(sampleRate, total);
+    return { data: Buffer.concat(parts), bitrate: sampleRate * 16, sampleRate, durationSeconds: total / sampleRate, streamHeaderBytes: parts[0].length };
+  }
+  if (format !== 'mp3' && format !== 'ogg') throw new RangeError(`Unsupported audio format: ${String(format)}`);
+  const outputSampleRate = format === 'mp3' ? nearestMp3SampleRate(sampleRate) : sampleRate;
+  const encoder =
+    format === 'mp3'
+      ? await createMediaEncoder('audio/mpeg').then((e) => (e.configure({ channels: 1, sampleRate, bitrate: MP3_BITRATE_KBPS[quality], outputSampleRate: nearestMp3SampleRate(sampleRate) }), e))
+      : await createMediaEncoder('audio/ogg').then((e) => (e.configure({ channels: 1, sampleRate, vbrQuality: OGG_VBR_QUALITY[quality], oggSerialNo: OGG_SERIAL_NUMBER }), e));
+  let lastChunk: number | null = null;
+  let first = true;
+  for await (const { samples, endsChunk } of blocks) {
+    total += samples.length;
+    for (let start = 0; start < samples.length; start += ENCODER_BLOCK_SAMPLES) {
+      if (!first) await yieldToEventLoop();
+      first = false;
+      // Views into the encoder's WASM memory, valid only until the next call: copied.
+      out(Buffer.from((encoder as { encode(s: readonly Float32Array[]): Uint8Array }).encode([samples.subarray(start, start + ENCODER_BLOCK_SAMPLES)])));
+    }
+    if (endsChunk !== null) {
+      lastChunk = endsChunk;
+      sink.endChunk(endsChunk);
+    }
+  }
+  out(Buffer.from(encoder.finalize()));
+  if (lastChunk !== null) sink.endChunk(lastChunk); // the encoder's tail belongs to the last chunk
+  const data = Buffer.concat(parts);
+  const durationSeconds = total / sampleRate;
+  if (format === 'mp3') {
+    const firstFrame = findFirstMpegFrame(data, 0);
+    const header = firstFrame === undefined ? undefined : parseMpegFrameHeader(data, firstFrame);
+    return { data, bitrate: (header?.bitrateKbps ?? MP3_BITRATE_KBPS[quality]) * 1000, sampleRate: header?.sampleRate ?? outputSampleRate, durationSeconds, streamHeaderBytes: 0 };
+  }
+  return { data, bitrate: measuredOggAudioBitrate(data, durationSeconds), sampleRate, durationSeconds, streamHeaderBytes: 0 };
 }

@@ -13,6 +13,8 @@ export {
   decode,
   encode,
   encodeBlocks,
+  encodeBlocksLive,
+  type EncodeSink,
   probe,
   transcode,
   type EncodedAudio,
@@ -20,5 +22,6 @@ export {
   type EncodeQuality,
 } from './codec';
 export { joinMono16Wavs } from './wav';
-export { joinWavChunks, joinWavChunksInOrder } from './join';
+export { joinWavChunks, joinWavChunksInOrder, joinWavChunksLive } from './join';
+export { mono16WavHeader, WAV_HEADER_BYTES } from './wav';
 export { AUDIO_FORMATS, AudioDecodeError, type AudioFormat, type ProbeResult } from './types';

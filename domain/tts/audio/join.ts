@@ -1,5 +1,5 @@
-import { decode, encodeBlocks, type EncodeOptions } from './codec';
-import { concatPcmBlocks, type Pcm } from './pcm';
+import { decode, encodeBlocks, encodeBlocksLive, type EncodeOptions, type EncodeSink, type TaggedBlock } from './codec';
+import { concatPcmBlocks, DEFAULT_CROSSFADE_MS, resample, seamMix, seamOverlap, type Pcm } from './pcm';
 import type { AudioFormat } from './types';
 import { joinMono16Wavs } from './wav';
 
@@ -43,4 +43,43 @@ export async function joinWavChunksInOrder(
   const first = await parts[0]();
   parts[0] = async () => first;
   return encodeBlocks(concatPcmBlocks(parts), first.sampleRate, format, opts);
+}
+
+/**
+ * The join of joinWavChunksInOrder (same seams, same crossfade) for a live stream, in any format:
+ * the encoded bytes go to `sink` as they are made, and the end of each chunk is marked there, so
+ * each chunk's bytes can be served on their own while the rest is still being made.
+ */
+export async function joinWavChunksLive(
+  count: number,
+  take: (i: number) => Promise<Buffer>,
+  format: AudioFormat,
+  opts: EncodeOptions,
+  sink: EncodeSink,
+): Promise<{ data: Buffer; sampleRate: number; bitrate: number; durationSeconds: number; streamHeaderBytes: number }> {
+  const first = await decode(await take(0), 'wav');
+  return encodeBlocksLive(taggedBlocks(first, count, async (i) => decode(await take(i), 'wav')), first.sampleRate, format, opts, sink);
+}
+
+/**
+ * concatPcmBlocks' blocks, tagged with the chunk each one ends: chunk i is the crossfade it begins
+ * with and its body; its last block is given once chunk i + 1 is there (the seam needs its head).
+ */
+async function* taggedBlocks(first: Pcm, count: number, part: (i: number) => Promise<Pcm>): AsyncGenerator<TaggedBlock> {
+  const sampleRate = first.sampleRate;
+  const requestedOverlap = Math.round((DEFAULT_CROSSFADE_MS * sampleRate) / 1000);
+  let previous = first.samples;
+  let from = 0;
+  for (let i = 1; i < count; i++) {
+    const current = resample(await part(i), sampleRate).samples;
+    const overlap = seamOverlap(requestedOverlap, previous.length, current.length);
+    yield { samples: previous.subarray(from, previous.length - overlap), endsChunk: i - 1 };
+    const tail = previous.length - overlap;
+    const mixed = new Float32Array(overlap);
+    for (let j = 0; j < overlap; j++) mixed[j] = Math.max(-1, Math.min(1, seamMix(previous[tail + j], current[j], j, overlap)));
+    if (overlap) yield { samples: mixed, endsChunk: null };
+    previous = current;
+    from = overlap;
+  }
+  yield { samples: previous.subarray(from), endsChunk: count - 1 };
 }

@@ -92,6 +92,29 @@ export function joinMono16Wavs(parts: Buffer[], crossfadeMs = DEFAULT_CROSSFADE_
   return { data: out, sampleRate, frames };
 }
 
+/**
+ * The 44-byte header of a mono 16-bit WAV. `frames: null` writes the streaming form: both sizes
+ * 0xFFFFFFFF ("until the end of the stream"), for a file whose length is not known yet.
+ */
+export function mono16WavHeader(sampleRate: number, frames: number | null): Buffer {
+  const header = Buffer.from(allocMono16Wav(sampleRate, 0));
+  if (frames === null) {
+    header.writeUInt32LE(0xffffffff, 4);
+    header.writeUInt32LE(0xffffffff, 40);
+  } else {
+    header.writeUInt32LE(36 + frames * 2, 4);
+    header.writeUInt32LE(frames * 2, 40);
+  }
+  return header;
+}
+
+/** The sample bytes of encodeWav (16-bit little-endian), without the header. */
+export function mono16WavSamples(pcm: Pcm): Buffer {
+  return encodeWav(pcm).subarray(WAV_HEADER_BYTES);
+}
+
+export { WAV_HEADER_BYTES };
+
 /** Encodes mono 16-bit little-endian PCM. */
 export function encodeWav(pcm: Pcm): Buffer {
   assertValidSampleRate(pcm.sampleRate);

@@ -1,4 +1,5 @@
 import { DomainError, type ErrorCode } from '../../errors';
+import { secretRedactor, type Redactor } from '../../util/redact';
 import type { ProviderId } from '../catalogue';
 import {
   abortableSleep,
@@ -42,12 +43,24 @@ export interface UpstreamClientOptions {
   baseUrl: string;
   /** Named in the message when the vendor rejects the credential. */
   credentialVariable: string;
-  /** Never echoed back to clients, even when a vendor quotes them in an error message. */
+  /** Redacted, in every encoding, from the vendor text that goes to the log (clients never get it). */
   secrets: string[];
+  /**
+   * Told of every failed call with the vendor's own text (secrets already redacted), for the log.
+   * Clients get only the code, status and reason: vendor text may quote keys in any form.
+   */
+  onFailure?: (failure: UpstreamFailureRecord) => void;
   resilience: ResilienceOptions;
   userAgent?: string;
   random?: () => number;
   now?: () => number;
+}
+
+/** What a provider adapter passes on to its client about logging failures. */
+export interface UpstreamReporting {
+  /** Further configured secrets to redact (every vendor's key, the admin key…), beside the vendor's own. */
+  secrets?: string[];
+  onFailure?: (failure: UpstreamFailureRecord) => void;
 }
 
 export interface AudioRequest {
@@ -73,6 +86,16 @@ type AttemptOutcome =
     };
 type AttemptFailure = Extract<AttemptOutcome, { ok: false }>;
 
+/** What the log gets of a failed vendor call. */
+export interface UpstreamFailureRecord {
+  provider: VendorId;
+  upstreamStatus: number | null;
+  reason: UpstreamFailureReason;
+  attempts: number;
+  /** The vendor's error text (or the local cause), every configured secret redacted. */
+  upstreamText?: string;
+}
+
 class ResponseTooLargeError extends Error {}
 
 const ERROR_BODY_PREVIEW_BYTES = 4096;
@@ -88,9 +111,11 @@ export class UpstreamClient {
   readonly breaker: CircuitBreaker;
   readonly semaphore: Semaphore;
   private readonly baseUrl: string;
+  private readonly redact: Redactor;
 
   constructor(private readonly opts: UpstreamClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.redact = secretRedactor(opts.secrets);
     this.breaker = new CircuitBreaker(opts.resilience, opts.now);
     this.semaphore = new Semaphore(opts.resilience.maxConcurrency);
   }
@@ -187,8 +212,8 @@ export class UpstreamClient {
     const status = res.status;
     const upstreamMessage = this.upstreamMessage(preview);
     if (status === 401 || status === 403) {
-      // Vendors quote (parts of) the rejected key in these messages: never pass them on.
-      return { ok: false, reason: 'credentials-rejected', status, retryable: false, unhealthy: false };
+      // Vendors quote (parts of) the rejected key in these messages: only the redacted log sees them.
+      return { ok: false, reason: 'credentials-rejected', status, retryable: false, unhealthy: false, upstreamMessage };
     }
     const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), (this.opts.now ?? Date.now)());
     if (status === 429) return { ok: false, reason: 'rate-limited', status, retryable: true, unhealthy: true, retryAfterMs, upstreamMessage };
@@ -198,7 +223,7 @@ export class UpstreamClient {
     return { ok: false, reason: 'upstream-error', status, retryable: false, unhealthy: true, upstreamMessage: upstreamMessage ?? 'unexpected redirect' };
   }
 
-  /** The vendor's own explanation, from the usual JSON error shapes or plain text, trimmed and scrubbed. */
+  /** The vendor's own explanation, from the usual JSON error shapes or plain text, trimmed and redacted (for the log only). */
   private upstreamMessage(preview: string): string | undefined {
     let text = preview.trim();
     if (!text) return undefined;
@@ -209,25 +234,38 @@ export class UpstreamClient {
     } catch {
       // not JSON: keep the text
     }
-    for (const secret of this.opts.secrets) if (secret) text = text.split(secret).join('[redacted]');
-    text = text.replace(/\s+/g, ' ');
+    // Redacted before trimming, so a cut never leaves a fragment too short to be recognised.
+    text = this.redact(text.replace(/\s+/g, ' '));
     return text.length > UPSTREAM_MESSAGE_CHARS ? `${text.slice(0, UPSTREAM_MESSAGE_CHARS)}…` : text;
   }
 
+  /**
+   * The client's error: code, upstream status, reason and attempts, in words of our own. The vendor's
+   * text goes to the log only (onFailure), redacted: it may quote the key in any encoding.
+   */
   private failure(last: AttemptFailure, attempts: number, extra: Record<string, unknown> = {}): DomainError {
     const p = this.opts.provider;
     const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
     const status = last.status === null ? '' : ` (HTTP ${last.status})`;
-    const said = last.upstreamMessage ? `: ${last.upstreamMessage}` : '';
+    // Local causes (a network error code, what is wrong with the audio) are our words, redacted all the same.
+    const cause = last.cause ? this.redact(last.cause) : undefined;
+    if (last.reason !== 'aborted') {
+      const upstreamText = last.upstreamMessage ?? cause;
+      try {
+        this.opts.onFailure?.({ provider: p, upstreamStatus: last.status, reason: last.reason, attempts, ...(upstreamText ? { upstreamText } : {}) });
+      } catch {
+        /* logging never changes the answer */
+      }
+    }
     const messages: Record<UpstreamFailureReason, string> = {
       'credentials-rejected': `${p} rejected the credential${status}: check ${this.opts.credentialVariable}`,
-      'bad-request': `${p} refused the request${status}${said}`,
+      'bad-request': `${p} refused the request${status}`,
       'rate-limited': `${p} is rate limiting requests${status}; gave up after ${tries}`,
-      'upstream-error': `${p} failed${status} after ${tries}${said}`,
+      'upstream-error': `${p} failed${status} after ${tries}`,
       timeout: last.status === null ? `${p} did not answer within ${this.opts.resilience.timeoutMs} ms (${tries})` : `${p} timed out${status} after ${tries}`,
-      network: `${p} could not be reached${last.cause ? ` (${last.cause})` : ''} after ${tries}`,
-      'invalid-audio': `${p} returned unusable audio after ${tries}: ${last.cause ?? 'unknown problem'}`,
-      'response-too-large': `${p} returned more audio than accepted: ${last.cause ?? ''}`,
+      network: `${p} could not be reached${cause ? ` (${cause})` : ''} after ${tries}`,
+      'invalid-audio': `${p} returned unusable audio after ${tries}: ${cause ?? 'unknown problem'}`,
+      'response-too-large': `${p} returned more audio than accepted: ${cause ?? ''}`,
       'circuit-open': `${p} is temporarily unavailable`,
       aborted: `${p} call was cancelled`,
     };
@@ -237,9 +275,8 @@ export class UpstreamClient {
         upstreamStatus: last.status,
         attempts,
         reason: last.reason,
-        ...(last.upstreamMessage ? { upstreamMessage: last.upstreamMessage } : {}),
-        ...(last.reason === 'invalid-audio' && last.cause ? { audioProblem: last.cause } : {}),
-        ...(last.reason === 'network' && last.cause ? { networkError: last.cause } : {}),
+        ...(last.reason === 'invalid-audio' && cause ? { audioProblem: cause } : {}),
+        ...(last.reason === 'network' && cause ? { networkError: cause } : {}),
         ...extra,
       },
     });

@@ -1,10 +1,10 @@
 import type { AudioFormat } from '../catalogue';
-import { UpstreamClient } from './http-client';
+import { UpstreamClient, type UpstreamReporting } from './http-client';
 import type { SpeechProvider, SynthesisRequest } from './provider';
 import type { ResilienceOptions } from './resilience';
 import { requireAudio } from './upstream-audio';
 
-export interface ProviderASettings {
+export interface ProviderASettings extends UpstreamReporting {
   apiKey: string;
   /** Default https://api.openai.com */
   baseUrl: string;
@@ -28,13 +28,18 @@ export class ProviderA implements SpeechProvider {
       provider: this.id,
       baseUrl: settings.baseUrl,
       credentialVariable: 'PROVIDER_A_API_KEY',
-      secrets: [settings.apiKey],
+      secrets: [settings.apiKey, ...(settings.secrets ?? [])],
+      onFailure: settings.onFailure,
       resilience: settings.resilience,
     });
   }
 
   isConfigured() {
     return true;
+  }
+
+  circuitState() {
+    return this.client.breaker.state;
   }
 
   async synthesize(req: SynthesisRequest, signal?: AbortSignal): Promise<Buffer> {

@@ -1,12 +1,12 @@
 import { DomainError } from '../../errors';
 import { transcode } from '../audio';
 import type { AudioFormat } from '../catalogue';
-import { GENERATION_ERROR_CODE, UpstreamClient } from './http-client';
+import { GENERATION_ERROR_CODE, UpstreamClient, type UpstreamReporting } from './http-client';
 import type { SpeechProvider, SynthesisRequest } from './provider';
 import type { ResilienceOptions } from './resilience';
 import { requireAudio } from './upstream-audio';
 
-export interface ProviderBSettings {
+export interface ProviderBSettings extends UpstreamReporting {
   apiKey: string;
   /** Default https://api.cartesia.ai */
   baseUrl: string;
@@ -75,13 +75,18 @@ export class ProviderB implements SpeechProvider {
       provider: this.id,
       baseUrl: settings.baseUrl,
       credentialVariable: 'PROVIDER_B_API_KEY',
-      secrets: [settings.apiKey],
+      secrets: [settings.apiKey, ...(settings.secrets ?? [])],
+      onFailure: settings.onFailure,
       resilience: settings.resilience,
     });
   }
 
   isConfigured() {
     return true;
+  }
+
+  circuitState() {
+    return this.client.breaker.state;
   }
 
   async synthesize(req: SynthesisRequest, signal?: AbortSignal): Promise<Buffer> {

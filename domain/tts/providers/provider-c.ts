@@ -1,10 +1,10 @@
 import type { AudioFormat, Quality } from '../catalogue';
-import { UpstreamClient } from './http-client';
+import { UpstreamClient, type UpstreamReporting } from './http-client';
 import type { SpeechProvider, SynthesisRequest } from './provider';
 import type { ResilienceOptions } from './resilience';
 import { requireAudio } from './upstream-audio';
 
-export interface ProviderCSettings {
+export interface ProviderCSettings extends UpstreamReporting {
   apiKey: string;
   /** `https://<region>.tts.speech.microsoft.com` unless set explicitly. */
   baseUrl: string;
@@ -70,7 +70,8 @@ export class ProviderC implements SpeechProvider {
       provider: this.id,
       baseUrl: settings.baseUrl,
       credentialVariable: 'PROVIDER_C_API_KEY',
-      secrets: [settings.apiKey],
+      secrets: [settings.apiKey, ...(settings.secrets ?? [])],
+      onFailure: settings.onFailure,
       resilience: settings.resilience,
       userAgent: 'tts-gateway',
     });
@@ -78,6 +79,10 @@ export class ProviderC implements SpeechProvider {
 
   isConfigured() {
     return true;
+  }
+
+  circuitState() {
+    return this.client.breaker.state;
   }
 
   async synthesize(req: SynthesisRequest, signal?: AbortSignal): Promise<Buffer> {

@@ -1,3 +1,4 @@
+import type { CircuitState } from './resilience';
 import type { AudioFormat, ProviderId, Quality } from '../catalogue';
 
 /** One upstream call: text no longer than the provider's `maxCharsPerCall`. */
@@ -17,4 +18,6 @@ export interface SpeechProvider {
   isConfigured(): boolean;
   /** Returns audio encoded in `request.format`; throws a DomainError with the provider's code on failure. */
   synthesize(request: SynthesisRequest, signal?: AbortSignal): Promise<Buffer>;
+  /** The upstream circuit breaker's state (providers that call a vendor over HTTP). */
+  circuitState?(): CircuitState;
 }

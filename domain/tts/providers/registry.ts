@@ -6,6 +6,7 @@ import { ProviderB } from './provider-b';
 import { ProviderC } from './provider-c';
 import { resolveResilience, type ResilienceOptions } from './resilience';
 import { UnconfiguredProvider } from './unconfigured';
+import type { UpstreamReporting } from './http-client';
 
 export interface ProviderSettings {
   mockLatencyMs: number;
@@ -14,6 +15,8 @@ export interface ProviderSettings {
   provider_c: { apiKey?: string; region?: string; baseUrl?: string; resilience?: Partial<ResilienceOptions> };
   /** Timeouts, retries, circuit breaker and concurrency cap for every vendor; per-provider values win. */
   resilience?: Partial<ResilienceOptions>;
+  /** Every configured secret (redacted from vendor text) and where failed calls are reported (the log). */
+  reporting?: UpstreamReporting;
 }
 
 const DEFAULT_BASE_URL = {
@@ -29,13 +32,16 @@ export function createProviders(s: ProviderSettings): Record<ProviderId, SpeechP
   const a = s.provider_a;
   const b = s.provider_b;
   const c = s.provider_c;
+  // Each vendor's text is scrubbed of every configured secret, not only its own key.
+  const reporting: UpstreamReporting = { secrets: [a.apiKey, b.apiKey, c.apiKey, ...(s.reporting?.secrets ?? [])].filter((x): x is string => !!x), onFailure: s.reporting?.onFailure };
   const cBaseUrl = c.baseUrl ?? (c.region ? `https://${c.region}.tts.speech.microsoft.com` : undefined);
   return {
     provider_a: a.apiKey
-      ? new ProviderA({ apiKey: a.apiKey, baseUrl: a.baseUrl ?? DEFAULT_BASE_URL.provider_a, resilience: resolveResilience(s.resilience, a.resilience) })
+      ? new ProviderA({ ...reporting, apiKey: a.apiKey, baseUrl: a.baseUrl ?? DEFAULT_BASE_URL.provider_a, resilience: resolveResilience(s.resilience, a.resilience) })
       : new UnconfiguredProvider('provider_a', 'PROVIDER_A_API_KEY'),
     provider_b: b.apiKey
       ? new ProviderB({
+          ...reporting,
           apiKey: b.apiKey,
           baseUrl: b.baseUrl ?? DEFAULT_BASE_URL.provider_b,
           voiceIds: b.voiceIds,
@@ -44,7 +50,7 @@ export function createProviders(s: ProviderSettings): Record<ProviderId, SpeechP
       : new UnconfiguredProvider('provider_b', 'PROVIDER_B_API_KEY'),
     provider_c:
       c.apiKey && cBaseUrl
-        ? new ProviderC({ apiKey: c.apiKey, baseUrl: cBaseUrl, resilience: resolveResilience(s.resilience, c.resilience) })
+        ? new ProviderC({ ...reporting, apiKey: c.apiKey, baseUrl: cBaseUrl, resilience: resolveResilience(s.resilience, c.resilience) })
         : new UnconfiguredProvider('provider_c', c.apiKey ? 'PROVIDER_C_REGION' : 'PROVIDER_C_API_KEY'),
     mock: new MockProvider(s.mockLatencyMs),
   };

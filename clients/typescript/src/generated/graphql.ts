@@ -3,17 +3,75 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** An audio file format (REST: "mp3", "wav", "ogg") */
+export type AudioFormat =
+  /** REST "mp3" */
+  | 'MP3'
+  /** REST "ogg" */
+  | 'OGG'
+  /** REST "wav" */
+  | 'WAV';
+
+/** A compliance event type (webhook `type`) (REST: "requirement.created", "requirement.updated", "requirement.deleted", "compliance.score_changed", "validation.completed", "finding.created", "finding.updated", "report.completed", "user.activity", "system.alert") */
+export type ComplianceEventType =
+  /** REST "compliance.score_changed" */
+  | 'COMPLIANCE_SCORE_CHANGED'
+  /** REST "finding.created" */
+  | 'FINDING_CREATED'
+  /** REST "finding.updated" */
+  | 'FINDING_UPDATED'
+  /** REST "report.completed" */
+  | 'REPORT_COMPLETED'
+  /** REST "requirement.created" */
+  | 'REQUIREMENT_CREATED'
+  /** REST "requirement.deleted" */
+  | 'REQUIREMENT_DELETED'
+  /** REST "requirement.updated" */
+  | 'REQUIREMENT_UPDATED'
+  /** REST "system.alert" */
+  | 'SYSTEM_ALERT'
+  /** REST "user.activity" */
+  | 'USER_ACTIVITY'
+  /** REST "validation.completed" */
+  | 'VALIDATION_COMPLETED';
+
+/** A compliance level derived from the score (REST: "compliant", "mostly-compliant", "partially-compliant", "non-compliant", "not-assessed") */
+export type ComplianceLevel =
+  /** REST "compliant" */
+  | 'COMPLIANT'
+  /** REST "mostly-compliant" */
+  | 'MOSTLY_COMPLIANT'
+  /** REST "non-compliant" */
+  | 'NON_COMPLIANT'
+  /** REST "not-assessed" */
+  | 'NOT_ASSESSED'
+  /** REST "partially-compliant" */
+  | 'PARTIALLY_COMPLIANT';
+
 export type CreateRequirementInput = {
   acceptanceCriteria?: Array<string> | null | undefined;
   category?: string | null | undefined;
   description?: string | null | undefined;
-  framework: string;
+  framework: FrameworkId;
   implementation?: ImplementationInput | null | undefined;
-  /** critical, high, medium (default) or low */
-  priority?: string | null | undefined;
+  /** MEDIUM when absent */
+  priority?: Priority | null | undefined;
   technicalContext?: TechnicalContextInput | null | undefined;
   title: string;
 };
+
+/** A dashboard WebSocket event type (REST: "requirement_updated", "compliance_changed", "validation_completed", "user_activity", "system_alert") */
+export type DashboardEventType =
+  /** REST "compliance_changed" */
+  | 'COMPLIANCE_CHANGED'
+  /** REST "requirement_updated" */
+  | 'REQUIREMENT_UPDATED'
+  /** REST "system_alert" */
+  | 'SYSTEM_ALERT'
+  /** REST "user_activity" */
+  | 'USER_ACTIVITY'
+  /** REST "validation_completed" */
+  | 'VALIDATION_COMPLETED';
 
 /** provider_b emotion controls, each -1 to 1 */
 export type EmotionInput = {
@@ -21,11 +79,33 @@ export type EmotionInput = {
   positivity?: number | null | undefined;
 };
 
+/** A compliance framework (REST: "iso13485", "fda21cfr11", "gdpr", "soc2") */
+export type FrameworkId =
+  /** REST "fda21cfr11" */
+  | 'FDA21CFR11'
+  /** REST "gdpr" */
+  | 'GDPR'
+  /** REST "iso13485" */
+  | 'ISO13485'
+  /** REST "soc2" */
+  | 'SOC2';
+
 export type GenerateInput = {
   metadata?: TtsMetadataInput | null | undefined;
   options?: TtsOptionsInput | null | undefined;
   text: string;
 };
+
+/** The kind of a progressive generation event (REST: "started", "progress", "complete", "error") */
+export type GenerationEventType =
+  /** REST "complete" */
+  | 'COMPLETE'
+  /** REST "error" */
+  | 'ERROR'
+  /** REST "progress" */
+  | 'PROGRESS'
+  /** REST "started" */
+  | 'STARTED';
 
 export type ImplementationInput = {
   /** ISO 8601; set automatically on completion when absent */
@@ -35,11 +115,53 @@ export type ImplementationInput = {
   testFile?: string | null | undefined;
 };
 
+/** Requirement priority (REST: "critical", "high", "medium", "low") */
+export type Priority =
+  /** REST "critical" */
+  | 'CRITICAL'
+  /** REST "high" */
+  | 'HIGH'
+  /** REST "low" */
+  | 'LOW'
+  /** REST "medium" */
+  | 'MEDIUM';
+
+/** A speech provider (REST: "provider_a", "provider_b", "provider_c", "mock") */
+export type ProviderId =
+  /** REST "mock" */
+  | 'MOCK'
+  /** REST "provider_a" */
+  | 'PROVIDER_A'
+  /** REST "provider_b" */
+  | 'PROVIDER_B'
+  /** REST "provider_c" */
+  | 'PROVIDER_C';
+
+/** Audio quality (which a provider offers: Provider.qualities) (REST: "low", "medium", "high", "standard") */
+export type Quality =
+  /** REST "high" */
+  | 'HIGH'
+  /** REST "low" */
+  | 'LOW'
+  /** REST "medium" */
+  | 'MEDIUM'
+  /** REST "standard" */
+  | 'STANDARD';
+
 export type RequirementFilter = {
-  framework?: string | null | undefined;
-  priority?: string | null | undefined;
-  status?: string | null | undefined;
+  framework?: FrameworkId | null | undefined;
+  priority?: Priority | null | undefined;
+  status?: RequirementStatus | null | undefined;
 };
+
+/** Requirement status (REST: "pending", "in-progress", "completed") */
+export type RequirementStatus =
+  /** REST "completed" */
+  | 'COMPLETED'
+  /** REST "in-progress" */
+  | 'IN_PROGRESS'
+  /** REST "pending" */
+  | 'PENDING';
 
 export type TechnicalContextInput = {
   dataFlow?: string | null | undefined;
@@ -57,14 +179,12 @@ export type TtsMetadataInput = {
 export type TtsOptionsInput = {
   cache?: boolean | null | undefined;
   emotion?: EmotionInput | null | undefined;
-  /** mp3, wav or ogg */
-  format?: string | null | undefined;
+  format?: AudioFormat | null | undefined;
   language?: string | null | undefined;
   /** semitones, -50 to 50 (provider_c) */
   pitch?: number | null | undefined;
-  /** provider_a, provider_b, provider_c or mock */
-  provider?: string | null | undefined;
-  quality?: string | null | undefined;
+  provider?: ProviderId | null | undefined;
+  quality?: Quality | null | undefined;
   speed?: number | null | undefined;
   /** cache lifetime in seconds */
   ttl?: number | null | undefined;
@@ -76,10 +196,10 @@ export type UpdateRequirementInput = {
   acceptanceCriteria?: Array<string> | null | undefined;
   category?: string | null | undefined;
   description?: string | null | undefined;
-  framework?: string | null | undefined;
+  framework?: FrameworkId | null | undefined;
   implementation?: ImplementationInput | null | undefined;
-  priority?: string | null | undefined;
-  status?: string | null | undefined;
+  priority?: Priority | null | undefined;
+  status?: RequirementStatus | null | undefined;
   technicalContext?: TechnicalContextInput | null | undefined;
   title?: string | null | undefined;
 };
@@ -91,21 +211,21 @@ export type RequirementsQueryVariables = Exact<{
 }>;
 
 
-export type RequirementsQuery = { requirements: { data: Array<{ id: string, title: string, description: string | null, framework: string, status: string, priority: string, createdAt: string, updatedAt: string }>, pagination: { total: number, limit: number, offset: number, hasMore: boolean } } };
+export type RequirementsQuery = { requirements: { data: Array<{ id: string, title: string, description: string | null, framework: FrameworkId, status: RequirementStatus, priority: Priority, createdAt: string, updatedAt: string }>, pagination: { total: number, limit: number, offset: number, hasMore: boolean } } };
 
 export type RequirementQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type RequirementQuery = { requirement: { id: string, title: string, description: string | null, framework: string, category: string | null, priority: string, status: string, acceptanceCriteria: Array<string>, createdAt: string, updatedAt: string } };
+export type RequirementQuery = { requirement: { id: string, title: string, description: string | null, framework: FrameworkId, category: string | null, priority: Priority, status: RequirementStatus, acceptanceCriteria: Array<string>, createdAt: string, updatedAt: string } };
 
 export type CreateRequirementMutationVariables = Exact<{
   input: CreateRequirementInput;
 }>;
 
 
-export type CreateRequirementMutation = { createRequirement: { id: string, title: string, framework: string, priority: string, status: string, createdAt: string, updatedAt: string } };
+export type CreateRequirementMutation = { createRequirement: { id: string, title: string, framework: FrameworkId, priority: Priority, status: RequirementStatus, createdAt: string, updatedAt: string } };
 
 export type UpdateRequirementMutationVariables = Exact<{
   id: string;
@@ -113,31 +233,31 @@ export type UpdateRequirementMutationVariables = Exact<{
 }>;
 
 
-export type UpdateRequirementMutation = { updateRequirement: { id: string, title: string, framework: string, priority: string, status: string, updatedAt: string } };
+export type UpdateRequirementMutation = { updateRequirement: { id: string, title: string, framework: FrameworkId, priority: Priority, status: RequirementStatus, updatedAt: string } };
 
 export type ComplianceStatusQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ComplianceStatusQuery = { complianceStatus: { overallScore: number, frameworks: Array<{ framework: string, score: number, status: string }> } };
+export type ComplianceStatusQuery = { complianceStatus: { overallScore: number, frameworks: Array<{ framework: FrameworkId, score: number, status: ComplianceLevel }> } };
 
 export type GenerateSpeechMutationVariables = Exact<{
   input: GenerateInput;
 }>;
 
 
-export type GenerateSpeechMutation = { generate: { hash: string, audioUrl: string, cached: boolean, duration: number, cost: number, metadata: { provider: string, voice: string, generatedAt: string, fileSize: number } } };
+export type GenerateSpeechMutation = { generate: { hash: string, audioUrl: string, cached: boolean, duration: number, cost: number, metadata: { provider: ProviderId, voice: string, generatedAt: string, fileSize: number } } };
 
 export type ComplianceEventsSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ComplianceEventsSubscription = { complianceEvents: { id: string, type: string, wsType: string, createdAt: string, data: Record<string, unknown> } };
+export type ComplianceEventsSubscription = { complianceEvents: { id: string, type: ComplianceEventType, wsType: DashboardEventType, createdAt: string, data: Record<string, unknown> } };
 
 export type GenerateProgressiveSubscriptionVariables = Exact<{
   input: GenerateInput;
 }>;
 
 
-export type GenerateProgressiveSubscription = { generateProgressive: { type: string, totalChunks: number | null, completed: number | null, total: number | null, progress: number | null, hash: string | null, audioUrl: string | null, cached: boolean | null, duration: number | null, chunks: number | null, parallelTime: number | null, message: string | null, code: string | null } };
+export type GenerateProgressiveSubscription = { generateProgressive: { type: GenerationEventType, totalChunks: number | null, streamUrl: string | null, completed: number | null, total: number | null, progress: number | null, chunkIndex: number | null, chunkAudioUrl: string | null, hash: string | null, audioUrl: string | null, cached: boolean | null, duration: number | null, chunks: number | null, parallelTime: number | null, message: string | null, code: string | null } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -266,9 +386,12 @@ export const GenerateProgressiveDocument = new TypedDocumentString(`
   generateProgressive(input: $input) {
     type
     totalChunks
+    streamUrl
     completed
     total
     progress
+    chunkIndex
+    chunkAudioUrl
     hash
     audioUrl
     cached

@@ -75,7 +75,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recent dashboard reports (the short listing reads reports with GET; request them with POST /v1/dashboard/reports) */
+        /** Recent dashboard reports, the caller's own (the admin's listing has every key's); the short listing reads reports with GET, request them with POST /v1/dashboard/reports */
         get: operations["listDashboardReportsShort"];
         put?: never;
         post?: never;
@@ -157,6 +157,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audio/{hash}/chunks/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One chunk of a progressive generation (its `chunkAudioUrl`), playable alone; kept while it runs and 10 minutes after */
+        get: operations["getAudioChunk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audio/{hash}/metadata": {
         parameters: {
             query?: never;
@@ -166,6 +183,23 @@ export interface paths {
         };
         /** Metadata of one audio file (full form, with access statistics) */
         get: operations["getAudioMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audio/{hash}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audio as one stream (the `streamUrl` of progressive generation): begins as soon as the first chunk is encoded, continues in order with chunked transfer to the end; joined late, it still starts from the beginning; once complete, the same bytes as /audio/{hash} (WAV: see the decisions) */
+        get: operations["streamAudio"];
         put?: never;
         post?: never;
         delete?: never;
@@ -270,6 +304,23 @@ export interface paths {
         put?: never;
         /** Generate long text progressively, streamed as Server-Sent Events (started, progress, complete, error) */
         post: operations["generateSpeechProgressive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/generations/{hash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Status of an asynchronous generation (queued, running, completed, failed) and of its webhook delivery */
+        get: operations["getGenerationStatus"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -778,7 +829,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recent dashboard reports, newest first */
+        /** Recent dashboard reports, newest first: the caller's own (the admin's listing has every key's) */
         get: operations["listDashboardReports"];
         put?: never;
         /** Request a dashboard report (id prefix dash_rpt_); generated in the background */
@@ -1008,7 +1059,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Delivered to a registered webhook for `compliance.score_changed` (or `*`) */
+        /**
+         * Delivered to a registered webhook for `compliance.score_changed` (or `*`)
+         * @description Sent only while the webhook's owner key is valid and may read it (read:compliance or read:dashboard); otherwise the delivery is recorded as `skipped` with the reason.
+         */
         post: operations["webhook_compliance_score_changed"];
         delete?: never;
         options?: never;
@@ -1025,7 +1079,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Delivered to a registered webhook for `finding.created` (or `*`) */
+        /**
+         * Delivered to a registered webhook for `finding.created` (or `*`)
+         * @description Sent only while the webhook's owner key is valid and may read it (read:audits); otherwise the delivery is recorded as `skipped` with the reason.
+         */
         post: operations["webhook_finding_created"];
         delete?: never;
         options?: never;
@@ -1042,7 +1099,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Delivered to a registered webhook for `finding.updated` (or `*`) */
+        /**
+         * Delivered to a registered webhook for `finding.updated` (or `*`)
+         * @description Sent only while the webhook's owner key is valid and may read it (read:audits); otherwise the delivery is recorded as `skipped` with the reason.
+         */
         post: operations["webhook_finding_updated"];
         delete?: never;
         options?: never;
@@ -1059,7 +1119,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Delivered to a registered webhook for `report.completed` (or `*`) */
+        /**
+         * Delivered to a registered webhook for `report.completed` (or `*`)
+         * @description Sent only while the webhook's owner key is valid and may read it (read:compliance or read:dashboard, and requested the report); otherwise the delivery is recorded as `skipped` with the reason.
+         */
         post: operations["webhook_report_completed"];
         delete?: never;
         options?: never;
@@ -1076,7 +1139,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Delivered to a registered webhook for `requirement.created` (or `*`) */
+        /**
+         * Delivered to a registered webhook for `requirement.created` (or `*`)
+         * @description Sent only while the webhook's owner key is valid and may read it (read:requirements); otherwise the delivery is recorded as `skipped` with the reason.
+         */
         post: operations["webhook_requirement_created"];
         delete?: never;
         options?: never;
@@ -1093,7 +1159,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Delivered to a registered webhook for `requirement.deleted` (or `*`) */
+        /**
+         * Delivered to a registered webhook for `requirement.deleted` (or `*`)
+         * @description Sent only while the webhook's owner key is valid and may read it (read:requirements); otherwise the delivery is recorded as `skipped` with the reason.
+         */
         post: operations["webhook_requirement_deleted"];
         delete?: never;
         options?: never;
@@ -1110,8 +1179,28 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Delivered to a registered webhook for `requirement.updated` (or `*`) */
+        /**
+         * Delivered to a registered webhook for `requirement.updated` (or `*`)
+         * @description Sent only while the webhook's owner key is valid and may read it (read:requirements); otherwise the delivery is recorded as `skipped` with the reason.
+         */
         post: operations["webhook_requirement_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    speechGenerationFinished: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivered to the `webhook.url` of an asynchronous generation (`POST /api/v1/generate` with `webhook`) once it is done: the audio, or `error`. Sent with the request's `webhook.headers` and signed like every webhook, with `webhook.secret` (or the `webhookSecret` of the 202 answer) */
+        post: operations["webhook_speech_generation_finished"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1127,7 +1216,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Delivered to a registered webhook for `system.alert` (or `*`) */
+        /**
+         * Delivered to a registered webhook for `system.alert` (or `*`)
+         * @description Sent only while the webhook's owner key is valid and may read it (read:dashboard); otherwise the delivery is recorded as `skipped` with the reason.
+         */
         post: operations["webhook_system_alert"];
         delete?: never;
         options?: never;
@@ -1144,7 +1236,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Delivered to a registered webhook for `user.activity` (or `*`) */
+        /**
+         * Delivered to a registered webhook for `user.activity` (or `*`)
+         * @description Sent only while the webhook's owner key is valid and may read it (read:dashboard); otherwise the delivery is recorded as `skipped` with the reason.
+         */
         post: operations["webhook_user_activity"];
         delete?: never;
         options?: never;
@@ -1161,7 +1256,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Delivered to a registered webhook for `validation.completed` (or `*`) */
+        /**
+         * Delivered to a registered webhook for `validation.completed` (or `*`)
+         * @description Sent only while the webhook's owner key is valid and may read it (read:requirements); otherwise the delivery is recorded as `skipped` with the reason.
+         */
         post: operations["webhook_validation_completed"];
         delete?: never;
         options?: never;
@@ -1197,6 +1295,28 @@ export interface components {
                 message: string;
                 requestId: string;
             };
+        };
+        SpeechGenerationWebhook: {
+            audioUrl: string;
+            cached: boolean;
+            duration: number;
+            hash: string;
+            metadata: {
+                fileSize: number;
+                /** @enum {string} */
+                format: "mp3" | "wav" | "ogg";
+                /** Format: date-time */
+                generatedAt: string;
+                /** @enum {string} */
+                provider: "provider_a" | "provider_b" | "provider_c" | "mock";
+                voice: string;
+            };
+        } | {
+            error: {
+                code: string;
+                message: string;
+            };
+            hash: string;
         };
         TtsError: {
             error: {
@@ -1822,7 +1942,10 @@ export interface operations {
                             /** Format: date-time */
                             timestamp: string;
                             type: string;
+                            /** @description the acting key's name then (display only: names are not unique) */
                             user: string;
+                            /** @description the acting key's id, `admin` for the configured admin key; null on entries recorded before key ids were kept */
+                            userKeyId: string | null;
                         }[];
                         /** @enum {string} */
                         status: "healthy" | "degraded";
@@ -2769,6 +2892,98 @@ export interface operations {
             };
         };
     };
+    getAudioChunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+                index: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chunk */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                    "audio/ogg": string;
+                    "audio/wav": string;
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description No such chunk (yet, or any more) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+        };
+    };
     getAudioMetadata: {
         parameters: {
             query?: never;
@@ -2852,6 +3067,104 @@ export interface operations {
                 };
             };
             /** @description No such audio */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+        };
+    };
+    streamAudio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audio, streamed while it is made (no Content-Length), or the stored file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                    "audio/ogg": string;
+                    "audio/wav": string;
+                };
+            };
+            /** @description Not modified (the stored file; If-None-Match matched) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description No such audio, and none being made on this instance */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3190,6 +3503,14 @@ export interface operations {
                         voice?: string;
                     };
                     text: string;
+                    /** @description Asynchronous generation: answered 202 at once; the outcome is POSTed to `url` (with `headers`, signed with `secret` or a secret the answer shows) — see the `speechGenerationFinished` webhook */
+                    webhook?: {
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        secret?: string;
+                        url: string;
+                    };
                 };
             };
         };
@@ -3335,6 +3656,14 @@ export interface operations {
                         voice?: string;
                     };
                     text: string;
+                    /** @description Asynchronous generation: answered 202 at once; the outcome is POSTed to `url` (with `headers`, signed with `secret` or a secret the answer shows) — see the `speechGenerationFinished` webhook */
+                    webhook?: {
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        secret?: string;
+                        url: string;
+                    };
                 };
             };
         };
@@ -3364,7 +3693,23 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request */
+            /** @description Queued (the request has `webhook`): the outcome goes to the webhook; `statusUrl` tells the status */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hash: string;
+                        /** @constant */
+                        status: "queued";
+                        statusUrl: string;
+                        /** @description The signing secret the gateway chose, when the request named none; shown only in this answer */
+                        webhookSecret?: string;
+                    };
+                };
+            };
+            /** @description Invalid request (also a webhook URL that is not public: SSRF guard) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3497,6 +3842,14 @@ export interface operations {
                         voice?: string;
                     };
                     text: string;
+                    /** @description Asynchronous generation: answered 202 at once; the outcome is POSTed to `url` (with `headers`, signed with `secret` or a secret the answer shows) — see the `speechGenerationFinished` webhook */
+                    webhook?: {
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        secret?: string;
+                        url: string;
+                    };
                 };
             };
         };
@@ -3548,6 +3901,126 @@ export interface operations {
             };
             /** @description Request body is not JSON */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+        };
+    };
+    getGenerationStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempts: number;
+                        audioUrl?: string;
+                        cached?: boolean;
+                        duration?: number;
+                        error?: {
+                            code: string;
+                            message: string;
+                        };
+                        finishedAt: string | null;
+                        hash: string;
+                        metadata?: {
+                            fileSize: number;
+                            /** @enum {string} */
+                            format: "mp3" | "wav" | "ogg";
+                            /** Format: date-time */
+                            generatedAt: string;
+                            /** @enum {string} */
+                            provider: "provider_a" | "provider_b" | "provider_c" | "mock";
+                            voice: string;
+                        };
+                        /** @enum {string} */
+                        status: "queued" | "running" | "completed" | "failed";
+                        statusUrl: string;
+                        submittedAt: string | null;
+                        webhook: {
+                            attempts: number;
+                            lastError: string | null;
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed";
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TtsError"];
+                };
+            };
+            /** @description No generation of this hash is known */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6132,7 +6605,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
-            /** @description Insufficient permissions */
+            /** @description AUTHORIZATION_ERROR: includeEvidence without read:audits, or the key lacks write:compliance */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6274,7 +6747,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
-            /** @description No such report */
+            /** @description No such report, or another key's (reports are owned: only the requester and the admin see one) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6392,7 +6865,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
-            /** @description No such report */
+            /** @description No such report, or another key's (reports are owned: only the requester and the admin see one) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6551,7 +7024,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
-            /** @description No such report */
+            /** @description No such report, or another key's (reports are owned: only the requester and the admin see one) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6696,7 +7169,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
-            /** @description No such report */
+            /** @description No such report, or another key's (reports are owned: only the requester and the admin see one) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7438,7 +7911,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
-            /** @description Insufficient permissions */
+            /** @description AUTHORIZATION_ERROR: type audit without read:audits, or the key lacks write:dashboard */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7580,7 +8053,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
-            /** @description No such report */
+            /** @description No such report, or another key's (reports are owned: only the requester and the admin see one) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7698,7 +8171,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
-            /** @description No such report */
+            /** @description No such report, or another key's (reports are owned: only the requester and the admin see one) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7781,7 +8254,10 @@ export interface operations {
                             /** Format: date-time */
                             timestamp: string;
                             type: string;
+                            /** @description the acting key's name then (display only: names are not unique) */
                             user: string;
+                            /** @description the acting key's id, `admin` for the configured admin key; null on entries recorded before key ids were kept */
+                            userKeyId: string | null;
                         }[];
                         /** @enum {string} */
                         status: "healthy" | "degraded";
@@ -9311,7 +9787,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                status?: "pending" | "delivered" | "failed";
+                status?: "pending" | "delivered" | "failed" | "skipped";
             };
             header?: never;
             path: {
@@ -9335,10 +9811,15 @@ export interface operations {
                             deliveredAt: string | null;
                             eventId: string;
                             id: string;
+                            /** @description the last failure, or why the delivery was skipped */
                             lastError: string | null;
                             lastStatusCode: number | null;
                             nextAttemptAt: string | null;
-                            status: string;
+                            /**
+                             * @description skipped: never sent because the owner key was revoked or expired, or may not read the event; lastError says why
+                             * @enum {string}
+                             */
+                            status: "pending" | "delivered" | "failed" | "skipped";
                             type: string;
                             webhookId: string;
                         }[];
@@ -9626,6 +10107,35 @@ export interface operations {
                     /** @constant */
                     type?: "requirement.updated";
                 };
+            };
+        };
+        responses: {
+            /** @description Delivered; any other answer (or none within the timeout) is retried with backoff */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_speech_generation_finished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery id (stable across retries) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays */
+                "x-service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SpeechGenerationWebhook"];
             };
         };
         responses: {

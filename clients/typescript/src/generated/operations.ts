@@ -7,8 +7,11 @@ import { Transport } from '../transport';
 export const OPERATIONS = {
   generateSpeech: { method: 'POST', path: '/api/v1/generate', pathParams: [], body: 'json', response: 'json' },
   generateSpeechProgressive: { method: 'POST', path: '/api/v1/generate-progressive', pathParams: [], body: 'json', response: 'sse' },
+  getGenerationStatus: { method: 'GET', path: '/api/v1/generations/{hash}', pathParams: ["hash"], body: 'none', response: 'json' },
   audioExists: { method: 'HEAD', path: '/api/v1/audio/{hash}', pathParams: ["hash"], body: 'none', response: 'head' },
   getAudio: { method: 'GET', path: '/api/v1/audio/{hash}', pathParams: ["hash"], body: 'none', response: 'binary' },
+  streamAudio: { method: 'GET', path: '/api/v1/audio/{hash}/stream', pathParams: ["hash"], body: 'none', response: 'binary' },
+  getAudioChunk: { method: 'GET', path: '/api/v1/audio/{hash}/chunks/{index}', pathParams: ["hash","index"], body: 'none', response: 'binary' },
   getAudioMetadata: { method: 'GET', path: '/api/v1/audio/{hash}/metadata', pathParams: ["hash"], body: 'none', response: 'json' },
   estimateCost: { method: 'POST', path: '/api/v1/estimate', pathParams: [], body: 'json', response: 'json' },
   listProviders: { method: 'GET', path: '/api/v1/providers', pathParams: [], body: 'none', response: 'json' },
@@ -90,6 +93,11 @@ export class RestOperations extends Transport {
     return this.stream('generateSpeechProgressive', { path: {  }, body, options }) as AsyncIterableIterator<ProgressEvent>;
   }
 
+  /** GET /api/v1/generations/{hash}: Status of an asynchronous generation (queued, running, completed, failed) and of its webhook delivery */
+  getGenerationStatus(hash: string, options?: CallOptions): Promise<SuccessBody<'getGenerationStatus'>> {
+    return this.call('getGenerationStatus', { path: { hash }, options }) as Promise<SuccessBody<'getGenerationStatus'>>;
+  }
+
   /** HEAD /api/v1/audio/{hash}: Whether audio exists (200 with Content-Length) or not (404); no body */
   audioExists(hash: string, options?: CallOptions): Promise<Headers> {
     return this.call('audioExists', { path: { hash }, options }) as Promise<Headers>;
@@ -98,6 +106,16 @@ export class RestOperations extends Transport {
   /** GET /api/v1/audio/{hash}: The audio file; supports ETag/If-None-Match and byte ranges */
   getAudio(hash: string, options?: CallOptions): Promise<BinaryResponse> {
     return this.call('getAudio', { path: { hash }, options }) as Promise<BinaryResponse>;
+  }
+
+  /** GET /api/v1/audio/{hash}/stream: The audio as one stream (the `streamUrl` of progressive generation): begins as soon as the first chunk is encoded, continues in order with chunked transfer to the end; joined late, it still starts from the beginning; once complete, the same bytes as /audio/{hash} (WAV: see the decisions) */
+  streamAudio(hash: string, options?: CallOptions): Promise<BinaryResponse> {
+    return this.call('streamAudio', { path: { hash }, options }) as Promise<BinaryResponse>;
+  }
+
+  /** GET /api/v1/audio/{hash}/chunks/{index}: One chunk of a progressive generation (its `chunkAudioUrl`), playable alone; kept while it runs and 10 minutes after */
+  getAudioChunk(hash: string, index: string, options?: CallOptions): Promise<BinaryResponse> {
+    return this.call('getAudioChunk', { path: { hash, index }, options }) as Promise<BinaryResponse>;
   }
 
   /** GET /api/v1/audio/{hash}/metadata: Metadata of one audio file (full form, with access statistics) */
@@ -355,7 +373,7 @@ export class RestOperations extends Transport {
     return this.call('requestDashboardReport', { path: {  }, body, options }) as Promise<SuccessBody<'requestDashboardReport'>>;
   }
 
-  /** GET /v1/dashboard/reports: Recent dashboard reports, newest first */
+  /** GET /v1/dashboard/reports: Recent dashboard reports, newest first: the caller's own (the admin's listing has every key's) */
   listDashboardReports(query?: QueryOf<'listDashboardReports'>, options?: CallOptions): Promise<SuccessBody<'listDashboardReports'>> {
     return this.call('listDashboardReports', { path: {  }, query, options }) as Promise<SuccessBody<'listDashboardReports'>>;
   }
@@ -380,7 +398,7 @@ export class RestOperations extends Transport {
     return this.call('getDashboardStatusShort', { path: {  }, options }) as Promise<SuccessBody<'getDashboardStatusShort'>>;
   }
 
-  /** GET /api/dashboard/reports: Recent dashboard reports (the short listing reads reports with GET; request them with POST /v1/dashboard/reports) */
+  /** GET /api/dashboard/reports: Recent dashboard reports, the caller's own (the admin's listing has every key's); the short listing reads reports with GET, request them with POST /v1/dashboard/reports */
   listDashboardReportsShort(query?: QueryOf<'listDashboardReportsShort'>, options?: CallOptions): Promise<SuccessBody<'listDashboardReportsShort'>> {
     return this.call('listDashboardReportsShort', { path: {  }, query, options }) as Promise<SuccessBody<'listDashboardReportsShort'>>;
   }

@@ -1,6 +1,6 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
-import { DomainError } from '../../errors';
+import { DomainError } from '../errors';
 
 /**
  * Webhook targets are URLs chosen by API clients; without a guard they could make the service

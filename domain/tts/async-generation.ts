@@ -1,0 +1,247 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import type { DomainContext } from '../context';
+import { DomainError } from '../errors';
+import type { JobQueue, RunningJob } from '../jobs/job-queue';
+import { parseInput } from '../validation';
+import { assertWebhookUrl, type UrlPolicy } from '../webhooks/ssrf';
+import { postSigned, RESERVED_WEBHOOK_HEADERS } from '../webhooks/signed-post';
+import type { GenerationResponse, TtsService } from './tts.service';
+
+/**
+ * Asynchronous generation: a generation request with `webhook: {url, headers}` is queued as a
+ * durable job (domain/jobs: it survives a restart and runs on whichever instance claims it), and
+ * its outcome is POSTed to the URL, signed like the compliance webhooks, by a second job that
+ * retries with backoff until the receiver answers 2xx. Two jobs, so a receiver that is down never
+ * makes the audio be generated again.
+ */
+
+export const GENERATIONS_PATH = '/api/v1/generations/';
+export const GENERATE_JOB = 'tts.generate';
+export const DELIVER_JOB = 'tts.webhook';
+const GENERATE_ATTEMPTS = 4;
+const DELIVERY_ATTEMPTS = 12;
+const DELIVERY_TIMEOUT_MS = 10_000;
+const MAX_HEADERS = 20;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+export const WebhookTargetSchema = z
+  .object({
+    url: z.string({ error: 'webhook.url is required and must be a string' }).min(1).max(2000),
+    headers: z.record(z.string(), z.string().max(2000)).optional(),
+    secret: z.string().min(16, 'must be at least 16 characters').max(200).optional(),
+  })
+  .strict();
+export type WebhookTarget = z.infer<typeof WebhookTargetSchema>;
+
+export interface QueuedGeneration {
+  hash: string;
+  status: 'queued';
+  statusUrl: string;
+  /** The signing secret, when the gateway chose it (the request named none); shown only here. */
+  webhookSecret?: string;
+}
+
+/** What the webhook receives. */
+export type GenerationWebhookBody =
+  | ({ hash: string } & Pick<GenerationResponse, 'audioUrl' | 'duration' | 'cached' | 'metadata'>)
+  | { hash: string; error: { code: string; message: string } };
+
+export type GenerationState = 'queued' | 'running' | 'completed' | 'failed';
+export const GENERATION_STATES: readonly GenerationState[] = ['queued', 'running', 'completed', 'failed'];
+
+export interface GenerationStatus {
+  hash: string;
+  status: GenerationState;
+  statusUrl: string;
+  submittedAt: string | null;
+  finishedAt: string | null;
+  attempts: number;
+  audioUrl?: string;
+  duration?: number;
+  cached?: boolean;
+  metadata?: GenerationResponse['metadata'];
+  error?: { code: string; message: string };
+  webhook: { status: 'pending' | 'delivered' | 'failed'; attempts: number; lastError: string | null } | null;
+}
+
+interface GenerateJobPayload {
+  hash: string;
+  request: Record<string, unknown>;
+  webhook: { url: string; headers: Record<string, string>; secret: string };
+}
+
+interface DeliverJobPayload {
+  hash: string;
+  generationJobId: string;
+  url: string;
+  headers: Record<string, string>;
+  secret: string;
+  body: GenerationWebhookBody;
+}
+
+interface JobRow {
+  id: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  attempts: number;
+  last_error: string | null;
+  created_at: Date | string;
+  finished_at: Date | string | null;
+  payload: Record<string, unknown> | string;
+}
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+const payloadOf = <T>(row: { payload: unknown }): T => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as T;
+
+function invalidWebhook(field: string, message: string, details: Record<string, unknown> = {}): DomainError {
+  return new DomainError('VALIDATION_ERROR', `Invalid request: ${field}: ${message}`, { fields: [{ field, message }], details: { ...details, field } });
+}
+
+export class AsyncGenerationService {
+  private stopping = false;
+
+  constructor(
+    private readonly deps: {
+      rootEm: EntityManager;
+      tts: TtsService;
+      jobs: JobQueue;
+      policy: UrlPolicy;
+      onError?: (err: unknown) => void;
+    },
+  ) {
+    deps.jobs.register(GENERATE_JOB, (job) => this.runGeneration(job));
+    deps.jobs.register(DELIVER_JOB, (job) => this.runDelivery(job));
+  }
+
+  /** `POST /api/v1/generate` with `webhook`: validated, charged and queued; answered at once. */
+  async submit(ctx: DomainContext, raw: unknown): Promise<QueuedGeneration> {
+    const { webhook: rawHook, ...request } = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
+    let hook!: WebhookTarget;
+    const { hash } = await this.deps.tts.admitQueued(ctx, raw && typeof raw === 'object' ? request : raw, async () => {
+      hook = parseInput(z.object({ webhook: WebhookTargetSchema }), { webhook: rawHook }).webhook;
+      const headers = this.checkHeaders(hook.headers ?? {});
+      hook = { ...hook, headers };
+      try {
+        await assertWebhookUrl(hook.url, this.deps.policy);
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        throw invalidWebhook('webhook.url', err.fields?.[0]?.message ?? err.message, err.details ?? {});
+      }
+    });
+    const secret = hook.secret ?? `whsec_${randomBytes(24).toString('hex')}`;
+    const payload: GenerateJobPayload = { hash, request, webhook: { url: hook.url, headers: hook.headers ?? {}, secret } };
+    const em = this.deps.rootEm.fork();
+    this.deps.jobs.enqueue(em, GENERATE_JOB, payload as unknown as Record<string, unknown>, { maxAttempts: GENERATE_ATTEMPTS });
+    await em.flush();
+    this.deps.jobs.kick();
+    return { hash, status: 'queued', statusUrl: GENERATIONS_PATH + hash, ...(hook.secret ? {} : { webhookSecret: secret }) };
+  }
+
+  private checkHeaders(headers: Record<string, string>): Record<string, string> {
+    const entries = Object.entries(headers);
+    if (entries.length > MAX_HEADERS) throw invalidWebhook('webhook.headers', `at most ${MAX_HEADERS} headers`);
+    const out: Record<string, string> = {};
+    for (const [name, value] of entries) {
+      if (!HEADER_NAME.test(name)) throw invalidWebhook(`webhook.headers.${name.slice(0, 100)}`, 'is not a valid header name');
+      if (RESERVED_WEBHOOK_HEADERS.has(name.toLowerCase())) {
+        throw invalidWebhook(`webhook.headers.${name}`, 'is set by the gateway (transport or signature) and cannot be given');
+      }
+      if (!HEADER_VALUE.test(value)) throw invalidWebhook(`webhook.headers.${name}`, 'must not contain control characters or line breaks');
+      out[name] = value;
+    }
+    return out;
+  }
+
+  private async runGeneration(job: RunningJob) {
+    const p = job.payload as unknown as GenerateJobPayload;
+    let body: GenerationWebhookBody;
+    try {
+      const r = await this.deps.tts.generateQueued(p.request);
+      body = { hash: r.hash, audioUrl: r.audioUrl, duration: r.duration, cached: r.cached, metadata: r.metadata };
+    } catch (err) {
+      // Interrupted by a shutdown: back to the queue for this or another instance.
+      if (this.stopping || this.deps.tts.closing) throw err;
+      // Upstream trouble and overload may pass; a refusal (bad request, provider not set up) will not.
+      const transient = !(err instanceof DomainError) || err.status === 502 || err.status === 503;
+      if (transient && job.attempt < job.maxAttempts) throw err;
+      body = {
+        hash: p.hash,
+        error: err instanceof DomainError ? { code: err.code, message: err.message } : { code: 'INTERNAL_ERROR', message: 'Generation failed' },
+      };
+    }
+    await this.enqueueDelivery(job.id, p, body);
+  }
+
+  /** At most one delivery per generation job, even if that job is run again after a crash. */
+  private async enqueueDelivery(generationJobId: string, p: GenerateJobPayload, body: GenerationWebhookBody) {
+    const em = this.deps.rootEm.fork();
+    const existing = await em
+      .getConnection()
+      .execute<{ id: string }[]>(`select id from jobs where type = ? and payload->>'generationJobId' = ? limit 1`, [DELIVER_JOB, generationJobId]);
+    if (existing.length) return;
+    const payload: DeliverJobPayload = { hash: p.hash, generationJobId, url: p.webhook.url, headers: p.webhook.headers, secret: p.webhook.secret, body };
+    this.deps.jobs.enqueue(em, DELIVER_JOB, payload as unknown as Record<string, unknown>, { maxAttempts: DELIVERY_ATTEMPTS });
+    await em.flush();
+    this.deps.jobs.kick();
+  }
+
+  private async runDelivery(job: RunningJob) {
+    const p = job.payload as unknown as DeliverJobPayload;
+    const status = await postSigned({
+      url: p.url,
+      secret: p.secret,
+      deliveryId: job.id,
+      body: JSON.stringify(p.body),
+      extraHeaders: p.headers,
+      policy: this.deps.policy,
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+      userAgent: 'speech-gateway-webhooks/1',
+    });
+    // Anything but 2xx is retried by the job queue with exponential backoff.
+    if (status < 200 || status >= 300) throw new Error(`receiver answered ${status}`);
+  }
+
+  /** `GET /api/v1/generations/{hash}`: the latest asynchronous generation of that audio. */
+  async status(ctx: DomainContext, hash: string): Promise<GenerationStatus> {
+    const existing = await this.deps.tts.existingGeneration(ctx, hash);
+    const conn = ctx.em.getConnection();
+    const [gen] = await conn.execute<JobRow[]>(
+      `select id, status, attempts, last_error, created_at, finished_at, payload from jobs where type = ? and payload->>'hash' = ? order by created_at desc limit 1`,
+      [GENERATE_JOB, hash],
+    );
+    const statusUrl = GENERATIONS_PATH + hash;
+    if (!gen) {
+      if (!existing) throw new DomainError('NOT_FOUND', `No generation of '${hash}' is known`, { details: { hash } });
+      // Made synchronously (or long ago): it is there.
+      return { hash, status: 'completed', statusUrl, submittedAt: null, finishedAt: existing.metadata.generatedAt, attempts: 0, ...this.resultOf(existing), webhook: null };
+    }
+    const [delivery] = await conn.execute<JobRow[]>(
+      `select id, status, attempts, last_error, created_at, finished_at, payload from jobs where type = ? and payload->>'generationJobId' = ? limit 1`,
+      [DELIVER_JOB, gen.id],
+    );
+    const base = { hash, statusUrl, submittedAt: iso(gen.created_at), attempts: gen.attempts };
+    const webhook = delivery
+      ? { status: delivery.status === 'done' ? ('delivered' as const) : delivery.status === 'failed' ? ('failed' as const) : ('pending' as const), attempts: delivery.attempts, lastError: delivery.last_error }
+      : { status: 'pending' as const, attempts: 0, lastError: null };
+    if (delivery) {
+      const body = payloadOf<DeliverJobPayload>(delivery).body;
+      if ('error' in body) return { ...base, status: 'failed', finishedAt: iso(delivery.created_at), error: body.error, webhook };
+      return { ...base, status: 'completed', finishedAt: iso(delivery.created_at), audioUrl: body.audioUrl, duration: body.duration, cached: body.cached, metadata: body.metadata, webhook };
+    }
+    if (gen.status === 'failed') {
+      return { ...base, status: 'failed', finishedAt: iso(gen.finished_at), error: { code: 'GENERATION_FAILED', message: gen.last_error ?? 'Generation failed' }, webhook: null };
+    }
+    return { ...base, status: gen.status === 'running' ? 'running' : 'queued', finishedAt: null, webhook };
+  }
+
+  private resultOf(r: GenerationResponse) {
+    return { audioUrl: r.audioUrl, duration: r.duration, cached: r.cached, metadata: r.metadata };
+  }
+
+  /** Called first on shutdown: a generation interrupted from here on goes back to the queue. */
+  beginStop() {
+    this.stopping = true;
+  }
+}
