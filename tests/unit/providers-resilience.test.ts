@@ -1,6 +1,7 @@
 import { DomainError } from '../../domain/errors';
 import { probe } from '../../domain/tts/audio';
 import { ProviderA } from '../../domain/tts/providers/provider-a';
+import type { UpstreamFailureRecord } from '../../domain/tts/providers/http-client';
 import type { SynthesisRequest } from '../../domain/tts/providers/provider';
 import {
   backoffDelayMs,
@@ -25,8 +26,11 @@ const FAST: Partial<ResilienceOptions> = {
 
 const REQ: SynthesisRequest = { text: 'Hello there.', voice: 'alloy', speed: 1, quality: 'standard', language: 'en', format: 'mp3' };
 
+/** What the adapters reported for the log (vendor text, redacted). */
+const reported: UpstreamFailureRecord[] = [];
+
 function providerA(vendor: FakeVendor, overrides: Partial<ResilienceOptions> = {}) {
-  return new ProviderA({ apiKey: 'sk-secret-key-123', baseUrl: vendor.url, resilience: resolveResilience(FAST, overrides) });
+  return new ProviderA({ apiKey: 'sk-secret-key-123', baseUrl: vendor.url, resilience: resolveResilience(FAST, overrides), onFailure: (f) => reported.push(f) });
 }
 
 async function failureOf(p: Promise<unknown>): Promise<DomainError> {
@@ -152,14 +156,16 @@ describe('resilient upstream calls (provider_a against a loopback vendor)', () =
     expect(vendor.requests).toHaveLength(1);
   });
 
-  test('400 is not retried and carries the vendor message', async () => {
+  test('400 is not retried; the client gets code, status and reason, the log the vendor message', async () => {
     vendor.reset(() => ({ status: 400, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: 'Input is too long' } }) }));
+    reported.length = 0;
     const err = await failureOf(providerA(vendor).synthesize(REQ));
     expect(err.code).toBe('PROVIDER_A_GENERATION_ERROR');
     expect(err.status).toBe(502);
     expect(err.provider).toBe('provider_a');
-    expect(err.details).toMatchObject({ upstreamStatus: 400, attempts: 1, reason: 'bad-request', upstreamMessage: 'Input is too long' });
-    expect(err.message).toContain('Input is too long');
+    expect(err.details).toEqual({ upstreamStatus: 400, attempts: 1, reason: 'bad-request' });
+    expect(err.message).toBe('provider_a refused the request (HTTP 400)');
+    expect(reported).toEqual([{ provider: 'provider_a', upstreamStatus: 400, attempts: 1, reason: 'bad-request', upstreamText: 'Input is too long' }]);
     expect(vendor.requests).toHaveLength(1);
   });
 
@@ -176,10 +182,13 @@ describe('resilient upstream calls (provider_a against a loopback vendor)', () =
     }
   });
 
-  test('a vendor message quoting the key is scrubbed', async () => {
+  test('a vendor message quoting the key reaches only the log, redacted', async () => {
     vendor.reset(() => ({ status: 422, body: 'bad voice for key sk-secret-key-123' }));
+    reported.length = 0;
     const err = await failureOf(providerA(vendor).synthesize(REQ));
-    expect(err.details).toMatchObject({ upstreamStatus: 422, reason: 'bad-request', upstreamMessage: 'bad voice for key [redacted]' });
+    expect(err.details).toEqual({ upstreamStatus: 422, attempts: 1, reason: 'bad-request' });
+    expect(err.message).not.toContain('bad voice');
+    expect(reported[0].upstreamText).toBe('bad voice for key [redacted]');
   });
 
   test('500 is retried up to maxAttempts, then reported with the last status', async () => {
@@ -279,9 +288,13 @@ describe('resilient upstream calls (provider_a against a loopback vendor)', () =
   });
 
   test('cancelling the caller signal stops the call and retries', async () => {
-    vendor.reset(async () => ({ ...(await audioReply('mp3')), delayMs: 1000 }));
     const abort = new AbortController();
-    setTimeout(() => abort.abort(), 50);
+    // Cancel once the vendor holds the request: a fixed delay from the start raced a loaded machine,
+    // and the late request then landed in the next test's count.
+    vendor.reset(async () => {
+      setTimeout(() => abort.abort(), 20);
+      return { ...(await audioReply('mp3')), delayMs: 1000 };
+    });
     const err = await failureOf(providerA(vendor, { timeoutMs: 5000 }).synthesize(REQ, abort.signal));
     expect(err.details).toMatchObject({ reason: 'aborted', attempts: 1 });
     expect(vendor.requests).toHaveLength(1);
