@@ -1,3 +1,4 @@
+import type { AudioWorkerPool } from './tts/audio-workers';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuditTrail } from './audit/audit-trail.service';
 import { AuthService } from './auth/auth.service';
@@ -36,6 +37,8 @@ export interface DomainDeps {
   ttsObserver?: TtsObserver;
   /** Bounds on speech generations (characters per minute, concurrency, queue); unbounded when absent. */
   speechLimits?: AdmissionLimits;
+  /** Threads for mock synthesis and MP3/Ogg encoding (off the event loop); on the event loop when absent. */
+  audioWorkers?: AudioWorkerPool;
   /** Identifies this process in job leases. */
   instanceId: string;
   /** Failures of background work (sealing the audit trail), for the log. */
@@ -68,6 +71,7 @@ export function createServices(deps: DomainDeps) {
     onCacheInvalidated: deps.onCacheInvalidated,
     admission,
     observer: deps.ttsObserver,
+    encoder: deps.audioWorkers?.openEncoder,
   });
   // Speech has its own queue over the same `jobs` table (each queue claims only its own job types).
   const speechQueue = new JobQueue(deps.rootEm, { instanceId: deps.instanceId, onError: (err) => deps.onBackgroundError?.('speech-jobs', err) });

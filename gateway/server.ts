@@ -24,6 +24,7 @@ import { READ_MODEL_QUERIES } from '../domain/compliance/read-model/read-model';
 import { DatabaseBlobStore, FsBlobStore, type BlobStore } from '../domain/tts/cache/blob-store';
 import { generationLockOn, PgAdvisoryLocks } from '../domain/tts/generation-lock';
 import { createProviders } from '../domain/tts/providers/registry';
+import { AudioWorkerPool } from '../domain/tts/audio-workers';
 import { errorBody, envelopeForPath } from '../rest-adapter/envelopes';
 import { mountRoutes, sendError } from '../rest-adapter/mount';
 import { captureHeaders, createFastLane } from '../rest-adapter/fast-lane';
@@ -55,6 +56,8 @@ export interface Gateway {
   httpServer: http.Server;
   /** The admin secret generated on first start (null when configured or already generated). */
   bootstrapAdminKey: string | null;
+  /** Threads for mock synthesis and audio encoding (none with AUDIO_WORKERS=0). */
+  audioWorkers?: AudioWorkerPool;
   stop(): Promise<void>;
 }
 
@@ -107,6 +110,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
   const bus: EventBus = config.redisUrl ? new RedisEventBus(config.redisUrl, log) : new InProcessEventBus();
   const blobs: BlobStore = config.blobStore === 'database' ? new DatabaseBlobStore(rootEm) : new FsBlobStore(path.join(config.dataDir, 'audio'));
 
+  const audioWorkers = config.audioWorkers.size > 0 ? new AudioWorkerPool(config.audioWorkers) : undefined;
   let services!: Services;
   services = createServices({
     rootEm,
@@ -114,6 +118,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     blobs,
     providers: createProviders({
       mockLatencyMs: config.mockLatencyMs,
+      audioWorkers,
       ...config.providers,
       // Clients get the code, status and reason of a vendor failure; its text (redacted) only the log.
       reporting: { secrets: configuredSecrets(config), onFailure: (upstream) => log.warn({ upstream }, 'vendor call failed') },
@@ -127,6 +132,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
     webhookAllowPrivateNetworks: config.webhookAllowPrivateNetworks,
     organisationName: config.organisationName,
     speechLimits: config.speechLimits,
+    audioWorkers,
     instanceId,
     onBackgroundError: (component, err) => log.warn({ err, component }, 'background work failed'),
     principalRecheckMs: config.principalRecheckMs,
@@ -429,6 +435,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
       await step('http drain', () => apollo.stop()); // in-flight requests finish
       await step('http close', () => new Promise<void>((resolve) => httpServer.close(() => resolve())));
       await step('services', () => services.close());
+      await step('audio workers', async () => audioWorkers?.close());
       await step('locks', () => locks?.close());
       await step('event bus', () => bus.close());
       redis?.disconnect();
@@ -437,5 +444,5 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
       log.info('gateway stopped');
     })());
 
-  return { url, port: address.port, services, db, log, metrics, httpServer, bootstrapAdminKey, stop };
+  return { url, port: address.port, services, db, log, metrics, httpServer, bootstrapAdminKey, audioWorkers, stop };
 }

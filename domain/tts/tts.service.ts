@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { DomainContext } from '../context';
 import { DomainError, notFound } from '../errors';
 import { parseInput } from '../validation';
-import { joinWavChunks, joinWavChunksInOrder, joinWavChunksLive, probe } from './audio';
+import { joinWavChunks, joinWavChunksInOrder, joinWavChunksLive, probe, type OpenEncoder } from './audio';
 import { LiveAudio } from './live-audio';
 import { AudioEntry } from './audio-entry.entity';
 import { BlobStore, CorruptBlobError, blobKeyOf } from './cache/blob-store';
@@ -111,6 +111,8 @@ export interface TtsServiceDeps {
   /** Character budget, per-client and server-wide bounds on generations (admission.ts). */
   admission?: SpeechAdmission;
   observer?: TtsObserver;
+  /** Where joined MP3/Ogg audio is encoded (the audio worker pool's, off the event loop); this thread when absent. */
+  encoder?: OpenEncoder;
 }
 
 export const HashRequestSchema = z.object({
@@ -519,19 +521,19 @@ export class TtsService {
           // once; chunk 0 (the first sentence) is asked for first, so the first audio comes early.
           const ahead = aheadInOrder(chunks, concurrency, CHUNK_LOOKAHEAD, synthesize);
           allHashes();
-          joined = await joinWavChunksLive(chunks.length, (i) => ahead.take(i), o.format, { quality: o.quality }, progressive.live);
+          joined = await joinWavChunksLive(chunks.length, (i) => ahead.take(i), o.format, { quality: o.quality, encoder: this.deps.encoder }, progressive.live);
         } else if (o.format === 'wav') {
           // The file is the samples themselves: all chunks are needed at once anyway.
           const generating = mapLimit(chunks, concurrency, synthesize);
           generating.catch(() => undefined); // awaited below; a failure must not surface as unhandled first
           allHashes();
-          joined = await joinWavChunks(await generating, o.format, { quality: o.quality });
+          joined = await joinWavChunks(await generating, o.format, { quality: o.quality, encoder: this.deps.encoder });
         } else {
           // Encoded as the chunks come, in order, with chunks made at most CHUNK_LOOKAHEAD ahead of the
           // encoder: memory is that window plus the encoded file, not every chunk of a long text.
           const ahead = aheadInOrder(chunks, concurrency, CHUNK_LOOKAHEAD, synthesize);
           allHashes();
-          joined = await joinWavChunksInOrder(chunks.length, (i) => ahead.take(i), o.format, { quality: o.quality });
+          joined = await joinWavChunksInOrder(chunks.length, (i) => ahead.take(i), o.format, { quality: o.quality, encoder: this.deps.encoder });
         }
         data = joined.data;
         duration = joined.durationSeconds;

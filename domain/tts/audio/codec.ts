@@ -13,7 +13,23 @@ export type EncodeQuality = 'low' | 'medium' | 'high' | 'standard';
 export interface EncodeOptions {
   /** Default 'standard' (same as 'medium'). */
   quality?: EncodeQuality;
+  /**
+   * Where the MP3/Ogg encoder runs; default in this thread. The gateway passes its audio worker
+   * pool's, so a long encode does not take the event loop's CPU. Same encoder, same blocks: same bytes.
+   */
+  encoder?: OpenEncoder;
 }
+
+/** An MP3 or Ogg Vorbis encoder fed block by block; each call's output is the caller's to keep. */
+export interface BlockEncoder {
+  encode(block: Float32Array): Uint8Array | Promise<Uint8Array>;
+  /** The encoder's tail; the encoder is gone afterwards. */
+  finalize(): Uint8Array | Promise<Uint8Array>;
+  /** Gives the encoder up without its tail (the encode failed elsewhere). */
+  abandon(): void;
+}
+
+export type OpenEncoder = (format: 'mp3' | 'ogg', sampleRate: number, quality: EncodeQuality) => Promise<BlockEncoder>;
 
 export interface EncodedAudio {
   data: Buffer;
@@ -62,9 +78,9 @@ export async function encode(pcm: Pcm, format: AudioFormat, opts: EncodeOptions 
     case 'wav':
       return { data: encodeWav(pcm), bitrate: pcm.sampleRate * 16, sampleRate: pcm.sampleRate };
     case 'mp3':
-      return encodeMp3(oneBlock(pcm.samples), pcm.sampleRate, quality);
+      return encodeMp3(oneBlock(pcm.samples), pcm.sampleRate, quality, opts.encoder ?? openLocalEncoder);
     case 'ogg':
-      return encodeOggVorbis(oneBlock(pcm.samples), pcm.sampleRate, quality);
+      return encodeOggVorbis(oneBlock(pcm.samples), pcm.sampleRate, quality, opts.encoder ?? openLocalEncoder);
     default:
       throw new RangeError(`Unsupported audio format: ${String(format)}`);
   }
@@ -155,50 +171,66 @@ export async function encodeBlocks(
     }
   })();
   if (format !== 'mp3' && format !== 'ogg') throw new RangeError(`Unsupported audio format: ${String(format)}`);
-  const encoded = await (format === 'mp3' ? encodeMp3 : encodeOggVorbis)(counted, sampleRate, quality);
+  const encoded = await (format === 'mp3' ? encodeMp3 : encodeOggVorbis)(counted, sampleRate, quality, opts.encoder ?? openLocalEncoder);
   return { ...encoded, durationSeconds: total / sampleRate };
 }
 
-async function encodeMp3(blocks: AsyncIterable<Float32Array>, sampleRate: number, quality: EncodeQuality): Promise<EncodedAudio> {
-  const bitrateKbps = MP3_BITRATE_KBPS[quality];
-  const outputSampleRate = nearestMp3SampleRate(sampleRate);
-  const encoder = await createMediaEncoder('audio/mpeg');
-  // Always pin the output rate: otherwise LAME silently downsamples at low bitrates.
-  encoder.configure({ channels: 1, sampleRate, bitrate: bitrateKbps, outputSampleRate });
-  const data = await runEncoder(encoder, blocks);
+/** The encoder of this thread: a fresh WASM instance configured as every encode of `format` is. */
+export const openLocalEncoder: OpenEncoder = async (format, sampleRate, quality) => {
+  const encoder =
+    format === 'mp3'
+      ? await createMediaEncoder('audio/mpeg').then((e) => {
+          // Always pin the output rate: otherwise LAME silently downsamples at low bitrates.
+          e.configure({ channels: 1, sampleRate, bitrate: MP3_BITRATE_KBPS[quality], outputSampleRate: nearestMp3SampleRate(sampleRate) });
+          return e as { encode(samples: readonly Float32Array[]): Uint8Array; finalize(): Uint8Array };
+        })
+      : await createMediaEncoder('audio/ogg').then((e) => {
+          e.configure({ channels: 1, sampleRate, vbrQuality: OGG_VBR_QUALITY[quality], oggSerialNo: OGG_SERIAL_NUMBER });
+          return e as { encode(samples: readonly Float32Array[]): Uint8Array; finalize(): Uint8Array };
+        });
+  // The encoder returns views into its own WASM memory, valid only until the next call: copied.
+  return {
+    encode: (block) => encoder.encode([block]).slice(),
+    finalize: () => encoder.finalize().slice(),
+    abandon: () => undefined,
+  };
+};
 
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+async function encodeMp3(blocks: AsyncIterable<Float32Array>, sampleRate: number, quality: EncodeQuality, open: OpenEncoder): Promise<EncodedAudio> {
+  const data = await runEncoder(await open('mp3', sampleRate, quality), blocks);
   const firstFrame = findFirstMpegFrame(data, 0);
   const header = firstFrame === undefined ? undefined : parseMpegFrameHeader(data, firstFrame);
-  return { data, bitrate: (header?.bitrateKbps ?? bitrateKbps) * 1000, sampleRate: header?.sampleRate ?? outputSampleRate };
+  return { data, bitrate: (header?.bitrateKbps ?? MP3_BITRATE_KBPS[quality]) * 1000, sampleRate: header?.sampleRate ?? nearestMp3SampleRate(sampleRate) };
 }
 
-async function encodeOggVorbis(blocks: AsyncIterable<Float32Array>, sampleRate: number, quality: EncodeQuality): Promise<EncodedAudio> {
-  const encoder = await createMediaEncoder('audio/ogg');
-  encoder.configure({ channels: 1, sampleRate, vbrQuality: OGG_VBR_QUALITY[quality], oggSerialNo: OGG_SERIAL_NUMBER });
+async function encodeOggVorbis(blocks: AsyncIterable<Float32Array>, sampleRate: number, quality: EncodeQuality, open: OpenEncoder): Promise<EncodedAudio> {
   let samples = 0;
-  const data = await runEncoder(encoder, blocks, (n) => (samples += n));
+  const data = await runEncoder(await open('ogg', sampleRate, quality), blocks, (n) => (samples += n));
   return { data, bitrate: measuredOggAudioBitrate(data, samples / sampleRate), sampleRate };
 }
 
-async function runEncoder(
-  encoder: { encode(samples: readonly Float32Array[]): Uint8Array; finalize(): Uint8Array },
-  blocks: AsyncIterable<Float32Array>,
-  onSamples?: (n: number) => void,
-): Promise<Buffer> {
+async function runEncoder(encoder: BlockEncoder, blocks: AsyncIterable<Float32Array>, onSamples?: (n: number) => void): Promise<Buffer> {
   const parts: Buffer[] = [];
   let first = true;
-  for await (const block of blocks) {
-    onSamples?.(block.length);
-    for (let start = 0; start < block.length; start += ENCODER_BLOCK_SAMPLES) {
-      // Encoding runs at roughly 100x real time on the main thread; yielding between blocks keeps
-      // a long text from stalling every other request for the whole encode.
-      if (!first) await yieldToEventLoop();
-      first = false;
-      // The encoder returns views into its own WASM memory, valid only until the next call: copy each.
-      parts.push(Buffer.from(encoder.encode([block.subarray(start, start + ENCODER_BLOCK_SAMPLES)])));
+  let finished = false;
+  try {
+    for await (const block of blocks) {
+      onSamples?.(block.length);
+      for (let start = 0; start < block.length; start += ENCODER_BLOCK_SAMPLES) {
+        // An encoder in this thread runs at roughly 100x real time: yielding between blocks keeps a
+        // long text from stalling every other request for the whole encode.
+        if (!first) await yieldToEventLoop();
+        first = false;
+        parts.push(asBuffer(await encoder.encode(block.subarray(start, start + ENCODER_BLOCK_SAMPLES))));
+      }
     }
+    parts.push(asBuffer(await encoder.finalize()));
+    finished = true;
+  } finally {
+    if (!finished) encoder.abandon();
   }
-  parts.push(Buffer.from(encoder.finalize()));
   return Buffer.concat(parts);
 }
 
@@ -292,26 +324,28 @@ export async function encodeBlocksLive(
   }
   if (format !== 'mp3' && format !== 'ogg') throw new RangeError(`Unsupported audio format: ${String(format)}`);
   const outputSampleRate = format === 'mp3' ? nearestMp3SampleRate(sampleRate) : sampleRate;
-  const encoder =
-    format === 'mp3'
-      ? await createMediaEncoder('audio/mpeg').then((e) => (e.configure({ channels: 1, sampleRate, bitrate: MP3_BITRATE_KBPS[quality], outputSampleRate: nearestMp3SampleRate(sampleRate) }), e))
-      : await createMediaEncoder('audio/ogg').then((e) => (e.configure({ channels: 1, sampleRate, vbrQuality: OGG_VBR_QUALITY[quality], oggSerialNo: OGG_SERIAL_NUMBER }), e));
+  const encoder = await (opts.encoder ?? openLocalEncoder)(format, sampleRate, quality);
   let lastChunk: number | null = null;
   let first = true;
-  for await (const { samples, endsChunk } of blocks) {
-    total += samples.length;
-    for (let start = 0; start < samples.length; start += ENCODER_BLOCK_SAMPLES) {
-      if (!first) await yieldToEventLoop();
-      first = false;
-      // Views into the encoder's WASM memory, valid only until the next call: copied.
-      out(Buffer.from((encoder as { encode(s: readonly Float32Array[]): Uint8Array }).encode([samples.subarray(start, start + ENCODER_BLOCK_SAMPLES)])));
+  let finished = false;
+  try {
+    for await (const { samples, endsChunk } of blocks) {
+      total += samples.length;
+      for (let start = 0; start < samples.length; start += ENCODER_BLOCK_SAMPLES) {
+        if (!first) await yieldToEventLoop();
+        first = false;
+        out(asBuffer(await encoder.encode(samples.subarray(start, start + ENCODER_BLOCK_SAMPLES))));
+      }
+      if (endsChunk !== null) {
+        lastChunk = endsChunk;
+        sink.endChunk(endsChunk);
+      }
     }
-    if (endsChunk !== null) {
-      lastChunk = endsChunk;
-      sink.endChunk(endsChunk);
-    }
+    out(asBuffer(await encoder.finalize()));
+    finished = true;
+  } finally {
+    if (!finished) encoder.abandon();
   }
-  out(Buffer.from(encoder.finalize()));
   if (lastChunk !== null) sink.endChunk(lastChunk); // the encoder's tail belongs to the last chunk
   const data = Buffer.concat(parts);
   const durationSeconds = total / sampleRate;

@@ -7,9 +7,12 @@ import { ProviderC } from './provider-c';
 import { resolveResilience, type ResilienceOptions } from './resilience';
 import { UnconfiguredProvider } from './unconfigured';
 import type { UpstreamReporting } from './http-client';
+import type { AudioWorkerPool } from '../audio-workers';
 
 export interface ProviderSettings {
   mockLatencyMs: number;
+  /** Where the mock provider synthesises (off the event loop); in this thread when absent. */
+  audioWorkers?: AudioWorkerPool;
   provider_a: { apiKey?: string; baseUrl?: string; resilience?: Partial<ResilienceOptions> };
   provider_b: { apiKey?: string; baseUrl?: string; voiceIds?: Record<string, string>; resilience?: Partial<ResilienceOptions> };
   provider_c: { apiKey?: string; region?: string; baseUrl?: string; resilience?: Partial<ResilienceOptions> };
@@ -52,6 +55,6 @@ export function createProviders(s: ProviderSettings): Record<ProviderId, SpeechP
       c.apiKey && cBaseUrl
         ? new ProviderC({ ...reporting, apiKey: c.apiKey, baseUrl: cBaseUrl, resilience: resolveResilience(s.resilience, c.resilience) })
         : new UnconfiguredProvider('provider_c', c.apiKey ? 'PROVIDER_C_REGION' : 'PROVIDER_C_API_KEY'),
-    mock: new MockProvider(s.mockLatencyMs),
+    mock: new MockProvider(s.mockLatencyMs, s.audioWorkers),
   };
 }

@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import { concatPcmBlocks, encodeBlocks, synthesizeSpeechLike, type Pcm } from '../../domain/tts/audio';
+import { AudioWorkerPool } from '../../domain/tts/audio-workers';
+import { DomainError } from '../../domain/errors';
+import { MockProvider } from '../../domain/tts/providers/mock';
+
+const SAMPLE_RATE = 24000;
+const speech = (text: string): Pcm => synthesizeSpeechLike({ text, voice: 'alloy', speed: 1 });
+/** About a minute and a half of speech: dozens of encoder blocks. */
+const LONG_TEXT = Array.from({ length: 30 }, (_, i) => `Sentence number ${i} of a long text for the encoder.`).join(' ');
+
+describe('audio worker pool', () => {
+  let pool: AudioWorkerPool;
+  beforeEach(() => {
+    pool = new AudioWorkerPool({ size: 2, idleMs: 60_000 });
+  });
+  afterEach(() => pool.close());
+
+  it.each(['mp3', 'ogg'] as const)('encodes %s block by block on a worker to the same bytes as in this thread', async (format) => {
+    const parts = [speech(LONG_TEXT), speech('And a second part, after the seam.')];
+    const here = await encodeBlocks(concatPcmBlocks(parts.map((p) => async () => p)), SAMPLE_RATE, format, { quality: 'standard' });
+    const there = await encodeBlocks(concatPcmBlocks(parts.map((p) => async () => p)), SAMPLE_RATE, format, { quality: 'standard', encoder: pool.openEncoder });
+    expect(there.data.length).toBeGreaterThan(10_000);
+    expect(there.data.equals(here.data)).toBe(true);
+    expect(there).toMatchObject({ bitrate: here.bitrate, sampleRate: here.sampleRate, durationSeconds: here.durationSeconds });
+  });
+
+  it.each(['mp3', 'ogg', 'wav'] as const)('synthesises mock %s on a worker to the same bytes as in this thread', async (format) => {
+    const req = { text: 'The mock provider, off the event loop.', voice: 'nova', speed: 1.25, quality: 'high' as const, language: 'en', format };
+    const here = await new MockProvider(0).synthesize(req);
+    const there = await new MockProvider(0, pool).synthesize(req);
+    expect(there.equals(here)).toBe(true);
+  });
+
+  it('encodes while this thread is blocked (the work is not on the event loop)', async () => {
+    const encoder = await pool.openEncoder('mp3', SAMPLE_RATE, 'standard');
+    const block = speech(LONG_TEXT).samples.subarray(0, 64 * 1024);
+    const before = Atomics.load(pool.completed, 0);
+    const encoded = encoder.encode(block);
+    // This thread now waits without returning to its event loop: only another thread can finish the
+    // block. With the encoder on this thread, the count could not move and the wait would time out.
+    const waited = Atomics.wait(pool.completed, 0, before, 60_000);
+    expect(waited).toBe('ok');
+    expect((await encoded).length).toBeGreaterThan(0);
+    encoder.abandon();
+  });
+
+  it('runs its threads at the configured nice value, leaving this thread as it was', async () => {
+    if (process.platform !== 'linux') return; // per-thread nice values are a Linux property
+    const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    const threadNices = () =>
+      new Map(fs.readdirSync('/proc/self/task').map((tid) => [tid, niceOf(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8'))]));
+    const mainBefore = niceOf(fs.readFileSync('/proc/self/stat', 'utf8'));
+    const before = threadNices();
+    await pool.synthesize({ text: 'Wake a thread.', voice: 'alloy', speed: 1, format: 'wav', quality: 'standard' });
+    const added = [...threadNices()].filter(([tid]) => !before.has(tid));
+    expect(added.some(([, nice]) => nice === 19)).toBe(true);
+    expect(niceOf(fs.readFileSync('/proc/self/stat', 'utf8'))).toBe(mainBefore);
+  });
+
+  it('fails what a crashed worker was doing with SERVICE_UNAVAILABLE, and starts a new one for the next task', async () => {
+    const encoder = await pool.openEncoder('ogg', SAMPLE_RATE, 'standard');
+    expect(pool.threads).toBe(1);
+    await pool.workers()[0].terminate(); // not the pool's doing: as a crash
+    const block = speech('After the crash.').samples;
+    await expect(Promise.resolve().then(() => encoder.encode(block))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', headers: { 'Retry-After': '1' } });
+    await expect(Promise.resolve().then(() => encoder.finalize())).rejects.toBeInstanceOf(DomainError);
+    expect(pool.threads).toBe(0);
+    const again = await pool.synthesize({ text: 'A new thread.', voice: 'alloy', speed: 1, format: 'mp3', quality: 'standard' });
+    expect(again.length).toBeGreaterThan(0);
+    expect(pool.threads).toBe(1);
+  });
+
+  it('ends idle threads', async () => {
+    const quick = new AudioWorkerPool({ size: 2, idleMs: 100 });
+    try {
+      await quick.synthesize({ text: 'Then idle.', voice: 'alloy', speed: 1, format: 'wav', quality: 'standard' });
+      expect(quick.threads).toBe(1);
+      const exited = new Promise((resolve) => quick.workers()[0].once('exit', resolve));
+      await exited;
+      expect(quick.threads).toBe(0);
+    } finally {
+      await quick.close();
+    }
+  });
+});
