@@ -65,9 +65,10 @@ test('a worker that dies during an encode gives 503 SERVICE_UNAVAILABLE with Ret
   const answer = gw.request('/api/v1/generate', { method: 'POST', json: body });
   // The join's encoder opens on a worker once the first chunk is there: that worker is then killed.
   while (workers.openSessions === 0) await nextTurn();
-  for (const worker of workers.workers()) void worker.terminate();
+  const ended = workers.workers().map((worker) => worker.terminate());
 
   const res = await answer;
+  await Promise.all(ended); // the pool has seen every thread end before the retry picks one
   expect(res.status).toBe(503);
   expect(res.headers.get('retry-after')).toBe('1');
   const failed = (await res.json()) as { error: { code: string; message: string } };
