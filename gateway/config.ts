@@ -1,4 +1,4 @@
-import { DEFAULT_AUDIO_WORKER_IDLE_MS, defaultAudioWorkerCount } from '../domain/tts/audio-workers';
+import { DEFAULT_AUDIO_WORKER_IDLE_MS, DEFAULT_AUDIO_WORKER_NICE, defaultAudioWorkerCount } from '../domain/tts/audio-workers';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -84,6 +84,8 @@ const EnvSchema = z.object({
   AUDIO_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   /** An audio thread without work for this long ends, giving its memory back. */
   AUDIO_WORKER_IDLE_MS: z.coerce.number().int().min(100).max(3_600_000).default(DEFAULT_AUDIO_WORKER_IDLE_MS),
+  /** Nice value of the audio threads (Linux, per thread): 19 gives the event loop the CPU first. */
+  AUDIO_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(DEFAULT_AUDIO_WORKER_NICE),
   /** Largest JSON answer of one GraphQL operation (413 PAYLOAD_TOO_LARGE beyond); the cost limit refuses most such queries first. */
   GRAPHQL_MAX_RESULT_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
   /** A database that answers nothing for this long (and fails a probe) counts as down: 503 until it answers again. */
@@ -163,7 +165,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     organisationName: c.ORGANISATION_NAME?.trim() || undefined,
     databaseHangMs: c.DATABASE_HANG_MS,
     graphqlMaxResultBytes: c.GRAPHQL_MAX_RESULT_BYTES,
-    audioWorkers: { size: c.AUDIO_WORKERS ?? defaultAudioWorkerCount(), idleMs: c.AUDIO_WORKER_IDLE_MS },
+    audioWorkers: { size: c.AUDIO_WORKERS ?? defaultAudioWorkerCount(), idleMs: c.AUDIO_WORKER_IDLE_MS, nice: c.AUDIO_WORKER_NICE },
     speechLimits: {
       charsPerMinute: c.TTS_CHARS_PER_MINUTE,
       perClient: c.TTS_MAX_CONCURRENT_PER_CLIENT,

@@ -18,7 +18,7 @@ export interface AudioWorkerOptions {
 /** Two threads at most: these machines are small, and the event loop needs a core of its own. */
 export const defaultAudioWorkerCount = () => Math.min(2, os.availableParallelism());
 export const DEFAULT_AUDIO_WORKER_IDLE_MS = 10_000;
-const DEFAULT_NICE = 19;
+export const DEFAULT_AUDIO_WORKER_NICE = 19;
 
 export interface MockSynthesis {
   text: string;
@@ -77,7 +77,7 @@ export class AudioWorkerPool {
   constructor(private readonly opts: AudioWorkerOptions) {
     if (!Number.isInteger(opts.size) || opts.size < 1) throw new RangeError('an audio worker pool needs at least one thread');
     this.idleMs = opts.idleMs ?? DEFAULT_AUDIO_WORKER_IDLE_MS;
-    this.nice = opts.nice ?? DEFAULT_NICE;
+    this.nice = opts.nice ?? DEFAULT_AUDIO_WORKER_NICE;
   }
 
   /** Threads running now. */

@@ -430,7 +430,7 @@ export class TtsService {
       });
     if (!live || live.state === 'failed' || !Number.isInteger(i)) throw missing();
     const stored = live.state === 'done' ? (await this.getAudio(ctx, hash, { countAccess: false })).data : undefined;
-    const data = live.chunkFile(i, stored);
+    const data = await live.chunkFile(i, stored);
     if (!data) throw missing();
     return { data, format: live.format };
   }
@@ -491,7 +491,8 @@ export class TtsService {
       }
     };
     const startedAt = clock.nowMs();
-    let data: Buffer;
+    /** The file: its bytes, or where they were written as they were made (a long progressive encode). */
+    let data: Buffer | { key: string; size: number };
     let duration: number;
     let sampleRate: number;
     let bitrate: number;
@@ -515,13 +516,23 @@ export class TtsService {
           if (!checked.ok) throw this.badAudio(o.provider, checked.reason);
           return wav;
         };
-        let joined: Awaited<ReturnType<typeof joinWavChunks>>;
+        let joined: Omit<Awaited<ReturnType<typeof joinWavChunks>>, 'data'> & { data: typeof data };
         if (progressive) {
           // Encoded in order as the chunks come, each encoder output handed to the live stream at
           // once; chunk 0 (the first sentence) is asked for first, so the first audio comes early.
           const ahead = aheadInOrder(chunks, concurrency, CHUNK_LOOKAHEAD, synthesize);
           allHashes();
-          joined = await joinWavChunksLive(chunks.length, (i) => ahead.take(i), o.format, { quality: o.quality, encoder: this.deps.encoder }, progressive.live);
+          // MP3/Ogg go to the stored file as they are encoded (and the stream reads back from it):
+          // a long text is never whole in memory. WAV is gathered (its header's sizes come last).
+          const writer = o.format !== 'wav' && this.deps.blobs.writer ? await this.deps.blobs.writer() : undefined;
+          if (writer) progressive.live.attachSpool(writer);
+          try {
+            const live = await joinWavChunksLive(chunks.length, (i) => ahead.take(i), o.format, { quality: o.quality, encoder: this.deps.encoder }, progressive.live);
+            joined = { ...live, data: live.data ?? { key: await writer!.commit(), size: live.size } };
+          } catch (err) {
+            await writer?.abort().catch(() => undefined);
+            throw err;
+          }
         } else if (o.format === 'wav') {
           // The file is the samples themselves: all chunks are needed at once anyway.
           const generating = mapLimit(chunks, concurrency, synthesize);
@@ -551,8 +562,9 @@ export class TtsService {
     observer.generation(o.provider, 'success');
     await this.stats.record(o.provider, { characters: estimate.characterCount, cost: estimate.cost, latencyMs, error: false });
 
-    const blobKey = blobKeyOf(data);
-    await this.deps.blobs.put(blobKey, data);
+    const blobKey = Buffer.isBuffer(data) ? blobKeyOf(data) : data.key;
+    if (Buffer.isBuffer(data)) await this.deps.blobs.put(blobKey, data);
+    const fileSize = Buffer.isBuffer(data) ? data.length : data.size;
     const now = clock.now();
     const em = this.deps.rootEm.fork();
     const fields = {
@@ -568,7 +580,7 @@ export class TtsService {
       originalText: req.text,
       normalizedText: normalizeContent(req.text),
       duration: Math.round(duration * 1000) / 1000,
-      fileSize: data.length,
+      fileSize,
       sampleRate,
       bitrate,
       blobKey,
@@ -591,7 +603,7 @@ export class TtsService {
       await this.dropBlobIfUnused(em, blobKey).catch(() => undefined);
       throw err;
     }
-    this.hot.set(entry.hash, { size: data.length, data, view: this.viewOf(entry) });
+    if (Buffer.isBuffer(data)) this.hot.set(entry.hash, { size: data.length, data, view: this.viewOf(entry) });
     // Stored: the stream's listeners end, and the file is what the stream URL serves from now on.
     if (progressive) this.endLive(progressive.live);
     return entry;

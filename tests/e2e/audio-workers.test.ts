@@ -6,8 +6,9 @@ import { readSse } from '../helpers/sse';
 
 /**
  * Synthesis and encoding run on the gateway's audio worker threads (domain/tts/audio-workers.ts):
- * the event loop keeps answering while a long text is encoded, and a worker that dies turns into a
- * clean 503 with nothing stored, after which the next request works again.
+ * the event loop keeps answering while a long text is encoded, the file is written as it is encoded,
+ * and a worker that dies turns into a clean 503 with nothing stored, after which the next request
+ * works again.
  */
 
 let gw: TestGateway;
@@ -35,8 +36,12 @@ test('a long progressive generation is made on the worker threads while the even
   expect(res.status).toBe(200);
   const order: string[] = [];
   let health: Promise<void> | undefined;
+  const incoming = path.join(gw.dataDir, 'audio', 'incoming');
+  const spooledSizes: number[] = [];
   const events = await readSse(res, {
     until: (e) => {
+      // The file is written as it is encoded (not gathered in memory and written at the end).
+      if (e.type === 'progress' && e.completed >= 2 && !spooledSizes.length) spooledSizes.push(...storedFiles(incoming).map((f) => fs.statSync(f).size));
       if (e.type === 'progress' && !health) {
         // Asked once the encoding is under way; answered before the generation ends.
         health = gw.request('/api/v1/health').then(async (h) => {
@@ -53,6 +58,9 @@ test('a long progressive generation is made on the worker threads while the even
   const complete = events.at(-1);
   expect(complete.type).toBe('complete');
   expect(order).toEqual(['health', 'complete']);
+  expect(spooledSizes).toHaveLength(1);
+  expect(spooledSizes[0]).toBeGreaterThan(0);
+  expect(storedFiles(incoming)).toEqual([]);
   // Every chunk was synthesised by a worker, and the encoder's blocks were encoded there too.
   expect(Atomics.load(workers.completed, 0) - doneBefore).toBeGreaterThan(complete.chunks * 2);
 });

@@ -43,6 +43,9 @@ export async function startGateway(env: Record<string, string | undefined> = {},
     TTS_MAX_CONCURRENT_PER_CLIENT: '64',
     TTS_MAX_CONCURRENT_GENERATIONS: '64',
     TTS_ADMISSION_QUEUE: '1000',
+    // On a machine shared with other suites at nice 0, audio threads at 19 would wait behind all of
+    // them; their priority is tested on its own (tests/unit/audio-workers.test.ts).
+    AUDIO_WORKER_NICE: '0',
     ...env,
     DATABASE_URL: databaseUrl,
   } as NodeJS.ProcessEnv);

@@ -48,7 +48,8 @@ export async function joinWavChunksInOrder(
 /**
  * The join of joinWavChunksInOrder (same seams, same crossfade) for a live stream, in any format:
  * the encoded bytes go to `sink` as they are made, and the end of each chunk is marked there, so
- * each chunk's bytes can be served on their own while the rest is still being made.
+ * each chunk's bytes can be served on their own while the rest is still being made. When the sink
+ * keeps the file (`keepsFile`), MP3/Ogg bytes are not gathered and `data` is null.
  */
 export async function joinWavChunksLive(
   count: number,
@@ -56,7 +57,7 @@ export async function joinWavChunksLive(
   format: AudioFormat,
   opts: EncodeOptions,
   sink: EncodeSink,
-): Promise<{ data: Buffer; sampleRate: number; bitrate: number; durationSeconds: number; streamHeaderBytes: number }> {
+): Promise<{ data: Buffer | null; size: number; sampleRate: number; bitrate: number; durationSeconds: number; streamHeaderBytes: number }> {
   const first = await decode(await take(0), 'wav');
   return encodeBlocksLive(taggedBlocks(first, count, async (i) => decode(await take(i), 'wav')), first.sampleRate, format, opts, sink);
 }

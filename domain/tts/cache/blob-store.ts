@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -8,12 +8,31 @@ import { clock } from '../../clock';
 export const blobKeyOf = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 /**
+ * A blob written as it is made (a long encode), never whole in memory: appended, readable back while
+ * it grows, and stored under the hash of its content by `commit`.
+ */
+export interface BlobWriter {
+  /** Bytes appended so far. */
+  readonly size: number;
+  /** Appends; resolves once the bytes are written (callers await it: memory stays one write). */
+  write(bytes: Buffer): Promise<void>;
+  /** Bytes [from, to) of what was appended, before or after commit. */
+  read(from: number, to: number): Promise<Buffer>;
+  /** Stores the blob under its content address; returns the key. */
+  commit(): Promise<string>;
+  /** Gives the blob up (a failed encode); nothing is stored. */
+  abort(): Promise<void>;
+}
+
+/**
  * Where audio bytes live, addressed by the sha256 of their content. `get` re-checks the hash,
  * so a file damaged on disk is reported as missing (and regenerated) instead of being served.
  */
 export interface BlobStore {
   readonly kind: 'fs' | 'database';
   put(key: string, data: Buffer): Promise<void>;
+  /** A blob written as it is made, where the store can (the filesystem); absent: gather and `put`. */
+  writer?(): Promise<BlobWriter>;
   get(key: string): Promise<Buffer | null>;
   delete(key: string): Promise<void>;
   clear(): Promise<void>;
@@ -38,6 +57,62 @@ export class FsBlobStore implements BlobStore {
     const tmp = `${file}.${process.pid}.${clock.nowMs()}.tmp`;
     await fs.writeFile(tmp, data);
     await fs.rename(tmp, file);
+  }
+
+  async writer(): Promise<BlobWriter> {
+    const incoming = path.join(this.root, 'incoming');
+    await fs.mkdir(incoming, { recursive: true });
+    const tmp = path.join(incoming, `${process.pid}.${randomUUID()}.tmp`);
+    const file = await fs.open(tmp, 'w+');
+    const hash = createHash('sha256');
+    let size = 0;
+    let stored: string | null = null;
+    let closed = false;
+    const close = async () => {
+      if (closed) return;
+      closed = true;
+      await file.close();
+    };
+    return {
+      get size() {
+        return size;
+      },
+      write: async (bytes) => {
+        if (closed) throw new Error('blob writer is closed');
+        hash.update(bytes);
+        const at = size;
+        size += bytes.length;
+        for (let done = 0; done < bytes.length; ) done += (await file.write(bytes, done, bytes.length - done, at + done)).bytesWritten;
+      },
+      read: async (from, to) => {
+        const out = Buffer.alloc(Math.max(0, Math.min(to, size) - from));
+        // Before commit through the open file; after it, from the stored file (same bytes).
+        const handle = closed && stored ? await fs.open(stored, 'r') : file;
+        try {
+          for (let done = 0; done < out.length; ) {
+            const { bytesRead } = await handle.read(out, done, out.length - done, from + done);
+            if (!bytesRead) break;
+            done += bytesRead;
+          }
+        } finally {
+          if (handle !== file) await handle.close();
+        }
+        return out;
+      },
+      commit: async () => {
+        const key = hash.digest('hex');
+        await close();
+        const target = this.pathOf(key);
+        await fs.mkdir(path.dirname(target), { recursive: true });
+        await fs.rename(tmp, target);
+        stored = target;
+        return key;
+      },
+      abort: async () => {
+        await close().catch(() => undefined);
+        if (!stored) await fs.rm(tmp, { force: true });
+      },
+    };
   }
 
   async get(key: string): Promise<Buffer | null> {
