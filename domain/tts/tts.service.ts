@@ -529,7 +529,8 @@ export class TtsService {
           // the live stream's first bytes go out before the vendor has finished sending it. The other
           // chunks are made ahead and taken whole (a failure of theirs is still retried).
           const first = upstreamStream({ ...call, text: chunks[0], format: 'wav' });
-          const ahead = aheadInOrder(chunks.slice(1), concurrency, CHUNK_LOOKAHEAD, synthesize);
+          // Chunk 0's call holds one of the `concurrency` slots until its body ends.
+          const ahead = aheadInOrder(chunks.slice(1), Math.max(1, concurrency - 1), CHUNK_LOOKAHEAD, synthesize);
           allHashes();
           joined = await joinStreamedWavChunksLive(first, chunks.length, (i) => ahead.take(i - 1), o.format, { quality: o.quality }, progressive.live).catch((err) => {
             throw err instanceof AudioDecodeError ? this.badAudio(o.provider, err.message) : err;
