@@ -21,7 +21,8 @@
  * ~190 MB. So a fresh data directory is made from a template (a tarball of an initdb'd, empty
  * cluster, made once per PGlite version and kept under node_modules/.cache), and when there is no
  * template yet, initdb runs in a short-lived process of its own that also writes the template.
- * Invoked as `embedded-postgres-server.cjs --init <dataDir>` it is that process.
+ * Invoked as `embedded-postgres-server.cjs --init <dataDir>` it is that process; with `--template`
+ * it makes the template and exits (run by npm's `prepare`).
  */
 const childProcess = require('node:child_process');
 const crypto = require('node:crypto');
@@ -33,6 +34,8 @@ const { PGlite } = require('@electric-sql/pglite');
 const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
 
 const initOnly = process.argv[2] === '--init';
+/** `--template`: make the template now (npm's `prepare`, so a first start does not wait for initdb). */
+const templateOnly = process.argv[2] === '--template';
 const dir = initOnly ? process.argv[3] : process.argv[2];
 const maxConnections = Number(process.argv[3] || 64);
 
@@ -251,7 +254,11 @@ async function main() {
   process.send({ type: 'ready', port, password });
 }
 
-if (initOnly) {
+if (templateOnly) {
+  // A cache that cannot be written is no reason to fail an install: the first start then runs initdb.
+  ensureTemplate(templateDir());
+  process.exit(0);
+} else if (initOnly) {
   initialise(dir).then(
     () => process.exit(0),
     (err) => {
