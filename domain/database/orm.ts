@@ -2,6 +2,7 @@ import path from 'node:path';
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { startEmbeddedPostgres } from './embedded';
+import { startEmbeddedUpkeep, type EmbeddedUpkeep } from './embedded-upkeep';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from '../../migrations';
 import { answerSqlCountOverIpc, countingLoggerFactory, sqlCountingEnabled } from './query-counter';
@@ -14,11 +15,15 @@ export interface DatabaseOptions {
   debug?: boolean;
   /** Where the driver's own messages go (knex prints connection errors with console.log otherwise). */
   onDriverMessage?: (level: 'warn' | 'error' | 'deprecate' | 'debug', message: unknown) => void;
+  /** How often the embedded database's statistics and dead rows are checked (see embedded-upkeep.ts). */
+  upkeepIntervalMs?: number;
 }
 
 export interface Database {
   orm: MikroORM;
   embedded: boolean;
+  /** The embedded database's autovacuum stand-in; absent on a PostgreSQL server, which runs its own. */
+  upkeep?: EmbeddedUpkeep;
   close(): Promise<void>;
 }
 
@@ -72,10 +77,18 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     await stopEmbedded?.();
     throw err;
   }
+  const upkeep = stopEmbedded
+    ? startEmbeddedUpkeep(orm, {
+        intervalMs: opts.upkeepIntervalMs,
+        onError: (err) => opts.onDriverMessage?.('warn', `embedded database upkeep failed: ${(err as Error)?.message ?? err}`),
+      })
+    : undefined;
   return {
     orm,
     embedded: !!stopEmbedded,
+    upkeep,
     async close() {
+      await upkeep?.stop();
       await orm.close(true);
       await stopEmbedded?.();
     },
