@@ -33,8 +33,10 @@ function packageRoot(): string {
  */
 export function startEmbeddedPostgres(dataDir: string, opts: { maxConnections?: number; startTimeoutMs?: number } = {}): Promise<EmbeddedPostgres> {
   const script = path.join(packageRoot(), 'domain', 'database', 'embedded-postgres-server.cjs');
-  // No inherited flags (a profiler's, a test runner's): the database process is plain Node.
-  const child = fork(script, [dataDir, String(opts.maxConnections ?? 64)], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // No inherited flags (a profiler's, a test runner's). PGlite's WASM runs on V8's baseline compiler
+  // only: tiering its ~10 MB of code up to TurboFan cost more CPU at start (and ~50 MB of memory)
+  // than the optimised code saved later (docs/decisions.md).
+  const child = fork(script, [dataDir, String(opts.maxConnections ?? 64)], { execArgv: ['--liftoff-only'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
