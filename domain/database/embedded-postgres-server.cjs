@@ -216,7 +216,8 @@ async function main() {
   // The socket directory is private to this user; files made in it (the socket) are 0600.
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-pglite-'));
   fs.chmodSync(socketDir, 0o700);
-  const socketPath = path.join(socketDir, 'pglite.sock');
+  // libpq's name for a server's socket in a directory, so `?host=<dir>` finds it.
+  const socketPath = path.join(socketDir, '.s.PGSQL.5432');
   const previousUmask = process.umask(0o177);
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections });
   try {
@@ -251,7 +252,7 @@ async function main() {
   process.on('SIGTERM', () => void stop());
   // Ctrl-C reaches the whole process group: the gateway decides when the database stops.
   process.on('SIGINT', () => undefined);
-  process.send({ type: 'ready', port, password });
+  process.send({ type: 'ready', port, password, socketDir });
 }
 
 if (templateOnly) {

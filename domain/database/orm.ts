@@ -27,10 +27,14 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function ormOptions(clientUrl: string, poolSize = 10, onDriverMessage?: DatabaseOptions['onDriverMessage']): Options {
+/** A PostgreSQL URL, or the directory of the embedded database's private Unix socket. */
+export type DatabaseTarget = string | { socketDir: string };
+
+export function ormOptions(target: DatabaseTarget, poolSize = 10, onDriverMessage?: DatabaseOptions['onDriverMessage']): Options {
   return {
     driver: PostgreSqlDriver,
-    clientUrl,
+    // A socket is named by its directory in `host` (libpq's convention, which `pg` follows).
+    ...(typeof target === 'string' ? { clientUrl: target } : { host: target.socketDir, port: 5432, user: 'postgres', dbName: 'postgres' }),
     entities: ENTITIES,
     extensions: [Migrator],
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, silent: true },
@@ -61,17 +65,17 @@ export function ormOptions(clientUrl: string, poolSize = 10, onDriverMessage?: D
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (sqlCountingEnabled()) answerSqlCountOverIpc();
-  let clientUrl = opts.databaseUrl;
+  let target: DatabaseTarget | undefined = opts.databaseUrl;
   let stopEmbedded: (() => Promise<void>) | undefined;
-  if (!clientUrl) {
+  if (!target) {
     // The embedded database runs in a process of its own; see embedded-postgres-server.cjs.
     const embedded = await startEmbeddedPostgres(path.join(opts.dataDir, 'pgdata'));
-    clientUrl = embedded.url;
+    target = { socketDir: embedded.socketDir };
     stopEmbedded = embedded.stop;
   }
   let orm: MikroORM;
   try {
-    orm = await MikroORM.init(ormOptions(clientUrl, opts.poolSize ?? 10, opts.onDriverMessage));
+    orm = await MikroORM.init(ormOptions(target, opts.poolSize ?? 10, opts.onDriverMessage));
     await orm.getMigrator().up();
   } catch (err) {
     await stopEmbedded?.();

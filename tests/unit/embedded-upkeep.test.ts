@@ -26,8 +26,10 @@ const stats = async () => (await sql(`select last_analyze, last_vacuum, n_dead_t
 const PAGE = `select id from requirements where deleted_at is null order by created_at desc, id desc limit 50 offset 0`;
 const plan = async () => (await sql(`explain ${PAGE}`)).map((r) => r['QUERY PLAN']).join('\n');
 
-test('an embedded database is upkept: only PostgreSQL servers run their own autovacuum', () => {
+test('an embedded database is upkept: only PostgreSQL servers run their own autovacuum', async () => {
   expect(db.embedded).toBe(true);
+  // Connected to PGlite over its private socket, not to whatever answers on localhost:5432.
+  expect((await sql(`select version() as v`))[0].v).toMatch(/emscripten|wasm/i);
   expect(db.upkeep).toBeDefined();
 });
 
