@@ -36,7 +36,7 @@ import { appRouter } from '../trpc/router';
 import { ttsRootFields } from '../resolvers';
 import { configuredSecrets, type GatewayConfig } from './config';
 import { buildGraphqlSchema, createApollo, formatWsResult, graphqlWsOnSubscribe, wsError } from './graphql';
-import { accessTokenOf, bearerFrom, keyFromConnectionParams } from './credentials';
+import { accessTokenOf, bearerFrom, keyFromConnectionParams } from './kit/credentials';
 import { createLogger, type Logger } from './logger';
 import { createMetrics, graphqlRouteLabel, trpcRouteLabel, type Metrics } from './metrics';
 import { KNOWN_OPERATIONS } from '../schema/generated/operations';
