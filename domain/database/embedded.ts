@@ -15,6 +15,9 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
+/** Where the embedded database keeps its files under `DATA_DIR`. */
+export const embeddedDataDir = (dataDir: string) => path.join(dataDir, 'pgdata');
+
 /** The repository root (where package.json is), from the sources or from the compiled `dist/`. */
 function packageRoot(): string {
   let dir = __dirname;

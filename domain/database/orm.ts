@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { startEmbeddedPostgres } from './embedded';
+import { embeddedDataDir, startEmbeddedPostgres, type EmbeddedPostgres } from './embedded';
 import { startEmbeddedUpkeep, type EmbeddedUpkeep } from './embedded-upkeep';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from '../../migrations';
@@ -15,6 +14,8 @@ export interface DatabaseOptions {
   debug?: boolean;
   /** Where the driver's own messages go (knex prints connection errors with console.log otherwise). */
   onDriverMessage?: (level: 'warn' | 'error' | 'deprecate' | 'debug', message: unknown) => void;
+  /** The embedded database when its start was begun earlier (it overlaps the gateway's module loading). */
+  embedded?: Promise<EmbeddedPostgres>;
   /** How often the embedded database's statistics and dead rows are checked (see embedded-upkeep.ts). */
   upkeepIntervalMs?: number;
 }
@@ -69,7 +70,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!target) {
     // The embedded database runs in a process of its own; see embedded-postgres-server.cjs.
-    const embedded = await startEmbeddedPostgres(path.join(opts.dataDir, 'pgdata'));
+    const embedded = await (opts.embedded ?? startEmbeddedPostgres(embeddedDataDir(opts.dataDir)));
     target = { socketDir: embedded.socketDir };
     stopEmbedded = embedded.stop;
   }

@@ -2,7 +2,6 @@ import { actorOf, type AuditTrail } from '../../audit/audit-trail.service';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { requirePermission } from '../../auth/auth.service';
 import type { DomainContext } from '../../context';
 import { notFound } from '../../errors';
 import type { DomainEvent } from '../../events/bus';
@@ -14,7 +13,7 @@ import { DELIVERY_STATUSES, Webhook, WebhookDelivery } from './webhook.entity';
 import { ApiKey } from '../../auth/api-key.entity';
 import { ADMIN_PRINCIPAL_ID, AuthService } from '../../auth/auth.service';
 import { isPermission } from '../../auth/permissions';
-import type { Principal } from '../../auth/principal';
+import { requirePermission, type Principal } from '../../auth/principal';
 import { eventRefusal } from '../event-access';
 import { clock } from '../../clock';
 
