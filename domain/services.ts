@@ -1,51 +1,15 @@
-import type { AudioWorkerPool } from './tts/audio-workers';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuditTrail } from './audit/audit-trail.service';
 import { AuthService } from './auth/auth.service';
 import { PrincipalWatch } from './auth/principal-watch';
 import { describeViewer } from './auth/viewer';
-import type { EventBus } from './events/bus';
 import { HealthService } from './health';
-import type { BlobStore } from './tts/cache/blob-store';
-import type { ProviderId } from './tts/catalogue';
-import { Pricing, type PriceTable } from './tts/pricing';
-import type { SpeechProvider } from './tts/providers/provider';
-import { TtsService, type TtsObserver } from './tts/tts.service';
-import { SpeechAdmission, type AdmissionLimits } from './tts/admission';
+import { Pricing } from './tts/pricing';
+import { TtsService } from './tts/tts.service';
+import { SpeechAdmission } from './tts/admission';
 import { AsyncGenerationService } from './tts/async-generation';
 import { JobQueue } from './jobs/job-queue';
 import { createComplianceServices, type ComplianceServices } from './compliance';
-
-export interface DomainDeps {
-  rootEm: EntityManager;
-  bus: EventBus;
-  blobs: BlobStore;
-  providers: Record<ProviderId, SpeechProvider>;
-  adminApiKey?: string;
-  ttsApiKey?: string;
-  prices?: PriceTable;
-  hotCacheBytes: number;
-  /** Bytes of kept read-model answers (0: none kept). */
-  readModelCacheBytes?: number;
-  environment: string;
-  webhookAllowPrivateNetworks: boolean;
-  /** Printed on every report (`ORGANISATION_NAME`). */
-  organisationName?: string;
-  generationLock?: <T>(key: string, fn: () => Promise<T>) => Promise<T>;
-  onCacheInvalidated?: (hashes: string[] | 'all') => void;
-  /** Speech metrics (the gateway's Prometheus counters). */
-  ttsObserver?: TtsObserver;
-  /** Bounds on speech generations (characters per minute, concurrency, queue); unbounded when absent. */
-  speechLimits?: AdmissionLimits;
-  /** Threads for mock synthesis and MP3/Ogg encoding (off the event loop); on the event loop when absent. */
-  audioWorkers?: AudioWorkerPool;
-  /** Identifies this process in job leases. */
-  instanceId: string;
-  /** Failures of background work (sealing the audit trail), for the log. */
-  onBackgroundError?: (component: string, err: unknown) => void;
-  /** How often live channels re-read their callers' keys from the database (default 2.5 s). */
-  principalRecheckMs?: number;
-}
+import type { DomainDeps } from './deps';
 
 /** The composition root of the domain: every service, wired once per gateway instance. */
 export function createServices(deps: DomainDeps) {

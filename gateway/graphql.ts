@@ -16,7 +16,7 @@ import type { Principal } from '../domain/auth/principal';
 import type { ReadModel } from '../domain/compliance/read-model/read-model';
 import type { Logger } from './logger';
 import { checkOperationCost, resultTooLarge } from './graphql-cost';
-import type { BudgetKind, Caller, OperationBudgets } from './rate-limit';
+import type { BudgetKind, Caller, OperationBudgets } from './kit/budgets';
 import { subscribeIterator, type EventBus } from '../domain/events/bus';
 
 /**

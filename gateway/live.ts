@@ -6,7 +6,7 @@ import { eventFor } from '../domain/compliance/event-access';
 import { COMPLIANCE_CHANNEL, WS_EVENT_OF, WS_EVENT_TYPES, type ComplianceEventType, type WsEventType } from '../domain/compliance/events';
 import { makeEvent, type DomainEvent } from '../domain/events/bus';
 import type { Services } from '../domain/services';
-import { accessTokenOf, bearerFrom } from './credentials';
+import { accessTokenOf, bearerFrom } from './kit/credentials';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 import { clock } from '../domain/clock';

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import v8 from 'node:v8';
 import { ConfigError, configuredSecrets, parseConfig } from './config';
-import { createGateway } from './server';
 import { announce, createLogger } from './logger';
+import { embeddedDataDir, startEmbeddedPostgres } from '../domain/database/embedded';
 
 /**
  * Old-generation growth: V8 lets the old space grow to up to 4× the live heap before its next full
@@ -29,8 +29,14 @@ async function main() {
     }
     throw err;
   }
+  // The embedded database boots in its own process while this one loads the gateway's modules
+  // (about a second each on a small machine): start it first, load the rest after.
+  const embeddedDatabase = config.databaseUrl ? undefined : startEmbeddedPostgres(embeddedDataDir(config.dataDir));
+  embeddedDatabase?.catch(() => undefined); // reported by createGateway, which awaits it
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded late on purpose (see above)
+  const { createGateway } = require('./server') as typeof import('./server');
   const log = createLogger(config.logLevel, undefined, configuredSecrets(config));
-  const gateway = await createGateway(config, { logger: log });
+  const gateway = await createGateway(config, { logger: log, embeddedDatabase });
   if (gateway.bootstrapAdminKey) {
     // Printed once, on the first start, whatever LOG_LEVEL says; not through the logger, whose
     // redaction would hide it. Read it with: jq -r 'select(.adminApiKey) | .adminApiKey'

@@ -15,6 +15,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import Redis from 'ioredis';
 import { getOperationAST, type ExecutionResult } from 'graphql';
 import { createDomainContext } from '../domain/context';
+import type { EmbeddedPostgres } from '../domain/database/embedded';
 import { openDatabase, type Database } from '../domain/database/orm';
 import { DatabaseGuard } from '../domain/database/guard';
 import { DomainError, toDomainError } from '../domain/errors';
@@ -37,7 +38,7 @@ import { appRouter } from '../trpc/router';
 import { ttsRootFields } from '../resolvers';
 import { configuredSecrets, type GatewayConfig } from './config';
 import { buildGraphqlSchema, createApollo, formatWsResult, graphqlWsOnSubscribe, wsError } from './graphql';
-import { accessTokenOf, bearerFrom, keyFromConnectionParams } from './credentials';
+import { accessTokenOf, bearerFrom, keyFromConnectionParams } from './kit/credentials';
 import { createLogger, type Logger } from './logger';
 import { createMetrics, graphqlRouteLabel, trpcRouteLabel, type Metrics } from './metrics';
 import { KNOWN_OPERATIONS } from '../schema/generated/operations';
@@ -79,7 +80,13 @@ const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.jso
 
 
 /** Starts one gateway instance: database, domain services, the three transports and live channels. */
-export async function createGateway(config: GatewayConfig, opts: { logger?: Logger } = {}): Promise<Gateway> {
+export interface CreateGatewayOptions {
+  logger?: Logger;
+  /** The embedded database, already starting (gateway/main.ts starts it before loading this module). */
+  embeddedDatabase?: Promise<EmbeddedPostgres>;
+}
+
+export async function createGateway(config: GatewayConfig, opts: CreateGatewayOptions = {}): Promise<Gateway> {
   const log = opts.logger ?? createLogger(config.logLevel, undefined, configuredSecrets(config));
   const metrics = createMetrics();
   const instanceId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -94,6 +101,7 @@ export async function createGateway(config: GatewayConfig, opts: { logger?: Logg
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
       poolSize: config.databasePoolSize,
+      embedded: opts.embeddedDatabase,
       // The pool's messages (a dropped connection, say) as log lines; the outage itself answers 503.
       onDriverMessage: (level, message) => log[level === 'deprecate' ? 'warn' : level]({ component: 'database-driver' }, String(message)),
     }),

@@ -1,6 +1,6 @@
 import { FrameworkIdEnum } from '../schema/enums';
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { requirePermission } from '../domain/auth/auth.service';
+import { requirePermission } from '../domain/auth/principal';
 import { findingView } from '../domain/compliance/findings/finding.service';
 import type { RequirementDetail } from '../domain/compliance/requirements/requirement.service';
 import type { ComplianceStatusView, FrameworkStatusView } from '../domain/compliance/status/compliance-status.service';

@@ -3,9 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { createDomainContext } from '../domain/context';
 import type { Principal } from '../domain/auth/principal';
 import type { Services } from '../domain/services';
-import type { RateVerdict, TtsRateCounter } from '../gateway/rate-limit';
-import { rateLimitError } from '../gateway/rate-limit';
-import { bearerFrom } from '../gateway/credentials';
+import { rateLimitError, type RateVerdict, type TtsRateCounter } from '../gateway/kit/budgets';
+import { bearerFrom } from '../gateway/kit/credentials';
 import { errorBody } from './envelopes';
 import type { RouteSpec } from './route';
 

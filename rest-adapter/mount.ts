@@ -4,7 +4,7 @@ import { createDomainContext } from '../domain/context';
 import { DomainError, toDomainError } from '../domain/errors';
 import { rejectUnstorableStrings } from '../domain/validation';
 import type { Services } from '../domain/services';
-import type { Logger } from '../gateway/logger';
+import type { Logger } from 'pino';
 import { errorBody } from './envelopes';
 import { preReadBodyOf } from './fast-lane';
 import { Answer, type Envelope, type Limiter, type RouteSpec, type StreamRegistry } from './route';

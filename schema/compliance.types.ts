@@ -1,6 +1,6 @@
 import { ComplianceLevelEnum, FindingSeverityEnum, FindingStatusEnum, FrameworkIdEnum, PermissionEnum, PlanEnum, PriorityEnum, RequirementStatusEnum, ValidationOutcomeEnum, ValidationSeverityEnum } from './enums';
 import { DateTimeScalar } from './scalars';
-import { ScoreParts } from './assurance.types';
+import { ScoreParts } from './scoring.types';
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 

@@ -1,6 +1,6 @@
 import { ComplianceEventTypeEnum, ComplianceLevelEnum, DashboardEventTypeEnum, DashboardStateEnum, DeliveryStatusEnum, FrameworkIdEnum, HistoryMetricEnum, HistoryPeriodEnum, ReportFormatEnum, ReportPeriodEnum, ReportStateEnum, ReportTypeEnum, SignatureMeaningEnum, TrendEnum, WebhookEventEnum } from './enums';
 import { DateTimeScalar } from './scalars';
-import { ScoreParts } from './assurance.types';
+import { ScoreParts } from './scoring.types';
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 

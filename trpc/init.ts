@@ -3,7 +3,7 @@ import { DomainError, toDomainError } from '../domain/errors';
 import { rejectUnstorableStrings } from '../domain/validation';
 import type { DomainContext } from '../domain/context';
 import type { Services } from '../domain/services';
-import type { OperationBudgets } from '../gateway/rate-limit';
+import type { OperationBudgets } from '../gateway/kit/budgets';
 
 export interface TrpcContext {
   domain: DomainContext;

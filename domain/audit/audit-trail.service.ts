@@ -1,8 +1,7 @@
 import type { TransactionEventArgs } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { requirePermission } from '../auth/auth.service';
-import type { Principal } from '../auth/principal';
+import { requirePermission, type Principal } from '../auth/principal';
 import { newId } from '../ids';
 import { parseInput } from '../validation';
 import { AuditEntry } from './audit-entry.entity';

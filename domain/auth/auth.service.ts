@@ -8,7 +8,7 @@ import type { DomainContext } from '../context';
 import { parseInput } from '../validation';
 import { ApiKey, PLANS, type Plan } from './api-key.entity';
 import { ALL_PERMISSIONS, isPermission, type Permission } from './permissions';
-import { can, type Principal } from './principal';
+import { can, requirePermission, type Principal } from './principal';
 import { clock } from '../clock';
 
 const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
@@ -351,13 +351,3 @@ const auditedKey = (k: ApiKey) => ({
   createdBy: k.createdBy ?? null,
 });
 
-/** 401 without a principal, 403 when the principal lacks the permission. */
-export function requirePermission(ctx: Pick<DomainContext, 'principal'>, permission: Permission): Principal {
-  if (!ctx.principal) throw new DomainError('AUTHENTICATION_ERROR');
-  if (!can(ctx.principal, permission)) {
-    throw new DomainError('AUTHORIZATION_ERROR', `This key lacks the '${permission}' permission`, {
-      details: { required: permission },
-    });
-  }
-  return ctx.principal;
-}

@@ -1,5 +1,6 @@
 import type { Plan } from './api-key.entity';
 import type { Permission } from './permissions';
+import { DomainError } from '../errors';
 
 /** Who is calling: an issued key, the admin key, or (TTS in open mode) an anonymous caller. */
 export interface Principal {
@@ -16,4 +17,15 @@ export interface Principal {
 
 export function can(principal: Principal | null | undefined, permission: Permission): boolean {
   return !!principal && (principal.isAdmin || principal.permissions.has(permission));
+}
+
+/** 401 without a principal, 403 when the principal lacks the permission. */
+export function requirePermission(ctx: { principal: Principal | null }, permission: Permission): Principal {
+  if (!ctx.principal) throw new DomainError('AUTHENTICATION_ERROR');
+  if (!can(ctx.principal, permission)) {
+    throw new DomainError('AUTHORIZATION_ERROR', `This key lacks the '${permission}' permission`, {
+      details: { required: permission },
+    });
+  }
+  return ctx.principal;
 }

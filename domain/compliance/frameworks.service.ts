@@ -1,4 +1,4 @@
-import { requirePermission } from '../auth/auth.service';
+import { requirePermission } from '../auth/principal';
 import type { DomainContext } from '../context';
 import { DomainError } from '../errors';
 import { getFramework, isFrameworkId, listFrameworks, SUPPORTED_FRAMEWORKS, type Framework, type FrameworkId } from './catalogue';

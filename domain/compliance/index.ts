@@ -1,5 +1,5 @@
 import type { AuditTrail } from '../audit/audit-trail.service';
-import type { DomainDeps } from '../services';
+import type { DomainDeps } from '../deps';
 import type { HealthService } from '../health';
 import { ActivityService } from './activity/activity.service';
 import { ComplianceEventPublisher } from './events';

@@ -1,11 +1,11 @@
-import { requirePermission } from '../auth/auth.service';
+import { requirePermission } from '../auth/principal';
 import type { DomainContext } from '../context';
 import { DomainError } from '../errors';
 import { subscribeIterator, type EventBus } from '../events/bus';
 import type { HealthService } from '../health';
 import { JobQueue } from '../jobs/job-queue';
 import type { AuditTrail } from '../audit/audit-trail.service';
-import type { DomainDeps } from '../services';
+import type { DomainDeps } from '../deps';
 import { DashboardService } from './dashboard/dashboard.service';
 import { eventFor } from './event-access';
 import { COMPLIANCE_CHANNEL, COMPLIANCE_EVENT_TYPES, WS_EVENT_OF, WS_EVENT_TYPES, type ComplianceEventPublisher, type ComplianceEventType } from './events';

@@ -15,7 +15,16 @@
  * for a password made at random on every start, known only to the gateway (it travels over IPC,
  * never in arguments or the environment), and hands an authenticated connection to that socket.
  * See docs/decisions.md ("The embedded database's credential").
+ *
+ * Memory and start-up: PostgreSQL's initdb, run inside this process, leaves its WASM heap at ~700 MB
+ * for good (WASM memory never shrinks); a process that opens an existing data directory holds
+ * ~190 MB. So a fresh data directory is made from a template (a tarball of an initdb'd, empty
+ * cluster, made once per PGlite version and kept under node_modules/.cache), and when there is no
+ * template yet, initdb runs in a short-lived process of its own that also writes the template.
+ * Invoked as `embedded-postgres-server.cjs --init <dataDir>` it is that process; with `--template`
+ * it makes the template and exits (run by npm's `prepare`).
  */
+const childProcess = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
@@ -24,8 +33,71 @@ const path = require('node:path');
 const { PGlite } = require('@electric-sql/pglite');
 const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
 
-const dir = process.argv[2];
+const initOnly = process.argv[2] === '--init';
+/** `--template`: make the template now (npm's `prepare`, so a first start does not wait for initdb). */
+const templateOnly = process.argv[2] === '--template';
+const dir = initOnly ? process.argv[3] : process.argv[2];
 const maxConnections = Number(process.argv[3] || 64);
+
+/**
+ * PostgreSQL's 128 MB buffer pool is most of an idle embedded database's memory; the data files sit
+ * in the operating system's page cache anyway, so a smaller pool costs a copy, not a disk read.
+ */
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+/** An initdb'd, never-used cluster, made once per PGlite version (node_modules/.cache). */
+function templateDir() {
+  const pgliteRoot = path.resolve(path.dirname(require.resolve('@electric-sql/pglite')), '..');
+  const { version } = JSON.parse(fs.readFileSync(path.join(pgliteRoot, 'package.json'), 'utf8'));
+  const nodeModules = path.resolve(pgliteRoot, '..', '..');
+  return path.join(nodeModules, '.cache', 'speech-gateway', `pglite-${version}-pgdata`);
+}
+
+const isInitialised = (dataDir) => fs.existsSync(path.join(dataDir, 'PG_VERSION'));
+
+/** initdb into `dataDir` and shut down cleanly (a cleanly shut-down cluster may be copied). */
+async function initialise(dataDir) {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const db = await PGlite.create({ dataDir, startParams: START_PARAMS });
+  await db.close();
+}
+
+function initialiseInChild(dataDir) {
+  const init = childProcess.spawnSync(process.execPath, [...process.execArgv, __filename, '--init', dataDir], { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (init.status !== 0 || !isInitialised(dataDir)) throw new Error(`initdb failed (exit ${init.status ?? init.signal})`);
+}
+
+/** Makes the template when there is none; false when the cache cannot be written. */
+function ensureTemplate(template) {
+  if (isInitialised(template)) return true;
+  const partial = `${template}.${process.pid}.partial`;
+  try {
+    fs.mkdirSync(path.dirname(template), { recursive: true });
+    fs.rmSync(partial, { recursive: true, force: true });
+    initialiseInChild(partial);
+    try {
+      fs.renameSync(partial, template);
+    } catch {
+      // Another process made it meanwhile: theirs is as good as ours.
+      fs.rmSync(partial, { recursive: true, force: true });
+    }
+    return isInitialised(template);
+  } catch {
+    fs.rmSync(partial, { recursive: true, force: true });
+    return false;
+  }
+}
+
+/** Opens the data directory, making it first when it is new (see the memory note above). */
+async function openDataDir(dataDir) {
+  fs.mkdirSync(dataDir, { recursive: true });
+  if (!isInitialised(dataDir)) {
+    const template = templateDir();
+    if (ensureTemplate(template)) fs.cpSync(template, dataDir, { recursive: true });
+    else initialiseInChild(dataDir);
+  }
+  return PGlite.create({ dataDir, startParams: START_PARAMS });
+}
 
 const PROTOCOL_3 = 196608;
 const SSL_REQUEST = 80877103;
@@ -140,12 +212,12 @@ function authenticatingProxy(socketPath, password, clients) {
 }
 
 async function main() {
-  fs.mkdirSync(dir, { recursive: true });
-  const db = await PGlite.create({ dataDir: dir });
+  const db = await openDataDir(dir);
   // The socket directory is private to this user; files made in it (the socket) are 0600.
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-pglite-'));
   fs.chmodSync(socketDir, 0o700);
-  const socketPath = path.join(socketDir, 'pglite.sock');
+  // libpq's name for a server's socket in a directory, so `?host=<dir>` finds it.
+  const socketPath = path.join(socketDir, '.s.PGSQL.5432');
   const previousUmask = process.umask(0o177);
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections });
   try {
@@ -180,10 +252,22 @@ async function main() {
   process.on('SIGTERM', () => void stop());
   // Ctrl-C reaches the whole process group: the gateway decides when the database stops.
   process.on('SIGINT', () => undefined);
-  process.send({ type: 'ready', port, password });
+  process.send({ type: 'ready', port, password, socketDir });
 }
 
-main().catch((err) => {
+if (templateOnly) {
+  // A cache that cannot be written is no reason to fail an install: the first start then runs initdb.
+  ensureTemplate(templateDir());
+  process.exit(0);
+} else if (initOnly) {
+  initialise(dir).then(
+    () => process.exit(0),
+    (err) => {
+      console.error(String((err && err.stack) || err));
+      process.exit(1);
+    },
+  );
+} else main().catch((err) => {
   if (process.send) process.send({ type: 'error', message: String((err && err.message) || err) });
   process.exit(1);
 });

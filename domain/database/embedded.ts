@@ -5,9 +5,18 @@ import path from 'node:path';
 export interface EmbeddedPostgres {
   /** Loopback, with the password made for this start (the database accepts no other). */
   url: string;
+  /**
+   * The private Unix socket (its directory is 0700, the socket 0600: this user only). The gateway
+   * connects here: the loopback front costs the single-threaded database process a relay of every
+   * message (0.1–0.3 ms of its CPU per statement, measured).
+   */
+  socketDir: string;
   pid: number;
   stop(): Promise<void>;
 }
+
+/** Where the embedded database keeps its files under `DATA_DIR`. */
+export const embeddedDataDir = (dataDir: string) => path.join(dataDir, 'pgdata');
 
 /** The repository root (where package.json is), from the sources or from the compiled `dist/`. */
 function packageRoot(): string {
@@ -27,8 +36,10 @@ function packageRoot(): string {
  */
 export function startEmbeddedPostgres(dataDir: string, opts: { maxConnections?: number; startTimeoutMs?: number } = {}): Promise<EmbeddedPostgres> {
   const script = path.join(packageRoot(), 'domain', 'database', 'embedded-postgres-server.cjs');
-  // No inherited flags (a profiler's, a test runner's): the database process is plain Node.
-  const child = fork(script, [dataDir, String(opts.maxConnections ?? 64)], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // No inherited flags (a profiler's, a test runner's). PGlite's WASM runs on V8's baseline compiler
+  // only: tiering its ~10 MB of code up to TurboFan cost more CPU at start (and ~50 MB of memory)
+  // than the optimised code saved later (docs/decisions.md).
+  const child = fork(script, [dataDir, String(opts.maxConnections ?? 64)], { execArgv: ['--liftoff-only'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -52,6 +63,7 @@ export function startEmbeddedPostgres(dataDir: string, opts: { maxConnections?: 
       let stopped: Promise<void> | null = null;
       resolve({
         url: `postgresql://postgres:${encodeURIComponent(String(m.password))}@127.0.0.1:${m.port}/postgres?sslmode=disable`,
+        socketDir: String(m.socketDir),
         pid: child.pid!,
         stop: () =>
           (stopped ??= new Promise<void>((done) => {

@@ -1,7 +1,7 @@
-import path from 'node:path';
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { startEmbeddedPostgres } from './embedded';
+import { embeddedDataDir, startEmbeddedPostgres, type EmbeddedPostgres } from './embedded';
+import { startEmbeddedUpkeep, type EmbeddedUpkeep } from './embedded-upkeep';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from '../../migrations';
 import { answerSqlCountOverIpc, countingLoggerFactory, sqlCountingEnabled } from './query-counter';
@@ -14,18 +14,28 @@ export interface DatabaseOptions {
   debug?: boolean;
   /** Where the driver's own messages go (knex prints connection errors with console.log otherwise). */
   onDriverMessage?: (level: 'warn' | 'error' | 'deprecate' | 'debug', message: unknown) => void;
+  /** The embedded database when its start was begun earlier (it overlaps the gateway's module loading). */
+  embedded?: Promise<EmbeddedPostgres>;
+  /** How often the embedded database's statistics and dead rows are checked (see embedded-upkeep.ts). */
+  upkeepIntervalMs?: number;
 }
 
 export interface Database {
   orm: MikroORM;
   embedded: boolean;
+  /** The embedded database's autovacuum stand-in; absent on a PostgreSQL server, which runs its own. */
+  upkeep?: EmbeddedUpkeep;
   close(): Promise<void>;
 }
 
-export function ormOptions(clientUrl: string, poolSize = 10, onDriverMessage?: DatabaseOptions['onDriverMessage']): Options {
+/** A PostgreSQL URL, or the directory of the embedded database's private Unix socket. */
+export type DatabaseTarget = string | { socketDir: string };
+
+export function ormOptions(target: DatabaseTarget, poolSize = 10, onDriverMessage?: DatabaseOptions['onDriverMessage']): Options {
   return {
     driver: PostgreSqlDriver,
-    clientUrl,
+    // A socket is named by its directory in `host` (libpq's convention, which `pg` follows).
+    ...(typeof target === 'string' ? { clientUrl: target } : { host: target.socketDir, port: 5432, user: 'postgres', dbName: 'postgres' }),
     entities: ENTITIES,
     extensions: [Migrator],
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, silent: true },
@@ -56,26 +66,34 @@ export function ormOptions(clientUrl: string, poolSize = 10, onDriverMessage?: D
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (sqlCountingEnabled()) answerSqlCountOverIpc();
-  let clientUrl = opts.databaseUrl;
+  let target: DatabaseTarget | undefined = opts.databaseUrl;
   let stopEmbedded: (() => Promise<void>) | undefined;
-  if (!clientUrl) {
+  if (!target) {
     // The embedded database runs in a process of its own; see embedded-postgres-server.cjs.
-    const embedded = await startEmbeddedPostgres(path.join(opts.dataDir, 'pgdata'));
-    clientUrl = embedded.url;
+    const embedded = await (opts.embedded ?? startEmbeddedPostgres(embeddedDataDir(opts.dataDir)));
+    target = { socketDir: embedded.socketDir };
     stopEmbedded = embedded.stop;
   }
   let orm: MikroORM;
   try {
-    orm = await MikroORM.init(ormOptions(clientUrl, opts.poolSize ?? 10, opts.onDriverMessage));
+    orm = await MikroORM.init(ormOptions(target, opts.poolSize ?? 10, opts.onDriverMessage));
     await orm.getMigrator().up();
   } catch (err) {
     await stopEmbedded?.();
     throw err;
   }
+  const upkeep = stopEmbedded
+    ? startEmbeddedUpkeep(orm, {
+        intervalMs: opts.upkeepIntervalMs,
+        onError: (err) => opts.onDriverMessage?.('warn', `embedded database upkeep failed: ${(err as Error)?.message ?? err}`),
+      })
+    : undefined;
   return {
     orm,
     embedded: !!stopEmbedded,
+    upkeep,
     async close() {
+      await upkeep?.stop();
       await orm.close(true);
       await stopEmbedded?.();
     },

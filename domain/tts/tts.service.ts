@@ -3,8 +3,9 @@ import { z } from 'zod';
 import type { DomainContext } from '../context';
 import { DomainError, notFound } from '../errors';
 import { parseInput } from '../validation';
-import { joinWavChunks, joinWavChunksInOrder, joinWavChunksLive, probe, type OpenEncoder } from './audio';
+import { AudioDecodeError, joinWavChunks, joinWavChunksInOrder, joinWavChunksLive, probe, type OpenEncoder } from './audio';
 import { LiveAudio } from './live-audio';
+import { joinStreamedWavChunksLive } from './streamed-wav';
 import { AudioEntry } from './audio-entry.entity';
 import { BlobStore, CorruptBlobError, blobKeyOf } from './cache/blob-store';
 import { SizeBoundedLru } from '../util/size-bounded-lru';
@@ -490,6 +491,15 @@ export class TtsService {
         throw err;
       }
     };
+    const upstreamStream = (request: Parameters<SpeechProvider['synthesize']>[0]) => {
+      const began = clock.nowMs();
+      const stream = provider.synthesizeStream!(request, signal);
+      stream.whole.then(
+        () => observer.upstreamCall(o.provider, 'success', (clock.nowMs() - began) / 1000),
+        () => observer.upstreamCall(o.provider, 'error', (clock.nowMs() - began) / 1000),
+      );
+      return stream;
+    };
     const startedAt = clock.nowMs();
     /** The file: its bytes, or where they were written as they were made (a long progressive encode). */
     let data: Buffer | { key: string; size: number };
@@ -518,16 +528,31 @@ export class TtsService {
         };
         let joined: Omit<Awaited<ReturnType<typeof joinWavChunks>>, 'data'> & { data: typeof data };
         if (progressive) {
-          // Encoded in order as the chunks come, each encoder output handed to the live stream at
-          // once; chunk 0 (the first sentence) is asked for first, so the first audio comes early.
-          const ahead = aheadInOrder(chunks, concurrency, CHUNK_LOOKAHEAD, synthesize);
-          allHashes();
           // MP3/Ogg go to the stored file as they are encoded (and the stream reads back from it):
           // a long text is never whole in memory. WAV is gathered (its header's sizes come last).
           const writer = o.format !== 'wav' && this.deps.blobs.writer ? await this.deps.blobs.writer() : undefined;
           if (writer) progressive.live.attachSpool(writer);
+          const encodeOpts = { quality: o.quality, encoder: this.deps.encoder };
           try {
-            const live = await joinWavChunksLive(chunks.length, (i) => ahead.take(i), o.format, { quality: o.quality, encoder: this.deps.encoder }, progressive.live);
+            let live: Awaited<ReturnType<typeof joinWavChunksLive>>;
+            if (provider.synthesizeStream) {
+              // A vendor that streams: chunk 0 (the first sentence) is encoded as its samples arrive, so
+              // the live stream's first bytes go out before the vendor has finished sending it. The other
+              // chunks are made ahead and taken whole (a failure of theirs is still retried).
+              const first = upstreamStream({ ...call, text: chunks[0], format: 'wav' });
+              // Chunk 0's call holds one of the `concurrency` slots until its body ends.
+              const ahead = aheadInOrder(chunks.slice(1), Math.max(1, concurrency - 1), CHUNK_LOOKAHEAD, synthesize);
+              allHashes();
+              live = await joinStreamedWavChunksLive(first, chunks.length, (i) => ahead.take(i - 1), o.format, encodeOpts, progressive.live).catch((err) => {
+                throw err instanceof AudioDecodeError ? this.badAudio(o.provider, err.message) : err;
+              });
+            } else {
+              // Encoded in order as the chunks come, each encoder output handed to the live stream at
+              // once; chunk 0 (the first sentence) is asked for first, so the first audio comes early.
+              const ahead = aheadInOrder(chunks, concurrency, CHUNK_LOOKAHEAD, synthesize);
+              allHashes();
+              live = await joinWavChunksLive(chunks.length, (i) => ahead.take(i), o.format, encodeOpts, progressive.live);
+            }
             joined = { ...live, data: live.data ?? { key: await writer!.commit(), size: live.size } };
           } catch (err) {
             await writer?.abort().catch(() => undefined);

@@ -7,7 +7,8 @@ import { ADMIN_KEY, startGateway, type TestGateway } from '../helpers/gateway';
 
 /**
  * The embedded database is reachable only with the password made for this start: the old fixed
- * `postgres` password (or none) is refused on its loopback port, while the gateway works through it.
+ * `postgres` password (or none) is refused on its loopback port. The gateway itself connects over
+ * the private Unix socket behind that port (this user only).
  */
 let dir: string;
 let db: EmbeddedPostgres;

@@ -1,7 +1,7 @@
 import type { ScoreParts } from '../status/scoring';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { requirePermission } from '../../auth/auth.service';
+import { requirePermission } from '../../auth/principal';
 import type { DomainContext } from '../../context';
 import { SERVICE_VERSION, type HealthService } from '../../health';
 import { parseInput } from '../../validation';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { actorOf, type AuditTrail } from '../../audit/audit-trail.service';
 import type { ComplianceStatusService } from '../status/compliance-status.service';
-import { requirePermission } from '../../auth/auth.service';
+import { requirePermission } from '../../auth/principal';
 import type { DomainContext } from '../../context';
 import { DomainError, notFound } from '../../errors';
 import { newId } from '../../ids';

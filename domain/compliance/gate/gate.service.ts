@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requirePermission } from '../../auth/auth.service';
+import { requirePermission } from '../../auth/principal';
 import type { DomainContext } from '../../context';
 import { parseInput } from '../../validation';
 import { SUPPORTED_FRAMEWORKS, type FrameworkId } from '../catalogue';

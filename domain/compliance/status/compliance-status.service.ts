@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { requirePermission } from '../../auth/auth.service';
+import { requirePermission } from '../../auth/principal';
 import type { DomainContext } from '../../context';
 import type { DomainEvent } from '../../events/bus';
 import { newId } from '../../ids';

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { requirePermission } from '../../auth/auth.service';
-import { can } from '../../auth/principal';
+import { can, requirePermission } from '../../auth/principal';
 import type { DomainContext } from '../../context';
 import { parseInput } from '../../validation';
 import { clock } from '../../clock';
@@ -9,7 +8,7 @@ import { getFramework, SUPPORTED_FRAMEWORKS, type FrameworkId } from '../catalog
 import { AuditFinding } from '../findings/audit-finding.entity';
 import { precheckFramework } from '../frameworks.service';
 import { Requirement } from '../requirements/requirement.entity';
-import { toCsv, type CsvCell } from '../reports/render/csv';
+import { toCsv, type CsvCell } from '../reports/render/csv-writer';
 
 export const TraceabilityQuery = z
   .object({

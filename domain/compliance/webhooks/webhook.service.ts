@@ -2,7 +2,6 @@ import { actorOf, type AuditTrail } from '../../audit/audit-trail.service';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { requirePermission } from '../../auth/auth.service';
 import type { DomainContext } from '../../context';
 import { notFound } from '../../errors';
 import type { DomainEvent } from '../../events/bus';
@@ -14,7 +13,7 @@ import { DELIVERY_STATUSES, Webhook, WebhookDelivery } from './webhook.entity';
 import { ApiKey } from '../../auth/api-key.entity';
 import { ADMIN_PRINCIPAL_ID, AuthService } from '../../auth/auth.service';
 import { isPermission } from '../../auth/permissions';
-import type { Principal } from '../../auth/principal';
+import { requirePermission, type Principal } from '../../auth/principal';
 import { eventRefusal } from '../event-access';
 import { clock } from '../../clock';
 
@@ -143,15 +142,9 @@ export class WebhookService implements OutboxWriter {
    * the owner is still valid, and what it may read then, is checked again when the delivery is sent.
    */
   async enqueue(em: EntityManager, event: DomainEvent): Promise<void> {
-    const hooks = (await em.find(Webhook, { active: true })).filter((h) => h.events.includes('*') || h.events.includes(event.type));
+    const { hooks: active, owners } = await this.subscribersIn(em);
+    const hooks = active.filter((h) => h.events.includes('*') || h.events.includes(event.type));
     if (!hooks.length) return;
-    const ownerIds = [...new Set(hooks.map((h) => h.ownerKeyId).filter((id): id is string => !!id && id !== ADMIN_PRINCIPAL_ID))];
-    const owners = new Map<string, Principal>(
-      (ownerIds.length ? await em.find(ApiKey, { id: { $in: ownerIds } }) : []).map((k) => [
-        k.id,
-        { keyId: k.id, name: k.name, permissions: new Set(k.permissions.filter(isPermission)), isAdmin: k.isAdmin, plan: k.plan },
-      ]),
-    );
     let added = 0;
     for (const hook of hooks) {
       const owner = hook.ownerKeyId === ADMIN_PRINCIPAL_ID ? AuthService.adminPrincipal() : hook.ownerKeyId ? owners.get(hook.ownerKeyId) : undefined;
@@ -173,6 +166,33 @@ export class WebhookService implements OutboxWriter {
     // The rows are only visible once the caller commits; nudge the worker shortly after.
     if (added) setTimeout(() => this.onEnqueued?.(), 50).unref();
   }
+
+  /**
+   * The active webhooks and their owners, read once per unit of work: a change stages two to four
+   * events in one transaction, and each used to read the same rows again.
+   */
+  private subscribersIn(em: EntityManager): Promise<{ hooks: Webhook[]; owners: Map<string, Principal> }> {
+    let read = this.subscribersByUnitOfWork.get(em);
+    if (!read) {
+      read = (async () => {
+        const hooks = await em.find(Webhook, { active: true });
+        const ownerIds = [...new Set(hooks.map((h) => h.ownerKeyId).filter((id): id is string => !!id && id !== ADMIN_PRINCIPAL_ID))];
+        const owners = new Map<string, Principal>(
+          (ownerIds.length ? await em.find(ApiKey, { id: { $in: ownerIds } }) : []).map((k) => [
+            k.id,
+            { keyId: k.id, name: k.name, permissions: new Set(k.permissions.filter(isPermission)), isAdmin: k.isAdmin, plan: k.plan },
+          ]),
+        );
+        return { hooks, owners };
+      })();
+      this.subscribersByUnitOfWork.set(em, read);
+      // A failed read is not kept: the transaction fails with it, and a retry reads again.
+      read.catch(() => this.subscribersByUnitOfWork.delete(em));
+    }
+    return read;
+  }
+
+  private readonly subscribersByUnitOfWork = new WeakMap<EntityManager, Promise<{ hooks: Webhook[]; owners: Map<string, Principal> }>>();
 
   private async owned(ctx: DomainContext, id: string): Promise<Webhook> {
     const principal = requirePermission(ctx, 'manage:webhooks');

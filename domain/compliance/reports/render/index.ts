@@ -4,8 +4,10 @@ import { renderPdf } from './pdf';
 import type { RenderOptions, ReportFormat, ReportModel } from './types';
 
 export * from './types';
-export { renderCsv, toCsv, escapeCsvField, neutraliseFormula, formatCsvCell, CSV_COLUMNS } from './csv';
-export type { CsvCell, CsvColumn } from './csv';
+export { renderCsv, CSV_COLUMNS } from './csv';
+export type { CsvColumn } from './csv';
+export { toCsv, escapeCsvField, neutraliseFormula, formatCsvCell } from './csv-writer';
+export type { CsvCell } from './csv-writer';
 export { renderJson } from './json';
 export { renderPdf } from './pdf';
 

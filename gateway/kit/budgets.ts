@@ -1,0 +1,49 @@
+import { DomainError } from '../../domain/errors';
+import type { Principal } from '../../domain/auth/principal';
+
+/** 429 RATE_LIMIT_EXCEEDED with the seconds to wait, on every transport. */
+export function rateLimitError(retryAfterSeconds: number, headers?: Record<string, string>) {
+  return new DomainError('RATE_LIMIT_EXCEEDED', `Too many requests; retry in ${retryAfterSeconds} s`, {
+    details: { retryAfter: retryAfterSeconds },
+    headers,
+  });
+}
+
+export interface RateVerdict {
+  exceeded: boolean;
+  retryAfterSeconds: number;
+  /** The draft-6 `RateLimit-*` headers as express-rate-limit sets them, as name/value pairs in a flat list. */
+  headers: string[];
+}
+
+/**
+ * The TTS limit as a counter, for callers outside express (the fast lane): the same store and key
+ * as the `tts` middleware, so a client's requests count once whichever way they are served.
+ * Synchronous with the in-process store, a promise with Redis.
+ */
+export interface TtsRateCounter {
+  hit(ip: string | undefined): RateVerdict | Promise<RateVerdict>;
+}
+
+/**
+ * TTS: `API_RATE_LIMIT` requests a minute per client IP, with the `RateLimit-*` headers of the spec.
+ * Compliance (and GraphQL/tRPC): the caller's plan per hour, keyed by API key (by IP when there
+ * is none), with `X-RateLimit-*` headers and `Retry-After` on 429.
+ */
+export type BudgetKind = 'tts' | 'plan';
+
+/** Who an operation is counted for: the key's plan when there is a key, else the address. */
+export interface Caller {
+  ip?: string;
+  principal?: Principal | null;
+}
+
+/**
+ * The same limiters as the REST middlewares, for one operation at a time: a tRPC batch item, a
+ * GraphQL root field, a graphql-ws operation each count as one request, so batching or aliasing buys
+ * nothing over separate REST calls.
+ */
+export interface OperationBudgets {
+  /** Counts `units` requests against the `kind` limiter; throws 429 RATE_LIMIT_EXCEEDED (with Retry-After) when over. */
+  charge(kind: BudgetKind, caller: Caller, units?: number): Promise<void>;
+}
