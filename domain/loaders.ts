@@ -4,7 +4,7 @@ import { AuditFinding } from './compliance/findings/audit-finding.entity';
 import { Requirement } from './compliance/requirements/requirement.entity';
 
 /**
- * Batches the lookups GraphQL's nested fields would otherwise make one by one: a page of 500
+ * Batches the lookups nested reads would otherwise make one by one: a page of 500
  * requirements with their findings costs one findings query, not 500.
  */
 export function createLoaders(em: EntityManager) {

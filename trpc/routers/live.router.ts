@@ -1,12 +1,9 @@
-import { z } from 'zod';
 import { subscribeComplianceEvents } from '../../domain/compliance/live';
 import type { ComplianceReportRequest, DashboardReportRequest } from '../../domain/compliance/reports/report.service';
 import type { CreateWebhookInput } from '../../domain/compliance/webhooks/webhook.service';
 import { whileValid } from '../../domain/auth/principal-watch';
-import { procedure, router, trpcErrorsOf } from '../init';
+import { body, procedure, router, trpcErrorsOf } from '../init';
 
-/** Inputs are typed for clients but validated by the domain, so every transport reports the same codes. */
-const body = <T>() => z.custom<T>(() => true);
 type HistoryInput = { period?: string; metric?: string; framework?: string };
 
 /** Reports, dashboard, webhooks and live compliance events. */
