@@ -22,8 +22,8 @@ export const liveRouter = router({
   webhookDeliveries: procedure
     .input(body<{ id: string; limit?: number; status?: string }>())
     .query(({ ctx, input }) => ctx.services.webhooks.deliveries(ctx.domain, input?.id, { limit: input?.limit, status: input?.status })),
-  // The iterator itself is the subscription (no async generator around it: that was one more
-  // layer of promises per event per subscriber). tRPC's own generator may be parked in our
+  // The iterator itself is the subscription: an async generator around it would add a layer of
+  // promises per event per subscriber. tRPC's own generator may be parked in our
   // next() when the client goes away, so the abort ends the iterator, which resolves that next().
   // A key that stops being valid (revoked, expired, permission lost) ends the stream with that error.
   complianceEvents: procedure.input(body<{ types?: string[] } | undefined>()).subscription(({ ctx, input, signal }) => {
