@@ -3,8 +3,9 @@ import { z } from 'zod';
 import type { DomainContext } from '../context';
 import { DomainError, notFound } from '../errors';
 import { parseInput } from '../validation';
-import { joinWavChunks, joinWavChunksInOrder, joinWavChunksLive, probe } from './audio';
+import { AudioDecodeError, joinWavChunks, joinWavChunksInOrder, joinWavChunksLive, probe } from './audio';
 import { LiveAudio } from './live-audio';
+import { joinStreamedWavChunksLive } from './streamed-wav';
 import { AudioEntry } from './audio-entry.entity';
 import { BlobStore, CorruptBlobError, blobKeyOf } from './cache/blob-store';
 import { SizeBoundedLru } from '../util/size-bounded-lru';
@@ -488,6 +489,15 @@ export class TtsService {
         throw err;
       }
     };
+    const upstreamStream = (request: Parameters<SpeechProvider['synthesize']>[0]) => {
+      const began = clock.nowMs();
+      const stream = provider.synthesizeStream!(request, signal);
+      stream.whole.then(
+        () => observer.upstreamCall(o.provider, 'success', (clock.nowMs() - began) / 1000),
+        () => observer.upstreamCall(o.provider, 'error', (clock.nowMs() - began) / 1000),
+      );
+      return stream;
+    };
     const startedAt = clock.nowMs();
     let data: Buffer;
     let duration: number;
@@ -514,7 +524,18 @@ export class TtsService {
           return wav;
         };
         let joined: Awaited<ReturnType<typeof joinWavChunks>>;
-        if (progressive) {
+        if (progressive && provider.synthesizeStream) {
+          // A vendor that streams: chunk 0 (the first sentence) is encoded as its samples arrive, so
+          // the live stream's first bytes go out before the vendor has finished sending it. The other
+          // chunks are made ahead and taken whole (a failure of theirs is still retried).
+          const first = upstreamStream({ ...call, text: chunks[0], format: 'wav' });
+          // Chunk 0's call holds one of the `concurrency` slots until its body ends.
+          const ahead = aheadInOrder(chunks.slice(1), Math.max(1, concurrency - 1), CHUNK_LOOKAHEAD, synthesize);
+          allHashes();
+          joined = await joinStreamedWavChunksLive(first, chunks.length, (i) => ahead.take(i - 1), o.format, { quality: o.quality }, progressive.live).catch((err) => {
+            throw err instanceof AudioDecodeError ? this.badAudio(o.provider, err.message) : err;
+          });
+        } else if (progressive) {
           // Encoded in order as the chunks come, each encoder output handed to the live stream at
           // once; chunk 0 (the first sentence) is asked for first, so the first audio comes early.
           const ahead = aheadInOrder(chunks, concurrency, CHUNK_LOOKAHEAD, synthesize);

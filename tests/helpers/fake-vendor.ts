@@ -17,6 +17,21 @@ export interface FakeReply {
   body?: Buffer | string;
   /** Wait this long before answering (to exceed client timeouts or to overlap calls). */
   delayMs?: number;
+  /**
+   * A streamed body instead of `body`: each part written on its own, with chunked transfer (no
+   * Content-Length), as vendors that stream their audio do.
+   */
+  parts?: FakePart[];
+}
+
+export interface FakePart {
+  /** Awaited before this part is written: lets a test hold the rest of a body until it has seen something. */
+  after?: Promise<unknown>;
+  bytes?: Buffer | string;
+  /** Cuts the connection here instead of writing (a body that breaks off midway). */
+  cut?: boolean;
+  /** Called once this part has been written (or the connection cut). */
+  sent?: () => void;
 }
 
 export type Responder = (req: RecordedRequest, callNumber: number) => FakeReply | Promise<FakeReply>;
@@ -76,6 +91,23 @@ export async function startFakeVendor(respond: Responder): Promise<FakeVendor> {
       const reply = await vendor.respond(recorded, vendor.requests.length);
       if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
       if (res.destroyed) return;
+      if (reply.parts) {
+        res.writeHead(reply.status, { 'transfer-encoding': 'chunked', ...reply.headers });
+        res.flushHeaders();
+        for (const part of reply.parts) {
+          await part.after;
+          if (res.destroyed) return;
+          if (part.cut) {
+            res.destroy();
+            part.sent?.();
+            return;
+          }
+          if (part.bytes !== undefined) await new Promise<void>((resolve) => res.write(Buffer.from(part.bytes!), () => resolve()));
+          part.sent?.();
+        }
+        res.end();
+        return;
+      }
       const payload = reply.body === undefined ? Buffer.alloc(0) : Buffer.from(reply.body);
       res.writeHead(reply.status, { 'content-length': String(payload.length), ...reply.headers });
       res.end(payload);

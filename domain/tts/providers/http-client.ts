@@ -69,6 +69,94 @@ export interface AudioRequest {
   body: string;
   /** Validates (and may repair) a 2xx body. Throw UnusableAudioError to fail the attempt. */
   accept: (body: Buffer) => Buffer;
+  /**
+   * For streamed bodies: checks the first HEAD_CHECK_BYTES (or the whole body when shorter) before
+   * any byte is handed on. Throw UnusableAudioError to fail the attempt while it can still be retried.
+   */
+  acceptHead?: (head: Buffer) => void;
+}
+
+/** Bytes of a streamed body checked (acceptHead) before any of it is handed on: enough for every container's signature. */
+export const HEAD_CHECK_BYTES = 16;
+
+/** Where a streaming call puts the bytes of its current attempt. */
+interface StreamSink {
+  /** Whether the consumer has taken bytes: from then on a failure cannot be retried. */
+  readonly forwarded: boolean;
+  push(bytes: Buffer): void;
+  /** The current attempt failed before the consumer took anything: its bytes are dropped. */
+  discard(): void;
+}
+
+/**
+ * A vendor's audio as it arrives. The body is read eagerly; while the consumer has taken none of
+ * it, a failed attempt is retried exactly as in postForAudio and the consumer never sees its bytes.
+ * Once bytes have been taken, a failure ends the iteration with the provider's error. Iteration
+ * ends only after the whole body passed the adapter's `accept` (the checks of a buffered call).
+ */
+export class UpstreamAudioStream implements AsyncIterable<Buffer> {
+  private queue: Buffer[] = [];
+  private outcome: { ok: true } | { ok: false; error: unknown } | undefined;
+  private wake: (() => void) | undefined;
+  private taken = false;
+  /** The whole body once accepted (repaired where `accept` repairs), or the provider's error. */
+  readonly whole: Promise<Buffer>;
+
+  constructor(run: (sink: StreamSink) => Promise<Buffer>) {
+    const self = this;
+    const sink: StreamSink = {
+      get forwarded() {
+        return self.taken;
+      },
+      push: (bytes) => {
+        if (!bytes.length) return;
+        this.queue.push(bytes);
+        this.notify();
+      },
+      discard: () => {
+        this.queue = [];
+      },
+    };
+    this.whole = run(sink).then(
+      (body) => {
+        this.outcome = { ok: true };
+        this.notify();
+        return body;
+      },
+      (error) => {
+        this.queue = [];
+        this.outcome = { ok: false, error };
+        this.notify();
+        throw error;
+      },
+    );
+    // A consumer may only iterate (and get the error there): the promise itself must not go unhandled.
+    this.whole.catch(() => undefined);
+  }
+
+  /** Whether any byte has been handed to the consumer. */
+  get forwarded() {
+    return this.taken;
+  }
+
+  private notify() {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Buffer> {
+    for (;;) {
+      if (this.outcome && !this.outcome.ok) throw this.outcome.error;
+      if (this.queue.length) {
+        this.taken = true;
+        yield this.queue.shift()!;
+        continue;
+      }
+      if (this.outcome) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
 }
 
 type AttemptOutcome =
@@ -120,7 +208,20 @@ export class UpstreamClient {
     this.semaphore = new Semaphore(opts.resilience.maxConcurrency);
   }
 
-  async postForAudio(req: AudioRequest, signal?: AbortSignal): Promise<Buffer> {
+  /** The whole accepted body, after retries. */
+  postForAudio(req: AudioRequest, signal?: AbortSignal): Promise<Buffer> {
+    return this.call(req, signal);
+  }
+
+  /**
+   * The body as it arrives, with the same retries, circuit breaker, concurrency cap, size limit and
+   * checks as postForAudio; retries stop once the consumer has taken a byte (UpstreamAudioStream).
+   */
+  streamAudio(req: AudioRequest, signal?: AbortSignal): UpstreamAudioStream {
+    return new UpstreamAudioStream((sink) => this.call(req, signal, sink));
+  }
+
+  private async call(req: AudioRequest, signal?: AbortSignal, sink?: StreamSink): Promise<Buffer> {
     const { maxAttempts, maxRetryAfterMs } = this.opts.resilience;
     let last: AttemptFailure | undefined;
     let attempts = 0;
@@ -139,7 +240,7 @@ export class UpstreamClient {
         // Checked again: the circuit may have opened (or its trial been taken) while we queued.
         if (!this.breaker.tryPass()) throw last ? this.failure(last, attempts, { circuit: 'open' }) : this.circuitOpen();
         attempts++;
-        outcome = await this.attempt(req, signal);
+        outcome = await this.attempt(req, signal, sink);
         if (!outcome.ok && outcome.reason === 'aborted') this.breaker.onAbandon();
         else if (outcome.ok || !outcome.unhealthy) this.breaker.onSuccess();
         else this.breaker.onFailure();
@@ -149,7 +250,9 @@ export class UpstreamClient {
       if (outcome.ok) return outcome.audio;
       last = outcome;
       if (outcome.reason === 'aborted') throw this.aborted(attempts);
-      if (!outcome.retryable || attempt === maxAttempts) break;
+      // Bytes already handed on cannot be taken back: the stream ends with this failure.
+      if (!outcome.retryable || attempt === maxAttempts || sink?.forwarded) break;
+      sink?.discard();
 
       let delay = backoffDelayMs(attempt, this.opts.resilience, this.opts.random);
       if (outcome.retryAfterMs !== undefined) {
@@ -169,7 +272,7 @@ export class UpstreamClient {
     throw this.failure(last!, attempts, gaveUpOnRetryAfter ? { retryAfterSeconds: Math.ceil(last!.retryAfterMs! / 1000) } : {});
   }
 
-  private async attempt(req: AudioRequest, signal?: AbortSignal): Promise<AttemptOutcome> {
+  private async attempt(req: AudioRequest, signal?: AbortSignal, sink?: StreamSink): Promise<AttemptOutcome> {
     const { timeoutMs, maxResponseBytes } = this.opts.resilience;
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new Error('upstream timeout')), timeoutMs);
@@ -184,9 +287,26 @@ export class UpstreamClient {
         redirect: 'manual',
       });
       if (res.status >= 200 && res.status < 300) {
-        const body = await readLimited(res, maxResponseBytes);
+        // Bytes of a streamed body not handed on yet: the head until it passed its check, or a body too short to have one.
+        let held: Buffer[] | null = [];
+        const body = await readLimited(
+          res,
+          maxResponseBytes,
+          sink &&
+            ((part, soFar) => {
+              if (!held) return sink.push(part);
+              held.push(part);
+              if (soFar < HEAD_CHECK_BYTES) return;
+              req.acceptHead?.(Buffer.concat(held));
+              held.forEach((p) => sink.push(p));
+              held = null;
+            }),
+        );
         try {
-          return { ok: true, audio: req.accept(body) };
+          if (sink && held) req.acceptHead?.(body);
+          const audio = req.accept(body);
+          if (sink && held) for (const p of held) sink.push(p);
+          return { ok: true, audio };
         } catch (err) {
           const cause = err instanceof Error ? err.message : String(err);
           // Unusable audio is most often a transfer cut short: worth another attempt. Anything else
@@ -199,6 +319,10 @@ export class UpstreamClient {
     } catch (err) {
       if (signal?.aborted) return { ok: false, reason: 'aborted', status: null, retryable: false, unhealthy: false };
       if (timeout.signal.aborted) return { ok: false, reason: 'timeout', status: null, retryable: true, unhealthy: true };
+      if (err instanceof UnusableAudioError) {
+        // A streamed body whose start is not audio: nothing of it was handed on, so it may be retried.
+        return { ok: false, reason: 'invalid-audio', status: 200, retryable: true, unhealthy: true, cause: err.message };
+      }
       if (err instanceof ResponseTooLargeError) {
         return { ok: false, reason: 'response-too-large', status: null, retryable: false, unhealthy: true, cause: err.message };
       }
@@ -301,7 +425,8 @@ export class UpstreamClient {
   }
 }
 
-async function readLimited(res: Response, maxBytes: number): Promise<Buffer> {
+/** The body, at most `maxBytes`; `onPart` sees each part as it arrives (with the total so far). */
+async function readLimited(res: Response, maxBytes: number, onPart?: (part: Buffer, soFar: number) => void): Promise<Buffer> {
   const declared = Number(res.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await res.body?.cancel().catch(() => undefined);
@@ -319,7 +444,14 @@ async function readLimited(res: Response, maxBytes: number): Promise<Buffer> {
       await reader.cancel().catch(() => undefined);
       throw new ResponseTooLargeError(`more than ${maxBytes} bytes`);
     }
-    parts.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+    const part = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    parts.push(part);
+    try {
+      onPart?.(part, total);
+    } catch (err) {
+      await reader.cancel().catch(() => undefined);
+      throw err;
+    }
   }
   return Buffer.concat(parts, total);
 }

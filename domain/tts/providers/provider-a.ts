@@ -1,8 +1,8 @@
 import type { AudioFormat } from '../catalogue';
-import { UpstreamClient, type UpstreamReporting } from './http-client';
-import type { SpeechProvider, SynthesisRequest } from './provider';
+import { UpstreamClient, type AudioRequest, type UpstreamReporting } from './http-client';
+import type { SpeechProvider, SpeechStream, SynthesisRequest } from './provider';
 import type { ResilienceOptions } from './resilience';
-import { requireAudio } from './upstream-audio';
+import { requireAudio, requireAudioHead } from './upstream-audio';
 
 export interface ProviderASettings extends UpstreamReporting {
   apiKey: string;
@@ -43,15 +43,22 @@ export class ProviderA implements SpeechProvider {
   }
 
   async synthesize(req: SynthesisRequest, signal?: AbortSignal): Promise<Buffer> {
-    return this.client.postForAudio(
-      {
-        path: '/v1/audio/speech',
-        headers: { Authorization: `Bearer ${this.settings.apiKey}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify(providerABody(req)),
-        accept: (body) => requireAudio(body, req.format),
-      },
-      signal,
-    );
+    return this.client.postForAudio(this.request(req), signal);
+  }
+
+  /** The vendor streams its body (WAV with unknown-length sizes): handed on as it comes. */
+  synthesizeStream(req: SynthesisRequest, signal?: AbortSignal): SpeechStream {
+    return this.client.streamAudio(this.request(req), signal);
+  }
+
+  private request(req: SynthesisRequest): AudioRequest {
+    return {
+      path: '/v1/audio/speech',
+      headers: { Authorization: `Bearer ${this.settings.apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(providerABody(req)),
+      accept: (body) => requireAudio(body, req.format),
+      acceptHead: (head) => requireAudioHead(head, req.format),
+    };
   }
 }
 

@@ -1,10 +1,10 @@
 import { DomainError } from '../../errors';
 import { transcode } from '../audio';
 import type { AudioFormat } from '../catalogue';
-import { GENERATION_ERROR_CODE, UpstreamClient, type UpstreamReporting } from './http-client';
-import type { SpeechProvider, SynthesisRequest } from './provider';
+import { GENERATION_ERROR_CODE, UpstreamClient, type AudioRequest, type UpstreamReporting } from './http-client';
+import { wholeAsStream, type SpeechProvider, type SpeechStream, type SynthesisRequest } from './provider';
 import type { ResilienceOptions } from './resilience';
-import { requireAudio } from './upstream-audio';
+import { requireAudio, requireAudioHead } from './upstream-audio';
 
 export interface ProviderBSettings extends UpstreamReporting {
   apiKey: string;
@@ -90,21 +90,35 @@ export class ProviderB implements SpeechProvider {
   }
 
   async synthesize(req: SynthesisRequest, signal?: AbortSignal): Promise<Buffer> {
+    const audio = await this.client.postForAudio(this.request(req), signal);
+    return req.format === 'ogg' ? this.toOgg(audio, req) : audio;
+  }
+
+  /**
+   * The vendor streams its bytes endpoint: MP3 and WAV are handed on as they come. Ogg is made here
+   * from the whole WAV, so it comes in one piece at the end.
+   */
+  synthesizeStream(req: SynthesisRequest, signal?: AbortSignal): SpeechStream {
+    if (req.format !== 'ogg') return this.client.streamAudio(this.request(req), signal);
+    return wholeAsStream(this.synthesize(req, signal));
+  }
+
+  private request(req: SynthesisRequest): AudioRequest {
     const container: AudioFormat = req.format === 'mp3' ? 'mp3' : 'wav';
-    const audio = await this.client.postForAudio(
-      {
-        path: '/tts/bytes',
-        headers: {
-          'X-API-Key': this.settings.apiKey,
-          'Cartesia-Version': PROVIDER_B_API_VERSION,
-          'Content-Type': 'application/json',
-        },
-        body: JSON.stringify(providerBBody(req, this.settings.voiceIds)),
-        accept: (body) => requireAudio(body, container),
+    return {
+      path: '/tts/bytes',
+      headers: {
+        'X-API-Key': this.settings.apiKey,
+        'Cartesia-Version': PROVIDER_B_API_VERSION,
+        'Content-Type': 'application/json',
       },
-      signal,
-    );
-    if (req.format !== 'ogg') return audio;
+      body: JSON.stringify(providerBBody(req, this.settings.voiceIds)),
+      accept: (body) => requireAudio(body, container),
+      acceptHead: (head) => requireAudioHead(head, container),
+    };
+  }
+
+  private async toOgg(audio: Buffer, req: SynthesisRequest): Promise<Buffer> {
     try {
       return (await transcode(audio, 'wav', 'ogg', { quality: req.quality })).data;
     } catch (err) {

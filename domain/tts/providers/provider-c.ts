@@ -1,8 +1,8 @@
 import type { AudioFormat, Quality } from '../catalogue';
-import { UpstreamClient, type UpstreamReporting } from './http-client';
-import type { SpeechProvider, SynthesisRequest } from './provider';
+import { UpstreamClient, type AudioRequest, type UpstreamReporting } from './http-client';
+import type { SpeechProvider, SpeechStream, SynthesisRequest } from './provider';
 import type { ResilienceOptions } from './resilience';
-import { requireAudio } from './upstream-audio';
+import { requireAudio, requireAudioHead } from './upstream-audio';
 
 export interface ProviderCSettings extends UpstreamReporting {
   apiKey: string;
@@ -86,18 +86,25 @@ export class ProviderC implements SpeechProvider {
   }
 
   async synthesize(req: SynthesisRequest, signal?: AbortSignal): Promise<Buffer> {
-    return this.client.postForAudio(
-      {
-        path: '/cognitiveservices/v1',
-        headers: {
-          'Ocp-Apim-Subscription-Key': this.settings.apiKey,
-          'Content-Type': 'application/ssml+xml',
-          'X-Microsoft-OutputFormat': providerCOutputFormat(req.format, req.quality),
-        },
-        body: providerCSsml(req),
-        accept: (body) => requireAudio(body, req.format),
+    return this.client.postForAudio(this.request(req), signal);
+  }
+
+  /** The vendor sends audio as it is made (chunked): handed on as it comes. */
+  synthesizeStream(req: SynthesisRequest, signal?: AbortSignal): SpeechStream {
+    return this.client.streamAudio(this.request(req), signal);
+  }
+
+  private request(req: SynthesisRequest): AudioRequest {
+    return {
+      path: '/cognitiveservices/v1',
+      headers: {
+        'Ocp-Apim-Subscription-Key': this.settings.apiKey,
+        'Content-Type': 'application/ssml+xml',
+        'X-Microsoft-OutputFormat': providerCOutputFormat(req.format, req.quality),
       },
-      signal,
-    );
+      body: providerCSsml(req),
+      accept: (body) => requireAudio(body, req.format),
+      acceptHead: (head) => requireAudioHead(head, req.format),
+    };
   }
 }

@@ -1,4 +1,5 @@
 import { probe, type AudioFormat } from '../audio';
+import { parseMpegFrameHeader } from '../audio/mpeg';
 import { UnusableAudioError } from './http-client';
 
 /** Sizes streaming encoders write when the length is not known yet (OpenAI: 0xFFFFFFFF). */
@@ -39,4 +40,19 @@ export function requireAudio(data: Buffer, container: AudioFormat): Buffer {
   if (!checked.ok) throw new UnusableAudioError(`not valid ${container}: ${checked.reason}`);
   if (checked.durationSeconds <= 0) throw new UnusableAudioError(`${container} audio contains no samples`);
   return audio;
+}
+
+/**
+ * The start of a streamed body (HEAD_CHECK_BYTES, or all of a shorter body), checked before any of
+ * it is handed on: the container's signature, so an error page or empty answer with a 2xx status is
+ * retried instead of streamed. The rest is checked as it is used and, at the end, as requireAudio.
+ */
+export function requireAudioHead(head: Buffer, container: AudioFormat): void {
+  const ok =
+    container === 'wav'
+      ? head.length >= 12 && head.toString('ascii', 0, 4) === 'RIFF' && head.toString('ascii', 8, 12) === 'WAVE'
+      : container === 'ogg'
+        ? head.length >= 4 && head.toString('ascii', 0, 4) === 'OggS'
+        : head.length >= 4 && (head.toString('ascii', 0, 3) === 'ID3' || parseMpegFrameHeader(head, 0) !== undefined);
+  if (!ok) throw new UnusableAudioError(`not valid ${container}: the body does not start like ${container} audio`);
 }
