@@ -72,9 +72,20 @@ export async function startGateway(env: Record<string, string | undefined> = {},
   };
 }
 
-/** Issues a key with the given permissions through the real endpoint. */
-export async function issueKey(gw: TestGateway, permissions: string[], extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await gw.request('/v1/auth/api-keys', { method: 'POST', json: { name: `test ${permissions.join(',')}`, permissions, ...extra } });
+export interface IssuedTestKey {
+  id: string;
+  key: string;
+  expiresAt: string | null;
+}
+
+/** Issues a key through the real endpoint, as the admin or as the key `auth`; fails unless it is a 201. */
+export async function mintKey(gw: TestGateway, body: Record<string, unknown>, auth?: string): Promise<IssuedTestKey> {
+  const res = await gw.request('/v1/auth/api-keys', { method: 'POST', json: body, auth });
   if (res.status !== 201) throw new Error(`key issue failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { key: string }).key;
+  return (await res.json()) as IssuedTestKey;
+}
+
+/** Issues a key with the given permissions through the real endpoint; its secret. */
+export async function issueKey(gw: TestGateway, permissions: string[], extra: Record<string, unknown> = {}): Promise<string> {
+  return (await mintKey(gw, { name: `test ${permissions.join(',')}`, permissions, ...extra })).key;
 }
