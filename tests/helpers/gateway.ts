@@ -72,6 +72,12 @@ export async function startGateway(env: Record<string, string | undefined> = {},
   };
 }
 
+/** A GraphQL operation over HTTP (as the admin unless `auth` says otherwise): the status and the parsed body. */
+export async function graphql(gw: TestGateway, query: string, variables?: Record<string, unknown>, auth?: string | null): Promise<{ status: number; body: any }> {
+  const res = await gw.request('/graphql', { method: 'POST', json: { query, variables }, auth });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
 export interface IssuedTestKey {
   id: string;
   key: string;
