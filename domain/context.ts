@@ -4,8 +4,8 @@ import { createLoaders, type Loaders } from './loaders';
 
 /**
  * What every domain operation receives: its own EntityManager fork (so identity maps never leak
- * between requests), per-request DataLoaders, and the caller. Built once per HTTP request,
- * GraphQL operation or subscription event.
+ * between requests), per-request DataLoaders, and the caller. Built once per request, operation
+ * or subscription event.
  */
 export interface DomainContext {
   requestId: string;

@@ -1,58 +1,43 @@
 import { databaseKnownDown } from './database/guard';
 /**
  * The one error catalogue. Every failure a client can see is a DomainError with a code from this
- * table; each transport derives its own shape from the entry (REST status + envelope, GraphQL
- * `extensions.code`, tRPC code) so the three can never disagree.
+ * table; how each code travels on the wire is the transports' business
+ * (`gateway/kit/client-error.ts`), so the domain holds codes and default messages only.
  */
-export type TrpcCode =
-  | 'BAD_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'TOO_MANY_REQUESTS'
-  | 'INTERNAL_SERVER_ERROR'
-  | 'BAD_GATEWAY'
-  | 'SERVICE_UNAVAILABLE'
-  | 'GATEWAY_TIMEOUT';
-
 interface CatalogueEntry {
-  status: number;
-  trpc: TrpcCode;
   /** Message used when the thrower gives none. */
   message: string;
 }
 
 export const ERROR_CATALOGUE = {
   // Shared
-  VALIDATION_ERROR: { status: 400, trpc: 'BAD_REQUEST', message: 'Request validation failed' },
-  AUTHENTICATION_ERROR: { status: 401, trpc: 'UNAUTHORIZED', message: 'Invalid or missing API key' },
-  AUTHORIZATION_ERROR: { status: 403, trpc: 'FORBIDDEN', message: 'Insufficient permissions' },
-  NOT_FOUND: { status: 404, trpc: 'NOT_FOUND', message: 'Resource not found' },
-  CONFLICT: { status: 409, trpc: 'CONFLICT', message: 'The resource is in a conflicting state' },
-  GONE: { status: 410, trpc: 'NOT_FOUND', message: 'The resource has expired' },
-  PAYLOAD_TOO_LARGE: { status: 413, trpc: 'PAYLOAD_TOO_LARGE', message: 'Request body too large' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, trpc: 'BAD_REQUEST', message: 'Content-Type must be application/json' },
-  RANGE_NOT_SATISFIABLE: { status: 416, trpc: 'BAD_REQUEST', message: 'Requested range not satisfiable' },
-  RATE_LIMIT_EXCEEDED: { status: 429, trpc: 'TOO_MANY_REQUESTS', message: 'Too many requests' },
-  INTERNAL_ERROR: { status: 500, trpc: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' },
-  SERVICE_UNAVAILABLE: { status: 503, trpc: 'SERVICE_UNAVAILABLE', message: 'Service temporarily unavailable' },
+  VALIDATION_ERROR: { message: 'Request validation failed' },
+  AUTHENTICATION_ERROR: { message: 'Invalid or missing API key' },
+  AUTHORIZATION_ERROR: { message: 'Insufficient permissions' },
+  NOT_FOUND: { message: 'Resource not found' },
+  CONFLICT: { message: 'The resource is in a conflicting state' },
+  GONE: { message: 'The resource has expired' },
+  PAYLOAD_TOO_LARGE: { message: 'Request body too large' },
+  UNSUPPORTED_MEDIA_TYPE: { message: 'Content-Type must be application/json' },
+  RANGE_NOT_SATISFIABLE: { message: 'Requested range not satisfiable' },
+  RATE_LIMIT_EXCEEDED: { message: 'Too many requests' },
+  INTERNAL_ERROR: { message: 'Internal server error' },
+  SERVICE_UNAVAILABLE: { message: 'Service temporarily unavailable' },
   // Text-to-speech
-  INVALID_VOICE: { status: 400, trpc: 'BAD_REQUEST', message: 'Voice not supported by the provider' },
-  INVALID_SPEED: { status: 400, trpc: 'BAD_REQUEST', message: 'Speed outside the valid range' },
-  INVALID_FORMAT: { status: 400, trpc: 'BAD_REQUEST', message: 'Audio format not supported' },
-  INVALID_PROVIDER: { status: 400, trpc: 'BAD_REQUEST', message: 'Unknown provider' },
-  INVALID_LANGUAGE: { status: 400, trpc: 'BAD_REQUEST', message: 'Language not supported by the provider' },
-  INVALID_OPTION: { status: 400, trpc: 'BAD_REQUEST', message: 'Option outside its valid range' },
-  TEXT_TOO_LONG: { status: 400, trpc: 'BAD_REQUEST', message: 'Text exceeds the maximum length' },
-  PROVIDER_NOT_CONFIGURED: { status: 500, trpc: 'INTERNAL_SERVER_ERROR', message: 'Provider not set up' },
-  PROVIDER_A_GENERATION_ERROR: { status: 502, trpc: 'BAD_GATEWAY', message: 'Upstream error of provider_a' },
-  PROVIDER_B_GENERATION_ERROR: { status: 502, trpc: 'BAD_GATEWAY', message: 'Upstream error of provider_b' },
-  PROVIDER_C_GENERATION_ERROR: { status: 502, trpc: 'BAD_GATEWAY', message: 'Upstream error of provider_c' },
-  MOCK_GENERATION_ERROR: { status: 502, trpc: 'BAD_GATEWAY', message: 'Generation failed in the mock provider' },
+  INVALID_VOICE: { message: 'Voice not supported by the provider' },
+  INVALID_SPEED: { message: 'Speed outside the valid range' },
+  INVALID_FORMAT: { message: 'Audio format not supported' },
+  INVALID_PROVIDER: { message: 'Unknown provider' },
+  INVALID_LANGUAGE: { message: 'Language not supported by the provider' },
+  INVALID_OPTION: { message: 'Option outside its valid range' },
+  TEXT_TOO_LONG: { message: 'Text exceeds the maximum length' },
+  PROVIDER_NOT_CONFIGURED: { message: 'Provider not set up' },
+  PROVIDER_A_GENERATION_ERROR: { message: 'Upstream error of provider_a' },
+  PROVIDER_B_GENERATION_ERROR: { message: 'Upstream error of provider_b' },
+  PROVIDER_C_GENERATION_ERROR: { message: 'Upstream error of provider_c' },
+  MOCK_GENERATION_ERROR: { message: 'Generation failed in the mock provider' },
   // Compliance
-  INVALID_FRAMEWORK: { status: 400, trpc: 'BAD_REQUEST', message: 'Framework not supported' },
+  INVALID_FRAMEWORK: { message: 'Framework not supported' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -90,14 +75,11 @@ export class DomainError extends Error {
     this.provider = opts.provider;
     this.headers = opts.headers;
   }
+}
 
-  get status(): number {
-    return ERROR_CATALOGUE[this.code].status;
-  }
-
-  get trpcCode(): TrpcCode {
-    return ERROR_CATALOGUE[this.code].trpc;
-  }
+/** Upstream trouble and overload: may pass when tried again (a refusal of the request will not). */
+export function mayPassOnRetry(err: DomainError): boolean {
+  return err.code === 'SERVICE_UNAVAILABLE' || err.code.endsWith('_GENERATION_ERROR');
 }
 
 export const notFound = (what: string, id: string) =>

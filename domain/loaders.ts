@@ -1,10 +1,9 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuditFinding } from './compliance/findings/audit-finding.entity';
-import { Requirement } from './compliance/requirements/requirement.entity';
 
 /**
- * Batches the lookups GraphQL's nested fields would otherwise make one by one: a page of 500
+ * Batches the lookups nested reads would otherwise make one by one: a page of 500
  * requirements with their findings costs one findings query, not 500.
  */
 export function createLoaders(em: EntityManager) {
@@ -22,11 +21,6 @@ export function createLoaders(em: EntityManager) {
         byId.set(f.requirementId!, list);
       }
       return ids.map((id) => byId.get(id) ?? []);
-    }),
-    requirementById: new DataLoader<string, Requirement | null>(async (ids) => {
-      const rows = await em.find(Requirement, { id: { $in: ids as string[] }, deletedAt: null });
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return ids.map((id) => byId.get(id) ?? null);
     }),
   };
 }

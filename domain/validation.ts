@@ -39,7 +39,7 @@ function unstorableError(bad: { path: string; reason: UnstorableReason }, code: 
 /**
  * Throws VALIDATION_ERROR naming the field when any string (or key) in `value` cannot be stored: it
  * holds U+0000 or is not well-formed Unicode. Every transport runs it on raw input before any work
- * (REST bodies, queries and path values; GraphQL arguments; tRPC inputs), and parseInput runs it too.
+ * (bodies, query and path values, arguments), and parseInput runs it too.
  */
 export function rejectUnstorableStrings(value: unknown): void {
   const bad = findUnstorableString(value);
@@ -84,7 +84,7 @@ export function findUnstorableString(value: unknown, path = '', depth = 0): { pa
   return null;
 }
 
-/** Strict base64 (GraphQL and tRPC carry file bytes so): anything else is a VALIDATION_ERROR on `field`. */
+/** Strict base64 (how JSON carries file bytes): anything else is a VALIDATION_ERROR on `field`. */
 export function decodeBase64(value: unknown, field: string): Buffer {
   const text = typeof value === 'string' ? value.replace(/\s+/g, '') : null;
   if (text === null || text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) {

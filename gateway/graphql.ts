@@ -9,7 +9,7 @@ import { defaultFieldResolver, execute, getOperationAST, GraphQLError, Kind, Gra
 import type { SubscribePayload } from 'graphql-ws';
 import { buildSchema } from 'type-graphql';
 import { rejectUnstorableStrings } from '../domain/validation';
-import { DomainError, toDomainError } from '../domain/errors';
+import { DomainError } from '../domain/errors';
 import { RESOLVERS } from '../resolvers';
 import type { GqlContext } from '../resolvers/context';
 import type { Principal } from '../domain/auth/principal';
@@ -17,6 +17,7 @@ import type { ReadModel } from '../domain/compliance/read-model/read-model';
 import type { Logger } from './logger';
 import { checkOperationCost, resultTooLarge } from './graphql-cost';
 import type { BudgetKind, Caller, OperationBudgets } from './kit/budgets';
+import { graphqlExtensionsOf, toClientError, type ClientError } from './kit/client-error';
 import { subscribeIterator, type EventBus } from '../domain/events/bus';
 
 /**
@@ -35,8 +36,8 @@ export async function buildGraphqlSchema(bus: EventBus): Promise<GraphQLSchema> 
 
 /**
  * PostgreSQL text has no U+0000 and UTF-8 no lone surrogate: refuse them in any argument up front (ids skip the domain's parseInput).
- * Only fields that declare arguments are wrapped. (A type-graphql global middleware did the same
- * but puts an async middleware chain on every field of every row; bench: +17 % req/s on 50 rows.)
+ * Only fields that declare arguments are wrapped: a type-graphql global middleware would put an async
+ * middleware chain on every field of every row, which costs list reads their throughput.
  */
 function rejectUnstorableInArguments(schema: GraphQLSchema) {
   for (const type of Object.values(schema.getTypeMap())) {
@@ -79,23 +80,9 @@ export function formatGraphqlError(log: Logger) {
       const { stacktrace: _s, exception: _e, ...ext } = (extensions ?? {}) as Record<string, unknown>;
       return { ...rest, extensions: ext };
     }
-    const err = toDomainError(original);
-    if (!(original instanceof DomainError) && err.status >= 500) log.error({ err: original }, 'graphql resolver failed');
-    const retryAfter = err.headers?.['Retry-After'];
-    return {
-      message: err.message,
-      locations: formatted.locations,
-      path: formatted.path,
-      extensions: {
-        code: err.code,
-        status: err.status,
-        // Clients without HTTP headers (graphql-ws) read when to retry here.
-        ...(retryAfter ? { retryAfter: Number(retryAfter) } : {}),
-        ...(err.details ? { details: err.details } : {}),
-        ...(err.fields ? { fields: err.fields } : {}),
-        ...(err.provider ? { provider: err.provider } : {}),
-      },
-    };
+    const err = toClientError(original);
+    if (err.unexpected && err.serverSide) log.error({ err: original }, 'graphql resolver failed');
+    return { message: err.message, locations: formatted.locations, path: formatted.path, extensions: graphqlExtensionsOf(err) };
   };
 }
 
@@ -154,9 +141,9 @@ export async function chargeOperation(charging: OperationCharging, document: Doc
 }
 
 /** A domain error as graphql-ws sends it: the same `extensions` as GraphQL over HTTP. */
-export function wsError(err: DomainError): GraphQLError {
-  const retryAfter = err.headers?.['Retry-After'];
-  return new GraphQLError(err.message, { extensions: { code: err.code, status: err.status, ...(err.details ? { details: err.details } : {}), ...(retryAfter ? { retryAfter: Number(retryAfter) } : {}) } });
+export function wsError(thrown: unknown): GraphQLError {
+  const err = toClientError(thrown);
+  return new GraphQLError(err.message, { extensions: graphqlExtensionsOf(err) });
 }
 
 /** How many distinct subscription documents graphql-ws keeps parsed and validated. */
@@ -183,7 +170,7 @@ export function graphqlWsOnSubscribe<C>(schema: GraphQLSchema, production: boole
       checkOperationCost(schema, args.document, args.operationName, args.variableValues ?? undefined, GRAPHQL_LIMITS.maxCost);
       return args;
     } catch (err) {
-      return [wsError(toDomainError(err))];
+      return [wsError(err)];
     }
   };
   return (ctx: C, _id: string, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> | readonly GraphQLError[] => {
@@ -282,7 +269,7 @@ export function compiledExecution(schema: GraphQLSchema, cache?: ResponseCacheOp
           version = await answers!.version();
         } catch (err) {
           // The database is unavailable (or failing): the same error answer as from a resolver, not a 500.
-          return { data: null, errors: [new GraphQLError(toDomainError(err).message, { originalError: err as Error })] };
+          return { data: null, errors: [new GraphQLError(toClientError(err).message, { originalError: err as Error })] };
         }
         key = `graphql\u0000${request.queryHash}\u0000${operationName ?? ''}\u0000${vars}\u0000${callerKey((request.context as GqlContext).domain.principal)}`;
         const hit = answers!.get<ExecutionResult>(key, version);
@@ -380,11 +367,11 @@ export const retryAfterPlugin: ApolloServerPlugin<GqlContext> = {
     return {
       async willSendResponse({ response, errors }) {
         if (!errors?.length) return;
-        let refusal: DomainError | undefined;
+        let refusal: ClientError | undefined;
         for (const e of errors) {
           const original = e instanceof GraphQLError ? e.originalError : e;
           if (!original) continue;
-          const err = toDomainError(original);
+          const err = toClientError(original);
           if (err.headers?.['Retry-After'] && (!refusal || err.status > refusal.status)) refusal = err;
         }
         if (!refusal) return;
@@ -420,8 +407,8 @@ function admissionPlugin(schema: GraphQLSchema, charging: OperationCharging | un
             if (charging) await chargeOperation(charging, document, operationName, { ip: contextValue.domain.ip, principal: contextValue.domain.principal });
             checkOperationCost(schema, document, operationName, request.variables, GRAPHQL_LIMITS.maxCost);
           } catch (err) {
-            const e = toDomainError(err);
-            throw new GraphQLError(e.message, { originalError: e, extensions: { http: { status: e.status } } });
+            const e = toClientError(err);
+            throw new GraphQLError(e.message, { originalError: e.error, extensions: { http: { status: e.status } } });
           }
         },
       };

@@ -1,7 +1,9 @@
-import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import { can, type Principal } from '../domain/auth/principal';
+import { requirePermission, type Principal } from '../domain/auth/principal';
+import { DomainError } from '../domain/errors';
+import { toClientError } from './kit/client-error';
 import { eventFor } from '../domain/compliance/event-access';
 import { COMPLIANCE_CHANNEL, WS_EVENT_OF, WS_EVENT_TYPES, type ComplianceEventType, type WsEventType } from '../domain/compliance/events';
 import { makeEvent, type DomainEvent } from '../domain/events/bus';
@@ -33,13 +35,11 @@ interface Client {
 const WS_TYPES = new Set<string>(WS_EVENT_TYPES);
 
 /** Refuses an upgrade with a plain HTTP answer in the dashboard error envelope. */
-function refuse(socket: Duplex, status: 401 | 403, code: string, message: string) {
-  const body = JSON.stringify({ error: { code, message, details: {} } });
-  const reason = status === 401 ? 'Unauthorized' : 'Forbidden';
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}Connection: close\r\n\r\n${body}`,
-  );
+function refuse(socket: Duplex, thrown: unknown) {
+  const err = toClientError(thrown);
+  const body = JSON.stringify({ error: { code: err.code, message: err.message, details: err.details ?? {} } });
+  const headers = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), ...(err.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}), ...err.headers, Connection: 'close' };
+  socket.end(`HTTP/1.1 ${err.status} ${STATUS_CODES[err.status] ?? ''}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`);
 }
 
 const message = (type: string, data: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ type, data, timestamp: clock.now().toISOString(), ...extra });
@@ -61,17 +61,18 @@ export function mountLiveChannels(deps: { upgrades: Map<string, UpgradeHandler>;
   deps.upgrades.set(DASHBOARD_WS_PATH, (req, socket, head) => {
     socket.on('error', () => undefined);
     const secret = bearerFrom(req.headers.authorization) ?? accessTokenOf(req.url);
-    if (!secret) return refuse(socket, 401, 'AUTHENTICATION_ERROR', 'Missing API key: send Authorization: Bearer <key> or ?access_token=');
+    if (!secret) return refuse(socket, new DomainError('AUTHENTICATION_ERROR', 'Missing API key: send Authorization: Bearer <key> or ?access_token='));
     services.auth
       .authenticate(secret)
       .then((principal) => {
-        if (!principal) return refuse(socket, 401, 'AUTHENTICATION_ERROR', 'Invalid or missing API key');
-        if (!can(principal, 'read:dashboard')) return refuse(socket, 403, 'AUTHORIZATION_ERROR', "This key lacks the 'read:dashboard' permission");
+        if (!principal) return refuse(socket, new DomainError('AUTHENTICATION_ERROR'));
+        requirePermission({ principal }, 'read:dashboard');
         wss.handleUpgrade(req, socket, head, (ws) => accept(ws, principal));
       })
       .catch((err) => {
-        log.error({ err }, 'dashboard websocket authentication failed');
-        socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        const refusal = toClientError(err);
+        if (refusal.serverSide) log.error({ err }, 'dashboard websocket authentication failed');
+        refuse(socket, refusal);
       });
   });
 

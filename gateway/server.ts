@@ -14,11 +14,10 @@ import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import Redis from 'ioredis';
 import { getOperationAST, type ExecutionResult } from 'graphql';
-import { createDomainContext } from '../domain/context';
 import type { EmbeddedPostgres } from '../domain/database/embedded';
 import { openDatabase, type Database } from '../domain/database/orm';
 import { DatabaseGuard } from '../domain/database/guard';
-import { DomainError, toDomainError } from '../domain/errors';
+import { DomainError } from '../domain/errors';
 import { InProcessEventBus, type EventBus } from '../domain/events/bus';
 import { createServices, type Services } from '../domain/services';
 import { READ_MODEL_QUERIES } from '../domain/compliance/read-model/read-model';
@@ -39,6 +38,8 @@ import { ttsRootFields } from '../resolvers';
 import { configuredSecrets, type GatewayConfig } from './config';
 import { buildGraphqlSchema, createApollo, formatWsResult, graphqlWsOnSubscribe, wsError } from './graphql';
 import { accessTokenOf, bearerFrom, keyFromConnectionParams } from './kit/credentials';
+import { bodyParserFailure, toClientError } from './kit/client-error';
+import { RequestContexts } from './kit/request-context';
 import { createLogger, type Logger } from './logger';
 import { createMetrics, graphqlRouteLabel, trpcRouteLabel, type Metrics } from './metrics';
 import { KNOWN_OPERATIONS } from '../schema/generated/operations';
@@ -187,10 +188,11 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
     metrics.httpDuration.observe({ route, method }, seconds);
   };
   const clientIpOf = (req: http.IncomingMessage) => proxyaddr(req as any, app.get('trust proxy fn')); // what express's req.ip answers
+  const contexts = new RequestContexts(rootEm);
   const fastLane = createFastLane({
     routes: ROUTE_TABLE,
     services,
-    rootEm,
+    contexts,
     ttsCounter: limiters.ttsCounter,
     staticHeaders: await captureHeaders([securityHeaders, corsHeaders]),
     requestIdOf,
@@ -244,7 +246,7 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
     },
   };
   const restRouter = express.Router();
-  mountRoutes(restRouter, ROUTE_TABLE, { services, rootEm, limiters, log, streams: streamRegistry });
+  mountRoutes(restRouter, ROUTE_TABLE, { services, contexts, limiters, log, streams: streamRegistry });
   app.use(restRouter);
 
   const openapi = buildOpenApi(ROUTE_TABLE);
@@ -295,7 +297,7 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
     expressMiddleware(apollo, {
       context: async ({ req, res }): Promise<GqlContext> => ({
         services,
-        domain: createDomainContext(rootEm, { requestId: req.id, principal: req.principal ?? null, ip: req.ip }),
+        domain: contexts.ofRequest(req),
         onOperation: (name) => {
           res.locals.route = graphqlRouteLabel(knownOperations, name);
         },
@@ -323,7 +325,7 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
           const secret = keyFromConnectionParams(info.connectionParams) ?? accessTokenOf(req.originalUrl);
           if (secret) principal = await services.auth.authenticate(secret);
         }
-        return { services, domain: createDomainContext(rootEm, { requestId: req.id, principal, ip: req.ip }), budgets: limiters.budgets };
+        return { services, domain: contexts.ofRequest(req, principal), budgets: limiters.budgets };
       },
       // A refusal that says when to come back (database down, over a budget) sets Retry-After.
       responseMeta: ({ errors }) => {
@@ -343,16 +345,13 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
   });
   app.use((err: any, req: Request, res: Response, _next: express.NextFunction) => {
     // GraphQL clients read `errors[]`, also when the body never reached Apollo (not JSON, too large).
+    const failure = bodyParserFailure(err);
     if (req.path.startsWith('/graphql') && !res.headersSent) {
-      const e = err?.type === 'entity.too.large' ? new DomainError('PAYLOAD_TOO_LARGE') : err?.type === 'entity.parse.failed' || err?.status === 400 ? new DomainError('VALIDATION_ERROR', 'Request body is not valid JSON') : toDomainError(err);
-      if (e.status >= 500) log.error({ err, requestId: req.id }, 'graphql request failed');
+      const e = toClientError(failure);
+      if (e.serverSide) log.error({ err, requestId: req.id }, 'graphql request failed');
       return res.status(e.status).json({ errors: [{ message: e.message, extensions: { code: e.code, status: e.status } }] });
     }
-    if (err?.type === 'entity.too.large') return sendError(res, req, envelopeForPath(req.path), new DomainError('PAYLOAD_TOO_LARGE'), log);
-    if (err?.type === 'entity.parse.failed' || err?.status === 400) {
-      return sendError(res, req, envelopeForPath(req.path), new DomainError('VALIDATION_ERROR', 'Request body is not valid JSON'), log);
-    }
-    sendError(res, req, envelopeForPath(req.path), err, log);
+    sendError(res, req, envelopeForPath(req.path), failure, log);
   });
 
   // --- WebSockets: graphql-ws on /graphql, the dashboard channel, routed by path on upgrade ---
@@ -373,7 +372,7 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
             (ctx.extra as any).principal = await services.auth.authenticate(secret);
           } catch (err) {
             // The key could not be checked (database unavailable): this operation is refused, the connection stays.
-            return [wsError(toDomainError(err))];
+            return [wsError(err)];
           }
         }
         return wsOnSubscribe(ctx, id, payload);
@@ -382,7 +381,7 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
       onNext: (_ctx, _id, _payload, args, result) => wsResult(result as ExecutionResult, getOperationAST(args.document, args.operationName)?.operation !== 'subscription'),
       context: async (ctx) => ({
         services,
-        domain: createDomainContext(rootEm, { requestId: randomUUID(), principal: (ctx.extra as any).principal ?? null, ip: clientIpOf(ctx.extra.request) }),
+        domain: contexts.of({ principal: (ctx.extra as any).principal, ip: clientIpOf(ctx.extra.request) }),
       }),
       onConnect: async (ctx) => {
         const fromParams = typeof ctx.connectionParams?.authorization === 'string' ? bearerFrom(ctx.connectionParams.authorization as string) ?? (ctx.connectionParams.authorization as string) : undefined;

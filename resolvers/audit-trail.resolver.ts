@@ -1,8 +1,8 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { AuditTrailFilter, AuditTrailPage, AuditTrailVerification } from '../schema/audit-trail.types';
 import type { GqlContext } from './context';
+import { plain } from '../gateway/kit/plain';
 
-const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v ?? {}));
 
 @Resolver()
 export class AuditTrailResolver {

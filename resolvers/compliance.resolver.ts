@@ -30,9 +30,7 @@ import {
   ValidationResult,
 } from '../schema/compliance.types';
 import type { GqlContext } from './context';
-
-/** GraphQL input objects arrive as class instances with undefined members; the domain wants plain JSON. */
-const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v ?? {}));
+import { plain } from '../gateway/kit/plain';
 
 /** REST keys frameworks by id; GraphQL lists them with the id as a field. */
 const statusList = (s: ComplianceStatusView): ComplianceStatus => ({
@@ -165,6 +163,6 @@ export class ComplianceResolver {
 
   @Mutation(() => RevokeApiKeyResult, { description: 'DELETE /v1/auth/api-keys/{id}' })
   async revokeApiKey(@Arg('id', () => String) id: string, @Ctx() { services, domain }: GqlContext) {
-    return { id, ...(await services.auth.revokeKey(domain, id)) };
+    return services.auth.revokeKey(domain, id);
   }
 }

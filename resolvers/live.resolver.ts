@@ -17,9 +17,7 @@ import {
 import type { GqlContext } from './context';
 import { lossAsLastEvent, rethrowLoss, type LostEvent } from './lost-principal';
 import { whileValid } from '../domain/auth/principal-watch';
-
-/** GraphQL input objects arrive as class instances with undefined members; the domain wants plain JSON. */
-const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v ?? {}));
+import { plain } from '../gateway/kit/plain';
 
 /** Reports, dashboard, webhooks and live compliance events: the same domain operations as REST. */
 @Resolver()

@@ -1,6 +1,6 @@
 import { ProviderIdEnum } from '../schema/enums';
 import { Arg, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import type { ProgressEvent } from '../domain/tts/tts.service';
+import { progressEvents, type ProgressEvent } from '../gateway/kit/progress-stream';
 import {
   AudioMetadata,
   CacheStats,
@@ -24,12 +24,7 @@ import {
   Readiness,
 } from '../schema/tts.types';
 import type { GqlContext } from './context';
-import { pushIterator } from './push-iterator';
-import { progressWhileValid, settledLater } from '../domain/auth/principal-watch';
-import { lostKeyEvent } from '../domain/tts/tts.service';
-
-/** GraphQL input objects arrive as class instances with undefined members; the domain wants plain JSON. */
-const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v ?? {}));
+import { plain } from '../gateway/kit/plain';
 
 @Resolver()
 export class TtsResolver {
@@ -58,17 +53,7 @@ export class TtsResolver {
     description: 'Progressive generation: the same started/progress/complete/error events as the SSE stream',
     subscribe: ({ args, context }) => {
       const { services, domain } = context as GqlContext;
-      return pushIterator<ProgressEvent>(async (push) => {
-        // A key that stops being valid mid-generation ends the stream with an error event.
-        const guard = progressWhileValid(services.principals, domain.principal, null, push, lostKeyEvent);
-        try {
-          await Promise.race([settledLater(services.tts.generateProgressive(domain, plain(args.input), guard.emit, guard.signal)), guard.lost]);
-        } catch (e: any) {
-          guard.emit({ type: 'error', message: e?.code ? e.message : 'Generation failed', code: e?.code ?? 'INTERNAL_ERROR' });
-        } finally {
-          guard.stop();
-        }
-      });
+      return progressEvents(services, domain, plain(args.input));
     },
   })
   generateProgressive(@Arg('input', () => GenerateInput) _input: GenerateInput, @Root() event: ProgressEvent): GenerationProgressEvent {

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { createDomainContext } from '../domain/context';
+import type { RequestContexts } from '../gateway/kit/request-context';
 import type { Principal } from '../domain/auth/principal';
 import type { Services } from '../domain/services';
 import { rateLimitError, type RateVerdict, type TtsRateCounter } from '../gateway/kit/budgets';
@@ -26,7 +25,7 @@ const PRE_READ = Symbol('fastLane.preReadBody');
 export interface FastLaneDeps {
   routes: RouteSpec[];
   services: Services;
-  rootEm: EntityManager;
+  contexts: RequestContexts;
   ttsCounter: TtsRateCounter;
   /** Headers every answer carries, as the security and CORS middlewares set them for a request without `Origin`. */
   staticHeaders: Record<string, string>;
@@ -122,7 +121,7 @@ export function createFastLane(deps: FastLaneDeps) {
       let verdict: RateVerdict | Promise<RateVerdict>;
       try {
         requestId = deps.requestIdOf(req);
-        const ctx = createDomainContext(deps.rootEm, { requestId, principal, ip: deps.clientIpOf(req) });
+        const ctx = deps.contexts.of({ requestId, principal, ip: deps.clientIpOf(req) });
         result = route.answerFromMemory!({ ctx, services: deps.services, body: () => JSON.parse(text), bodyText: text });
         if (result === undefined) return handOn();
         // Counted only when answered here, so a request handed on is counted once, by express.

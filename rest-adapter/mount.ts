@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { createDomainContext } from '../domain/context';
-import { DomainError, toDomainError } from '../domain/errors';
+import { DomainError } from '../domain/errors';
+import { invalidJsonBody, toClientError } from '../gateway/kit/client-error';
+import type { RequestContexts } from '../gateway/kit/request-context';
 import { rejectUnstorableStrings } from '../domain/validation';
 import type { Services } from '../domain/services';
 import type { Logger } from 'pino';
@@ -37,7 +37,7 @@ function parseRawBody(envelope: Envelope, log: Logger): RequestHandler {
 
 export interface MountDeps {
   services: Services;
-  rootEm: EntityManager;
+  contexts: RequestContexts;
   limiters: Record<Limiter, RequestHandler>;
   log: Logger;
   streams: StreamRegistry;
@@ -47,8 +47,8 @@ const jsonParser = express.json({ limit: MAX_JSON_BODY, strict: false, type: ['a
 
 /** Sends a DomainError (or anything thrown) in the route's envelope; 5xx are logged with their cause. */
 export function sendError(res: Response, req: Request, envelope: Envelope, thrown: unknown, log: Logger) {
-  const err = toDomainError(thrown);
-  if (err.status >= 500) log.error({ err: thrown, requestId: req.id, code: err.code }, 'request failed');
+  const err = toClientError(thrown);
+  if (err.serverSide) log.error({ err: thrown, requestId: req.id, code: err.code }, 'request failed');
   if (res.headersSent) {
     res.end();
     return;
@@ -56,7 +56,7 @@ export function sendError(res: Response, req: Request, envelope: Envelope, throw
   if (err.headers) res.set(err.headers);
   // A raw route may have set its own Content-Type (audio) before failing; the envelope is JSON.
   res.type('application/json');
-  res.status(err.status).json(errorBody(envelope, err, req.id));
+  res.status(err.status).json(errorBody(envelope, err.error, req.id));
 }
 
 function parseBody(envelope: Envelope, log: Logger): RequestHandler {
@@ -73,7 +73,7 @@ function parseBody(envelope: Envelope, log: Logger): RequestHandler {
       try {
         req.body = JSON.parse(preRead);
       } catch {
-        return sendError(res, req, envelope, new DomainError('VALIDATION_ERROR', 'Request body is not valid JSON', { fields: [{ field: '(body)', message: 'malformed JSON' }] }), log);
+        return sendError(res, req, envelope, invalidJsonBody(), log);
       }
       return next();
     }
@@ -82,13 +82,7 @@ function parseBody(envelope: Envelope, log: Logger): RequestHandler {
       if (err.type === 'entity.too.large') {
         return sendError(res, req, envelope, new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_JSON_BODY}`, { details: { limit: MAX_JSON_BODY } }), log);
       }
-      return sendError(
-        res,
-        req,
-        envelope,
-        new DomainError('VALIDATION_ERROR', 'Request body is not valid JSON', { fields: [{ field: '(body)', message: 'malformed JSON' }] }),
-        log,
-      );
+      return sendError(res, req, envelope, invalidJsonBody(), log);
     });
   };
 }
@@ -104,7 +98,7 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: MountDeps
         rejectUnstorableStrings(req.params);
         rejectUnstorableStrings(req.query);
         rejectUnstorableStrings(req.body);
-        const ctx = createDomainContext(deps.rootEm, { requestId: req.id, principal: req.principal ?? null, ip: req.ip });
+        const ctx = deps.contexts.ofRequest(req);
         const result = await route.handle({
           ctx,
           services: deps.services,

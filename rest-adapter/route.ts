@@ -73,6 +73,14 @@ export interface RouteSpec {
 
 export const defineRoutes = (routes: RouteSpec[]) => routes;
 
+/** A documented error answer (its body is the route's envelope). */
+export const errorResponse = (description: string): ResponseDoc => ({ description });
+
+/** Routes that share their envelope, limiter, tag or permission: each entry then names only what is its own. */
+export function routesWith<D extends Partial<RouteSpec>>(shared: D): (r: Omit<RouteSpec, keyof D>) => RouteSpec {
+  return (r) => ({ ...shared, ...r }) as RouteSpec;
+}
+
 /** A JSON answer with another status than the route's usual one (e.g. 202 for a queued request); declare it in `responses`. */
 export class Answer {
   constructor(

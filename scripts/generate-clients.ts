@@ -13,7 +13,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROUTE_TABLE } from '../rest-adapter/route-table';
 import { buildOpenApi } from '../rest-adapter/openapi';
-import { ERROR_CATALOGUE } from '../domain/errors';
+import { ERROR_CATALOGUE, type ErrorCode } from '../domain/errors';
+import { httpStatusOf } from '../gateway/kit/client-error';
 import { AUDIO_FORMATS, PROVIDER_IDS } from '../domain/tts/catalogue';
 import { SUPPORTED_FRAMEWORKS } from '../domain/compliance/catalogue/types';
 import { WS_EVENT_TYPES, COMPLIANCE_EVENT_TYPES } from '../domain/compliance/events';
@@ -175,7 +176,7 @@ ${methods}`;
 }
 
 function typescriptConstants(): string {
-  const codes = Object.entries(ERROR_CATALOGUE).map(([code, e]) => `  ${code}: ${e.status},`);
+  const codes = (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).map((code) => `  ${code}: ${httpStatusOf(code)},`);
   return `// ${HEADER}
 /** Every error code the gateway answers with (domain/errors.ts), and its HTTP status. */
 export const ERROR_STATUS = {

@@ -1,5 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
-import { DomainError, toDomainError } from '../domain/errors';
+import { z } from 'zod';
+import { DomainError } from '../domain/errors';
+import { toClientError } from '../gateway/kit/client-error';
 import { rejectUnstorableStrings } from '../domain/validation';
 import type { DomainContext } from '../domain/context';
 import type { Services } from '../domain/services';
@@ -38,22 +40,28 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok) {
     const original = result.error.cause ?? result.error;
-    if (result.error.code === 'INTERNAL_SERVER_ERROR') {
-      const err = toDomainError(original);
-      throw new TRPCError({ code: err.trpcCode, message: err.message, cause: err });
-    }
+    if (result.error.code === 'INTERNAL_SERVER_ERROR') throw trpcErrorOf(original);
   }
   return result;
 });
 
 export const router = t.router;
 
+/** Inputs are typed for clients but validated by the domain, so every transport reports the same codes. */
+export const body = <T>() => z.custom<T>(() => true);
+
+/** Anything thrown, as a tRPC error with the catalogue's tRPC code; the DomainError rides along as the cause. */
+function trpcErrorOf(thrown: unknown): TRPCError {
+  const err = toClientError(thrown);
+  return new TRPCError({ code: err.trpcCode, message: err.message, cause: err.error });
+}
+
 /** A subscription's event stream whose domain errors reach the client with the catalogue's tRPC code. */
 export function trpcErrorsOf<T>(source: AsyncIterableIterator<T>): AsyncIterableIterator<T> {
   return {
     next: () =>
       source.next().catch((err) => {
-        if (err instanceof DomainError) throw new TRPCError({ code: err.trpcCode, message: err.message, cause: err });
+        if (err instanceof DomainError) throw trpcErrorOf(err);
         throw err;
       }),
     return: () => source.return?.() ?? Promise.resolve({ value: undefined as never, done: true }),

@@ -257,7 +257,7 @@ export class AuthService {
     };
   }
 
-  async revokeKey(ctx: DomainContext, id: string): Promise<{ revoked: boolean }> {
+  async revokeKey(ctx: DomainContext, id: string): Promise<{ id: string; revoked: boolean }> {
     requirePermission(ctx, 'manage:api-keys');
     const stopped: string[] = [];
     await ctx.em.transactional(async (tx) => {
@@ -285,7 +285,7 @@ export class AuthService {
     this.cache.clear();
     // Open sockets and subscriptions of these keys, here and on every instance, are closed now.
     await this.onRevoked?.(stopped);
-    return { revoked: true };
+    return { id, revoked: true };
   }
 }
 

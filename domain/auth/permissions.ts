@@ -1,5 +1,5 @@
 /**
- * The permission set. Each REST path, GraphQL field and tRPC procedure names exactly one of these
+ * The permission set. Each operation of every transport needs exactly one of these
  * (see docs/permissions.md); the admin key holds all of them.
  */
 export const PERMISSIONS = {

@@ -11,7 +11,7 @@ const LEASE_CHECK_MS = 1000;
 /**
  * How often each live connection's key is read again from the database: the backstop for a
  * revocation event that never arrived (Redis down, no Redis with several instances). Below the
- * 5 s for which REST may answer from its cache of keys.
+ * 5 s for which a request may be answered from the cache of keys.
  */
 export const DEFAULT_RECHECK_MS = 2500;
 
@@ -38,7 +38,7 @@ const FORBIDDEN = (p: Permission) => lost('AUTHORIZATION_ERROR', `This key lacks
 
 /**
  * The rule of live channels: a connection lasts only as long as its key is valid and holds the
- * permission the channel needs, exactly as REST would answer. Transports register each open socket,
+ * permission the channel needs, exactly as a single request would be answered. Transports register each open socket,
  * subscription or stream with `watch` and close it when told; they decide nothing themselves.
  *
  * Three ways a key stops: a revocation here or on another instance (the event on
@@ -252,7 +252,7 @@ export function whileValid<T>(watcher: PrincipalWatch, principal: Principal | nu
 }
 
 /**
- * For streams that report errors in-band (progressive generation: SSE, tRPC, GraphQL): events pass
+ * For streams that report errors in-band (progressive generation): events pass
  * through `emit` while the key is valid; once it is lost, one error event in the stream's own shape
  * is emitted, nothing after it, `signal` aborts the work behind the stream, and `lost` resolves so
  * the transport ends the stream.

@@ -4,9 +4,9 @@ import type { DomainEvent } from '../events/bus';
 import type { ComplianceEventType } from './events';
 
 /**
- * What each compliance event type reveals, as the REST permission that reads the same data (any one
- * of them suffices). One table for every channel (dashboard WebSocket, graphql-ws, tRPC
- * subscriptions, webhooks), so a key receives an event exactly when REST would show it the data.
+ * What each compliance event type reveals, as the permission that reads the same data (any one of
+ * them suffices). One table for every live channel and webhooks, so a key receives an event exactly
+ * when a read of the data would show it.
  * `report.completed` is further limited to the report's requester and the admin (reports are owned).
  */
 export const EVENT_READ_PERMISSIONS: Readonly<Record<ComplianceEventType, readonly Permission[]>> = {

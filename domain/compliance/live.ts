@@ -60,8 +60,8 @@ export interface LiveComplianceEvent {
 }
 
 /**
- * A subscription to compliance events for GraphQL and tRPC: `types` may name dotted types
- * (`requirement.updated`) or WebSocket types (`requirement_updated`); none means all.
+ * A subscription to compliance events: `types` may name dotted types (`requirement.updated`)
+ * or the dashboard's types (`requirement_updated`); none means all.
  */
 export function subscribeComplianceEvents(ctx: Pick<DomainContext, 'principal'>, bus: EventBus, types?: readonly string[] | null): AsyncIterableIterator<LiveComplianceEvent> {
   const principal = requirePermission(ctx, 'read:dashboard');
@@ -79,7 +79,7 @@ export function subscribeComplianceEvents(ctx: Pick<DomainContext, 'principal'>,
   return subscribeIterator<LiveComplianceEvent>(
     bus,
     COMPLIANCE_CHANNEL,
-    // Only what this key may read through REST (domain/compliance/event-access.ts).
+    // Only what this key may read (domain/compliance/event-access.ts).
     (e) => (!wanted || wanted.has(e.type) || wanted.has(WS_EVENT_OF[e.type as ComplianceEventType])) && eventFor(principal, e) !== null,
     (e) => ({ id: e.id, type: e.type, wsType: WS_EVENT_OF[e.type as ComplianceEventType] ?? 'system_alert', data: eventFor(principal, e)!.data, createdAt: e.createdAt }),
   );

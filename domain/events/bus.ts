@@ -57,8 +57,8 @@ export class InProcessEventBus implements EventBus {
 
 /**
  * How many local subscribers one event is handed to before the fan-out yields to the event loop.
- * Handing an event over sets off that subscriber's transport work (GraphQL execution, tRPC's SSE
- * streams, socket writes) as microtasks; handed to a thousand at once, nothing else runs until all
+ * Handing an event over sets off that subscriber's work (executing its subscription, writing
+ * to its stream or socket) as microtasks; handed to a thousand at once, nothing else runs until all
  * of them are through. In slices, HTTP requests and other events get a turn during a large fan-out
  * (bench, 1000 subscribers × 100 events: delivered in 8–10 s instead of 12–15 s).
  */
@@ -134,8 +134,7 @@ function subscribeLocal(bus: EventBus, channel: string, sink: Sink): Unsubscribe
 }
 
 /**
- * Adapts a bus subscription to an AsyncIterableIterator (what GraphQL subscriptions and tRPC
- * subscriptions consume), buffering events a slow consumer has not read yet, up to a bound
+ * Adapts a bus subscription to an AsyncIterableIterator (what subscriptions consume), buffering events a slow consumer has not read yet, up to a bound
  * (beyond it, newer events are dropped for that consumer rather than held without limit).
  */
 export function subscribeIterator<T>(

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { DomainContext } from '../context';
-import { DomainError } from '../errors';
+import { DomainError, mayPassOnRetry } from '../errors';
 import type { JobQueue, RunningJob } from '../jobs/job-queue';
 import { parseInput } from '../validation';
 import { assertWebhookUrl, type UrlPolicy } from '../webhooks/ssrf';
@@ -115,7 +115,7 @@ export class AsyncGenerationService {
     deps.jobs.register(DELIVER_JOB, (job) => this.runDelivery(job));
   }
 
-  /** `POST /api/v1/generate` with `webhook`: validated, charged and queued; answered at once. */
+  /** A generation with `webhook`: validated, charged and queued; answered at once. */
   async submit(ctx: DomainContext, raw: unknown): Promise<QueuedGeneration> {
     const { webhook: rawHook, ...request } = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
     let hook!: WebhookTarget;
@@ -164,7 +164,7 @@ export class AsyncGenerationService {
       // Interrupted by a shutdown: back to the queue for this or another instance.
       if (this.stopping || this.deps.tts.closing) throw err;
       // Upstream trouble and overload may pass; a refusal (bad request, provider not set up) will not.
-      const transient = !(err instanceof DomainError) || err.status === 502 || err.status === 503;
+      const transient = !(err instanceof DomainError) || mayPassOnRetry(err);
       if (transient && job.attempt < job.maxAttempts) throw err;
       body = {
         hash: p.hash,
@@ -203,7 +203,7 @@ export class AsyncGenerationService {
     if (status < 200 || status >= 300) throw new Error(`receiver answered ${status}`);
   }
 
-  /** `GET /api/v1/generations/{hash}`: the latest asynchronous generation of that audio. */
+  /** The latest asynchronous generation of that audio. */
   async status(ctx: DomainContext, hash: string): Promise<GenerationStatus> {
     const existing = await this.deps.tts.existingGeneration(ctx, hash);
     const conn = ctx.em.getConnection();

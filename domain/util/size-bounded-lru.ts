@@ -1,6 +1,6 @@
 /**
- * The most recently used values, bounded by their total size (the audio cache's hot tier, the
- * GraphQL response cache). A Map keeps insertion order, so re-inserting on access gives LRU eviction
+ * The most recently used values, bounded by their total size (the audio cache's hot tier, kept
+ * answers). A Map keeps insertion order, so re-inserting on access gives LRU eviction
  * for free. A value larger than a quarter of the bound is not kept: one huge value must not flush
  * everything else.
  */

@@ -1,9 +1,9 @@
 import { GateQuery } from '../../domain/compliance/gate/gate.service';
 import { TraceabilityQuery, traceabilityCsv } from '../../domain/compliance/traceability/traceability.service';
-import { defineRoutes, type RouteSpec } from '../route';
+import { defineRoutes, routesWith } from '../route';
 import * as C from '../schemas/compliance';
 
-const route = (r: Omit<RouteSpec, 'envelope' | 'limiter' | 'tag'>): RouteSpec => ({ envelope: 'integration', limiter: 'plan', tag: 'assurance', ...r });
+const route = routesWith({ envelope: 'integration', limiter: 'plan', tag: 'assurance' } as const);
 
 /** `?format=` wins; otherwise an Accept header that prefers text/csv over JSON gets CSV. */
 function wantsCsv(format: unknown, accept: string | undefined): boolean {

@@ -1,14 +1,8 @@
 import { AuditTrailQuery } from '../../domain/audit/audit-trail.service';
-import { defineRoutes, type RouteSpec } from '../route';
+import { defineRoutes, routesWith } from '../route';
 import * as C from '../schemas/compliance';
 
-const route = (r: Omit<RouteSpec, 'envelope' | 'limiter' | 'tag' | 'permission'>): RouteSpec => ({
-  envelope: 'integration',
-  limiter: 'plan',
-  tag: 'audit-trail',
-  permission: 'read:audit-trail',
-  ...r,
-});
+const route = routesWith({ envelope: 'integration', limiter: 'plan', tag: 'audit-trail', permission: 'read:audit-trail' } as const);
 
 /** The append-only, hash-chained audit trail of every change (21 CFR 11.10(e)). */
 export const auditTrailRoutes = defineRoutes([

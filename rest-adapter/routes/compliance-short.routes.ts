@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { BatchValidateInput, CreateRequirementInput } from '../../domain/compliance/requirements/requirement.service';
-import { defineRoutes, type RouteSpec } from '../route';
+import { defineRoutes, type RouteSpec, errorResponse, routesWith } from '../route';
 import { complianceRoutes } from './compliance.routes';
 import * as C from '../schemas/compliance';
 
 const API = '/api';
-const err = (description: string) => ({ description });
-const notFound = { 404: err('Not found') };
-const invalidFramework = { 400: err('VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks') };
-const route = (r: Omit<RouteSpec, 'envelope' | 'limiter' | 'tag'>): RouteSpec => ({ envelope: 'integration', limiter: 'plan', tag: 'short-listing', ...r });
+const notFound = { 404: errorResponse('Not found') };
+const invalidFramework = { 400: errorResponse('VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks') };
+const route = routesWith({ envelope: 'integration', limiter: 'plan', tag: 'short-listing' } as const);
 
 /** The same operation as a `/v1` route, under its `/api` address. */
 function alias(v1OperationId: string, path: string, operationId: string): RouteSpec {

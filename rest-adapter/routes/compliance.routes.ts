@@ -9,16 +9,15 @@ import {
   UpdateRequirementInput,
 } from '../../domain/compliance/requirements/requirement.service';
 import { SUPPORTED_FRAMEWORKS } from '../../domain/compliance/catalogue';
-import { defineRoutes, type RouteSpec } from '../route';
+import { defineRoutes, errorResponse, routesWith } from '../route';
 import * as C from '../schemas/compliance';
 
 const V1 = '/v1';
-const err = (description: string) => ({ description });
-const notFound = { 404: err('Not found') };
-const invalidFramework = { 400: err('VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks') };
+const notFound = { 404: errorResponse('Not found') };
+const invalidFramework = { 400: errorResponse('VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks') };
 
 /** Every compliance path shares its envelope and its per-plan limiter. */
-const route = (r: Omit<RouteSpec, 'envelope' | 'limiter'>): RouteSpec => ({ envelope: 'integration', limiter: 'plan', ...r });
+const route = routesWith({ envelope: 'integration', limiter: 'plan' } as const);
 
 /** The detailed compliance listing (`/v1/...`) and API key management; dashboard paths live elsewhere. */
 export const complianceRoutes = defineRoutes([
@@ -54,7 +53,7 @@ export const complianceRoutes = defineRoutes([
     tag: 'auth',
     permission: 'manage:api-keys',
     responses: notFound,
-    handle: async ({ ctx, services, params }) => ({ id: params.id, ...(await services.auth.revokeKey(ctx, params.id)) }),
+    handle: ({ ctx, services, params }) => services.auth.revokeKey(ctx, params.id),
   }),
 
   // --- requirements (batch paths before `{id}` so they are not taken for an id) ---

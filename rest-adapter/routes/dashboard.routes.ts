@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { HistoryQuery } from '../../domain/compliance/dashboard/dashboard.service';
 import { DashboardReportRequest } from '../../domain/compliance/reports/report.service';
-import { defineRoutes, type RouteSpec } from '../route';
+import { defineRoutes, errorResponse, routesWith } from '../route';
 import { sendReportFile } from './reports.routes';
 import * as D from '../schemas/dashboard';
 
-const err = (description: string) => ({ description });
-const route = (r: Omit<RouteSpec, 'envelope' | 'limiter'>): RouteSpec => ({ envelope: 'dashboard', limiter: 'plan', ...r });
+const route = routesWith({ envelope: 'dashboard', limiter: 'plan' } as const);
 
 const metrics = (prefix: string, operationId: string) =>
   route({
@@ -45,7 +44,7 @@ export const dashboardRoutes = defineRoutes([
     tag: 'dashboard',
     permission: 'read:dashboard',
     request: { query: HistoryQuery },
-    responses: { 400: err('Invalid period, metric or framework') },
+    responses: { 400: errorResponse('Invalid period, metric or framework') },
     handle: ({ ctx, services, query }) => services.dashboard.history(ctx, query),
   }),
   route({
@@ -58,7 +57,7 @@ export const dashboardRoutes = defineRoutes([
     permission: 'write:dashboard',
     request: { body: DashboardReportRequest, example: { type: 'compliance', period: 'last_30_days', format: 'pdf' } },
     status: 202,
-    responses: { 400: err('Invalid parameters'), 403: err('AUTHORIZATION_ERROR: type audit without read:audits, or the key lacks write:dashboard') },
+    responses: { 400: errorResponse('Invalid parameters'), 403: errorResponse('AUTHORIZATION_ERROR: type audit without read:audits, or the key lacks write:dashboard') },
     handle: ({ ctx, services, body }) => services.reports.requestDashboard(ctx, body),
   }),
   route({
@@ -80,7 +79,7 @@ export const dashboardRoutes = defineRoutes([
     summary: 'Status of a dashboard report',
     tag: 'dashboard',
     permission: 'read:dashboard',
-    responses: { 404: err("No such report, or another key's (reports are owned: only the requester and the admin see one)") },
+    responses: { 404: errorResponse("No such report, or another key's (reports are owned: only the requester and the admin see one)") },
     handle: ({ ctx, services, params }) => services.reports.getDashboard(ctx, params.reportId),
   }),
   route({
@@ -93,7 +92,7 @@ export const dashboardRoutes = defineRoutes([
     raw: true,
     produces: ['application/pdf', 'text/csv', 'application/json'],
     producesJson: D.ReportDocument,
-    responses: { 404: err("No such report, or another key's (reports are owned: only the requester and the admin see one)"), 409: err('Still generating'), 410: err('Expired') },
+    responses: { 404: errorResponse("No such report, or another key's (reports are owned: only the requester and the admin see one)"), 409: errorResponse('Still generating'), 410: errorResponse('Expired') },
     handle: async ({ ctx, services, params, res }) => sendReportFile(res, await services.reports.downloadDashboard(ctx, params.reportId)),
   }),
   // --- the short listing ---

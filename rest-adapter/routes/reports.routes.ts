@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { ComplianceReportRequest, SignReportInput } from '../../domain/compliance/reports/report.service';
 import type { ReportFile } from '../../domain/compliance/reports/report.service';
-import { defineRoutes, type RouteSpec } from '../route';
+import { defineRoutes, errorResponse, routesWith } from '../route';
 import type { Response } from 'express';
 import * as D from '../schemas/dashboard';
 
-const err = (description: string) => ({ description });
-const route = (r: Omit<RouteSpec, 'envelope' | 'limiter'>): RouteSpec => ({ envelope: 'integration', limiter: 'plan', ...r });
+const route = routesWith({ envelope: 'integration', limiter: 'plan' } as const);
 
 /** Sends a finished report as a download; private because reports hold compliance data. */
 export function sendReportFile(res: Response, file: ReportFile) {
@@ -34,7 +33,7 @@ export const reportRoutes = defineRoutes([
     permission: 'write:compliance',
     request: { body: ComplianceReportRequest, example: { framework: 'soc2', format: 'pdf' } },
     status: 202,
-    responses: { 400: err('VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks'), 403: err('AUTHORIZATION_ERROR: includeEvidence without read:audits, or the key lacks write:compliance') },
+    responses: { 400: errorResponse('VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks'), 403: errorResponse('AUTHORIZATION_ERROR: includeEvidence without read:audits, or the key lacks write:compliance') },
     handle: ({ ctx, services, body }) => services.reports.requestCompliance(ctx, body),
   }),
   route({
@@ -45,7 +44,7 @@ export const reportRoutes = defineRoutes([
     summary: 'Status of a compliance report: generating or completed (with downloadUrl, generatedAt, expiresAt)',
     tag: 'reports',
     permission: 'read:compliance',
-    responses: { 404: err("No such report, or another key's (reports are owned: only the requester and the admin see one)") },
+    responses: { 404: errorResponse("No such report, or another key's (reports are owned: only the requester and the admin see one)") },
     handle: ({ ctx, services, params }) => services.reports.getCompliance(ctx, params.reportId),
   }),
   route({
@@ -60,9 +59,9 @@ export const reportRoutes = defineRoutes([
     producesJson: D.ReportDocument,
     responses: {
       200: { description: 'The report file in the format it was requested in, as an attachment' },
-      404: err("No such report, or another key's (reports are owned: only the requester and the admin see one)"),
-      409: err('Still generating (Retry-After) or generation failed'),
-      410: err('The report expired (GONE)'),
+      404: errorResponse("No such report, or another key's (reports are owned: only the requester and the admin see one)"),
+      409: errorResponse('Still generating (Retry-After) or generation failed'),
+      410: errorResponse('The report expired (GONE)'),
     },
     handle: async ({ ctx, services, params, res }) => sendReportFile(res, await services.reports.downloadCompliance(ctx, params.reportId)),
   }),
@@ -76,7 +75,7 @@ export const reportRoutes = defineRoutes([
     permission: 'read:compliance',
     rawBody: true,
     response: D.ReportVerification,
-    responses: { 404: err("No such report, or another key's (reports are owned: only the requester and the admin see one)"), 409: err('The report has no file yet'), 413: err('Body over 50 MB') },
+    responses: { 404: errorResponse("No such report, or another key's (reports are owned: only the requester and the admin see one)"), 409: errorResponse('The report has no file yet'), 413: errorResponse('Body over 50 MB') },
     handle: ({ ctx, services, params, body }) => services.reports.verifyCompliance(ctx, params.reportId, body as Buffer),
   }),
   route({
@@ -90,7 +89,7 @@ export const reportRoutes = defineRoutes([
     request: { body: SignReportInput },
     response: D.SignedReport,
     status: 201,
-    responses: { 404: err("No such report, or another key's (reports are owned: only the requester and the admin see one)"), 409: err('Not completed, or already signed with this meaning by this key'), 410: err('The report expired (GONE)') },
+    responses: { 404: errorResponse("No such report, or another key's (reports are owned: only the requester and the admin see one)"), 409: errorResponse('Not completed, or already signed with this meaning by this key'), 410: errorResponse('The report expired (GONE)') },
     handle: ({ ctx, services, params, body }) => services.reports.signCompliance(ctx, params.reportId, body),
   }),
 ]);

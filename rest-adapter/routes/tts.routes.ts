@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors';
 import { contentTypeFor } from '../../domain/tts/audio';
-import { lostKeyEvent, type ProgressEvent } from '../../domain/tts/tts.service';
-import { progressWhileValid, settledLater } from '../../domain/auth/principal-watch';
+import { runProgressStream, type ProgressEvent } from '../../gateway/kit/progress-stream';
 import { GenerationRequestSchema, TtsOptionsSchema } from '../../domain/tts/request';
 import { HashExistsSchema, HashLookupSchema, HashRequestSchema } from '../../domain/tts/tts.service';
 import { AudioFormat, Provider } from '../schemas/common';
-import { Answer, defineRoutes, type RestCall } from '../route';
+import { Answer, defineRoutes, type RestCall, errorResponse } from '../route';
 import { WebhookTargetSchema } from '../../domain/tts/async-generation';
 import * as T from '../schemas/tts';
 
@@ -30,7 +29,6 @@ const GenerationBody = withOptions(GenerationRequestSchema).extend({
 });
 const hasWebhook = (body: unknown) => !!body && typeof body === 'object' && (body as Record<string, unknown>).webhook !== undefined;
 const GENERATE_EXAMPLE = { text: 'Hello from the gateway.', options: { provider: 'mock', voice: 'mock-voice-1', format: 'mp3', speed: 1 } };
-const err = (description: string) => ({ description });
 const providerQuery = z.object({ provider: Provider.optional() });
 
 /** Long-lived immutable audio: its URL is its content's hash. */
@@ -162,16 +160,9 @@ async function streamProgressive(call: RestCall) {
   });
   // The response's close (not the request's, which fires once the body is read) means the client is gone.
   res.on('close', () => unregister());
-  // A key that stops being valid mid-generation ends the stream with an error event.
-  const guard = progressWhileValid(services.principals, ctx.principal, null, write, lostKeyEvent);
   try {
-    await Promise.race([settledLater(services.tts.generateProgressive(ctx, body, guard.emit, guard.signal)), guard.lost]);
-  } catch (e) {
-    if (!open) throw e;
-    const message = e instanceof DomainError ? e.message : 'Generation failed';
-    guard.emit({ type: 'error', message, code: e instanceof DomainError ? e.code : 'INTERNAL_ERROR' });
+    await runProgressStream(services, ctx, body, write, { rethrow: () => !open });
   } finally {
-    guard.stop();
     unregister();
     if (open && !ended) {
       ended = true;
@@ -194,10 +185,10 @@ export const ttsRoutes = defineRoutes([
     request: { body: GenerationBody, example: GENERATE_EXAMPLE },
     responses: {
       202: { description: 'Queued (the request has `webhook`): the outcome goes to the webhook; `statusUrl` tells the status', schema: T.QueuedGeneration },
-      400: err('Invalid request (also a webhook URL that is not public: SSRF guard)'),
-      429: err('Rate limit exceeded'),
-      500: err('Provider not configured'),
-      502: err('Upstream provider error'),
+      400: errorResponse('Invalid request (also a webhook URL that is not public: SSRF guard)'),
+      429: errorResponse('Rate limit exceeded'),
+      500: errorResponse('Provider not configured'),
+      502: errorResponse('Upstream provider error'),
     },
     answerFromMemory: ({ ctx, services, body, bodyText }) => services.tts.cachedGeneration(ctx, body, bodyText),
     handle: async (call) => {
@@ -223,7 +214,7 @@ export const ttsRoutes = defineRoutes([
     limiter: 'tts',
     permission: 'tts:generate',
     request: { body: GenerationBody, example: GENERATE_EXAMPLE },
-    responses: { 200: { description: 'SSE stream of `started`, `progress`, `complete` and `error` events' }, 400: err('Invalid request') },
+    responses: { 200: { description: 'SSE stream of `started`, `progress`, `complete` and `error` events' }, 400: errorResponse('Invalid request') },
     produces: ['text/event-stream'],
     raw: true,
     handle: (call) => streamProgressive(call),
@@ -238,7 +229,7 @@ export const ttsRoutes = defineRoutes([
     envelope: 'tts',
     limiter: 'tts',
     permission: 'tts:read',
-    responses: { 404: err('No generation of this hash is known') },
+    responses: { 404: errorResponse('No generation of this hash is known') },
     handle: ({ ctx, services, params }) => services.speechGenerations.status(ctx, params.hash),
   },
   {
@@ -252,7 +243,7 @@ export const ttsRoutes = defineRoutes([
     permission: 'tts:read',
     raw: true,
     produces: ['audio/mpeg', 'audio/wav', 'audio/ogg'],
-    responses: { 200: { description: 'The audio exists: its Content-Type, Content-Length and ETag, no body' }, 404: err('No such audio (no body)') },
+    responses: { 200: { description: 'The audio exists: its Content-Type, Content-Length and ETag, no body' }, 404: errorResponse('No such audio (no body)') },
     handle: (call) => sendAudio(call, true),
   },
   {
@@ -269,9 +260,9 @@ export const ttsRoutes = defineRoutes([
     responses: {
       200: { description: 'The audio, in the format it was generated in' },
       206: { description: 'The requested byte range (Content-Range)' },
-      304: err('Not modified (If-None-Match matched the ETag)'),
-      404: err('No such audio'),
-      416: err('Range not satisfiable (a JSON error; Content-Range names the size)'),
+      304: errorResponse('Not modified (If-None-Match matched the ETag)'),
+      404: errorResponse('No such audio'),
+      416: errorResponse('Range not satisfiable (a JSON error; Content-Range names the size)'),
     },
     handle: (call) => sendAudio(call, false),
   },
@@ -289,8 +280,8 @@ export const ttsRoutes = defineRoutes([
     produces: ['audio/mpeg', 'audio/wav', 'audio/ogg'],
     responses: {
       200: { description: 'The audio, streamed while it is made (no Content-Length), or the stored file' },
-      304: err('Not modified (the stored file; If-None-Match matched)'),
-      404: err('No such audio, and none being made on this instance'),
+      304: errorResponse('Not modified (the stored file; If-None-Match matched)'),
+      404: errorResponse('No such audio, and none being made on this instance'),
     },
     handle: (call) => streamAudio(call),
   },
@@ -305,7 +296,7 @@ export const ttsRoutes = defineRoutes([
     permission: 'tts:read',
     raw: true,
     produces: ['audio/mpeg', 'audio/wav', 'audio/ogg'],
-    responses: { 200: { description: 'The chunk' }, 404: err('No such chunk (yet, or any more)') },
+    responses: { 200: { description: 'The chunk' }, 404: errorResponse('No such chunk (yet, or any more)') },
     handle: (call) => sendChunk(call),
   },
   {
@@ -318,7 +309,7 @@ export const ttsRoutes = defineRoutes([
     envelope: 'tts',
     limiter: 'tts',
     permission: 'tts:read',
-    responses: { 404: err('No such audio') },
+    responses: { 404: errorResponse('No such audio') },
     handle: ({ ctx, services, params }) => services.tts.getMetadata(ctx, params.hash),
   },
   {
@@ -408,7 +399,7 @@ export const ttsRoutes = defineRoutes([
     envelope: 'tts',
     limiter: 'tts',
     permission: 'tts:admin',
-    responses: { 401: err('Missing or unknown key'), 403: err('Key lacks tts:admin') },
+    responses: { 401: errorResponse('Missing or unknown key'), 403: errorResponse('Key lacks tts:admin') },
     handle: ({ ctx, services, params }) => services.tts.deleteCacheEntry(ctx, params.hash),
   },
   {
@@ -421,7 +412,7 @@ export const ttsRoutes = defineRoutes([
     envelope: 'tts',
     limiter: 'tts',
     permission: 'tts:admin',
-    responses: { 401: err('Missing or unknown key'), 403: err('Key lacks tts:admin') },
+    responses: { 401: errorResponse('Missing or unknown key'), 403: errorResponse('Key lacks tts:admin') },
     handle: ({ ctx, services }) => services.tts.cacheStats(ctx),
   },
   {
@@ -434,7 +425,7 @@ export const ttsRoutes = defineRoutes([
     envelope: 'tts',
     limiter: 'tts',
     permission: 'tts:admin',
-    responses: { 401: err('Missing or unknown key'), 403: err('Key lacks tts:admin') },
+    responses: { 401: errorResponse('Missing or unknown key'), 403: errorResponse('Key lacks tts:admin') },
     handle: ({ ctx, services }) => services.tts.clearCache(ctx),
   },
   {

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { CreateWebhookInput } from '../../domain/compliance/webhooks/webhook.service';
 import { DELIVERY_STATUSES } from '../../domain/compliance/webhooks/webhook.entity';
-import { defineRoutes, type RouteSpec } from '../route';
+import { defineRoutes, errorResponse, routesWith } from '../route';
 import * as W from '../schemas/webhooks';
 
-const err = (description: string) => ({ description });
-const route = (r: Omit<RouteSpec, 'envelope' | 'limiter' | 'tag' | 'permission'>): RouteSpec => ({ envelope: 'integration', limiter: 'plan', tag: 'webhooks', permission: 'manage:webhooks', ...r });
+const route = routesWith({ envelope: 'integration', limiter: 'plan', tag: 'webhooks', permission: 'manage:webhooks' } as const);
 
 /** Webhook registration (design.md): events are the dotted compliance event types, or `*`. */
 export const webhookRoutes = defineRoutes([
@@ -17,7 +16,7 @@ export const webhookRoutes = defineRoutes([
     summary: 'Register a webhook; the signing secret (generated when not given) is returned only here',
     request: { body: CreateWebhookInput, example: { url: 'https://hooks.example.com/compliance', events: ['requirement.created', 'compliance.score_changed'] } },
     status: 201,
-    responses: { 400: err('Invalid URL (scheme, private network) or event type') },
+    responses: { 400: errorResponse('Invalid URL (scheme, private network) or event type') },
     handle: ({ ctx, services, body }) => services.webhooks.create(ctx, body),
   }),
   route({
@@ -35,7 +34,7 @@ export const webhookRoutes = defineRoutes([
     summary: 'Delete a webhook; its pending deliveries are cancelled',
     status: 204,
     raw: true,
-    responses: { 404: err('No such webhook') },
+    responses: { 404: errorResponse('No such webhook') },
     handle: async ({ ctx, services, params, res }) => {
       await services.webhooks.remove(ctx, params.id);
       res.status(204).end();
@@ -48,7 +47,7 @@ export const webhookRoutes = defineRoutes([
     response: W.DeliveryList,
     summary: 'Recent deliveries of a webhook, newest first, with attempts and last outcome',
     request: { query: z.object({ limit: z.coerce.number().int().min(1).max(200).optional(), status: z.enum(DELIVERY_STATUSES).optional() }) },
-    responses: { 404: err('No such webhook') },
+    responses: { 404: errorResponse('No such webhook') },
     handle: ({ ctx, services, params, query }) => services.webhooks.deliveries(ctx, params.id, query),
   }),
 ]);

@@ -3,8 +3,6 @@
  * operations, typed errors, progressive generation, webhook verification, the dashboard WebSocket
  * and graphql-ws with reconnect (through a TCP relay the test takes down and brings back).
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   AuthenticationError,
   AuthorizationError,
@@ -24,6 +22,7 @@ import {
 } from '@speech-gateway/client';
 import { ADMIN_KEY, issueKey, startGateway, type TestGateway } from '../helpers/gateway';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
+import { startWebhookReceiver, waitFor } from '../helpers/webhook-receiver';
 
 let gw: TestGateway;
 let client: GatewayClient;
@@ -36,16 +35,6 @@ afterAll(async () => {
   await client?.close();
   await gw?.close();
 });
-
-async function waitFor<T>(fn: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function expectError(p: Promise<unknown>): Promise<GatewayError> {
   try {
@@ -176,35 +165,15 @@ describe('progressive generation', () => {
 
 describe('webhooks', () => {
   it('verifies a real delivery and refuses a tampered or stale one', async () => {
-    const received: { raw: string; signature: string; verified?: string; error?: string }[] = [];
-    let secret = '';
-    const receiver = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c) => chunks.push(c));
-      req.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const entry: (typeof received)[number] = { raw, signature: String(req.headers['x-service-signature']) };
-        received.push(entry);
-        try {
-          const event = verifyWebhook(raw, req.headers['x-service-signature'], secret);
-          entry.verified = event.type;
-          res.statusCode = 200;
-        } catch (err) {
-          entry.error = (err as Error).message;
-          res.statusCode = 401;
-        }
-        res.end();
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const receiver = await startWebhookReceiver();
     try {
-      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-      const hook = (await client.createWebhook({ url, events: ['requirement.created'] })) as { id: string; secret: string };
-      secret = hook.secret;
+      const hook = (await client.createWebhook({ url: `${receiver.url}/hook`, events: ['requirement.created'] })) as { id: string; secret: string };
+      const secret = hook.secret;
       const created = (await client.createRequirement({ title: 'Webhook-triggering requirement', framework: 'soc2' })) as { id: string };
-      const delivery = await waitFor(() => received.find((r) => r.verified));
-      expect(delivery.verified).toBe('requirement.created');
+      const received = await waitFor(() => receiver.received.find((r) => r.path === '/hook'));
+      const delivery = { raw: received.raw, signature: String(received.headers['x-service-signature']) };
       const event = verifyWebhook<{ id: string }>(delivery.raw, delivery.signature, secret);
+      expect(event.type).toBe('requirement.created');
       expect(event.data.id).toBe(created.id);
 
       expect(() => verifyWebhook(delivery.raw.replace('Webhook-triggering', 'Webhook-tampered'), delivery.signature, secret)).toThrow(WebhookSignatureError);
@@ -215,7 +184,7 @@ describe('webhooks', () => {
       expect(verifyWebhook(delivery.raw, signWebhook(delivery.raw, secret, t), secret, { now: t }).id).toBe(event.id);
       await client.deleteWebhook(hook.id);
     } finally {
-      await new Promise<void>((r) => receiver.close(() => r()));
+      await receiver.close();
     }
   });
 });

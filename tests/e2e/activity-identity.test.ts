@@ -1,4 +1,4 @@
-import { startGateway, type TestGateway } from '../helpers/gateway';
+import { graphql, startGateway, type TestGateway } from '../helpers/gateway';
 import { readSse } from '../helpers/sse';
 
 /**
@@ -19,10 +19,7 @@ afterAll(async () => {
   await gw?.close();
 });
 
-const gql = async (query: string, variables: Record<string, unknown> = {}, auth?: string) => {
-  const res = await gw.request('/graphql', { method: 'POST', json: { query, variables }, auth });
-  return (await res.json()) as any;
-};
+const gql = async (query: string, variables: Record<string, unknown> = {}, auth?: string) => (await graphql(gw, query, variables, auth)).body;
 const trpcQuery = async (path: string, auth?: string) => ((await (await gw.request(`/trpc/${path}`, { auth })).json()) as any).result.data;
 
 test('a key named admin writes on every transport and the feed shows its own key id, not the admin', async () => {

@@ -1,5 +1,5 @@
 import { expectScoreByModel } from '../helpers/scoring';
-import { startGateway, issueKey, type TestGateway } from '../helpers/gateway';
+import { graphql, startGateway, issueKey, type TestGateway } from '../helpers/gateway';
 
 /** GraphQL and tRPC over the same compliance domain operations as REST. */
 let gw: TestGateway;
@@ -10,10 +10,7 @@ afterAll(async () => {
   await gw?.close();
 });
 
-async function gql(query: string, variables: Record<string, unknown> = {}, auth?: string | null) {
-  const res = await gw.request('/graphql', { method: 'POST', json: { query, variables }, auth });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const gql = (query: string, variables: Record<string, unknown> = {}, auth?: string | null) => graphql(gw, query, variables, auth);
 
 const trpcQuery = async (path: string, input?: unknown, auth?: string | null) => {
   const qs = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;

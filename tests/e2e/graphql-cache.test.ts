@@ -1,4 +1,4 @@
-import { issueKey, startGateway, type TestGateway } from '../helpers/gateway';
+import { graphql, issueKey, startGateway, type TestGateway } from '../helpers/gateway';
 
 /**
  * The GraphQL response cache (gateway/graphql.ts): read-model answers are reused only while the
@@ -16,10 +16,7 @@ afterEach(() => jest.restoreAllMocks());
 
 const QUERY = `query Page($limit: Int) { requirements(limit: $limit) { data { id title status findings { id title } } } }`;
 
-async function gql(query: string, variables: Record<string, unknown> = {}, auth?: string) {
-  const res = await gw.request('/graphql', { method: 'POST', json: { query, variables }, ...(auth ? { auth } : {}) });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const gql = (query: string, variables: Record<string, unknown> = {}, auth?: string) => graphql(gw, query, variables, auth || undefined);
 
 async function createRequirement(title: string): Promise<string> {
   const res = await gw.request('/v1/requirements', {

@@ -1,6 +1,6 @@
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { startGateway, type TestGateway } from '../helpers/gateway';
+import { graphql, startGateway, type TestGateway } from '../helpers/gateway';
 
 /**
  * GraphQL cost counts list sizes: a field's `limit` multiplies the cost of what is under it (with the
@@ -23,10 +23,7 @@ afterAll(async () => {
 });
 
 const NESTED = 'data { id title description status priority acceptanceCriteria createdAt findings { id title severity status evidence } frameworkInfo { id name } } pagination { total }';
-const gql = async (g: TestGateway, query: string, variables?: Record<string, unknown>) => {
-  const res = await g.request('/graphql', { method: 'POST', json: { query, variables } });
-  return { status: res.status, body: (await res.json()) as any };
-};
+const gql = (g: TestGateway, query: string, variables?: Record<string, unknown>) => graphql(g, query, variables);
 
 test('twenty aliases of requirements(limit: 500) with nested fields: 400, refused before running', async () => {
   const aliases = Array.from({ length: 20 }, (_, i) => `r${i}: requirements(limit: 500) { ${NESTED} }`).join(' ');

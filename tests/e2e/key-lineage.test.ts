@@ -1,5 +1,5 @@
 import { clock, clockStartingAt } from '../../domain/clock';
-import { startGateway, type TestGateway } from '../helpers/gateway';
+import { mintKey, startGateway, type TestGateway } from '../helpers/gateway';
 
 /** Issue 11: a child key never outlives or outranks its issuer, and every key can be found. */
 let gw: TestGateway;
@@ -11,18 +11,7 @@ afterAll(async () => {
   await gw?.close();
 });
 
-interface Issued {
-  id: string;
-  key: string;
-  expiresAt: string | null;
-}
-
-async function mint(json: Record<string, unknown>, auth?: string): Promise<Issued> {
-  const res = await gw.request('/v1/auth/api-keys', { method: 'POST', json, auth });
-  const body = (await res.json()) as Issued;
-  expect({ status: res.status, body }).toEqual({ status: 201, body: expect.objectContaining({ id: expect.any(String) }) });
-  return body;
-}
+const mint = (json: Record<string, unknown>, auth?: string) => mintKey(gw, json, auth);
 
 const gql = async (query: string, auth?: string) => {
   const res = await gw.request('/graphql', { method: 'POST', json: { query }, auth });

@@ -3,7 +3,7 @@ import { GRAPHQL_LIMITS } from '../../gateway/graphql';
 import { WS_LIMITS } from '../../gateway/live';
 import { MAX_BATCH_SIZE, MAX_PAGE_SIZE } from '../../domain/compliance/requirements/requirement.service';
 import { MAX_TEXT_LENGTH } from '../../domain/tts/request';
-import { ADMIN_KEY, startGateway, type TestGateway } from '../helpers/gateway';
+import { graphql, ADMIN_KEY, startGateway, type TestGateway } from '../helpers/gateway';
 
 /** Every limit answers a clear error that names it. */
 let gw: TestGateway;
@@ -14,10 +14,7 @@ afterAll(async () => {
   await gw?.close();
 });
 
-const gql = async (query: string) => {
-  const res = await gw.request('/graphql', { method: 'POST', json: { query } });
-  return { status: res.status, body: (await res.json()) as any };
-};
+const gql = (query: string) => graphql(gw, query);
 const messages = (body: any): string => (body.errors ?? []).map((e: any) => e.message).join(' | ');
 
 function closeOf(ws: WebSocket): Promise<{ code: number; reason: string }> {

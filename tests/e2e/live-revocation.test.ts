@@ -2,7 +2,7 @@ import { createClient, type Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { clock, clockStartingAt } from '../../domain/clock';
 import { ApiKey } from '../../domain/auth/api-key.entity';
-import { startGateway, type TestGateway } from '../helpers/gateway';
+import { mintKey, startGateway, type TestGateway } from '../helpers/gateway';
 import { readSse } from '../helpers/sse';
 
 /**
@@ -20,17 +20,7 @@ afterAll(async () => {
   await gw?.close();
 });
 
-interface Issued {
-  id: string;
-  key: string;
-  expiresAt: string | null;
-}
-
-async function mint(permissions: string[], extra: Record<string, unknown> = {}, auth?: string): Promise<Issued> {
-  const res = await gw.request('/v1/auth/api-keys', { method: 'POST', json: { name: `live ${permissions.join(',')}`, permissions, ...extra }, auth });
-  expect(res.status).toBe(201);
-  return (await res.json()) as Issued;
-}
+const mint = (permissions: string[], extra: Record<string, unknown> = {}, auth?: string) => mintKey(gw, { name: `live ${permissions.join(',')}`, permissions, ...extra }, auth);
 
 const revoke = async (id: string) => expect((await gw.request(`/v1/auth/api-keys/${id}`, { method: 'DELETE' })).status).toBe(200);
 const wsUrl = () => gw.url.replace(/^http/, 'ws');

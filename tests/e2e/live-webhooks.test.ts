@@ -1,65 +1,19 @@
-import { createHmac } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { issueKey, startGateway, type TestGateway } from '../helpers/gateway';
+import { signedAt, startWebhookReceiver, waitFor, type ReceivedDelivery } from '../helpers/webhook-receiver';
 
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  raw: string;
-  body: any;
-  at: number;
-}
-
-/** A real webhook receiver on loopback; `plan` lists the statuses to answer, then 200. */
-async function startReceiver() {
-  const received: Received[] = [];
-  let plan: number[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      received.push({ headers: req.headers, raw, body: JSON.parse(raw), at: Date.now() });
-      res.statusCode = plan.length ? plan.shift()! : 200;
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    answer(statuses: number[]) {
-      plan = [...statuses];
-    },
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
-async function waitFor<T>(fn: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-function verifySignature(secret: string, header: string, raw: string) {
-  const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
-  expect(m).not.toBeNull();
-  const expected = createHmac('sha256', secret).update(`${m![1]}.${raw}`).digest('hex');
-  expect(m![2]).toBe(expected);
-  return Number(m![1]);
+/** The signature's time; fails the test when the signature is not valid for `secret`. */
+function verifySignature(secret: string, header: string, raw: string): number {
+  const t = signedAt(secret, header, raw);
+  expect(t).not.toBeNull();
+  return t!;
 }
 
 let gw: TestGateway;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
 beforeAll(async () => {
   gw = await startGateway({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
-  receiver = await startReceiver();
+  receiver = await startWebhookReceiver();
   (gw.services as any).webhookDelivery.settings.baseDelayMs = 100;
 });
 
@@ -88,7 +42,7 @@ test('registration returns the secret once; a requirement change is POSTed signe
   expect(got.headers['webhook-id']).toBe(got.body.id);
   expect(got.body).toEqual({ id: expect.stringMatching(/^evt_/), type: 'requirement.created', data: expect.objectContaining({ id: requirement.id, title: 'Encrypt personal data at rest' }), createdAt: expect.any(String) });
   // A wrong secret would not verify.
-  expect(createHmac('sha256', 'wrong').update(`${t}.${got.raw}`).digest('hex')).not.toBe(String(got.headers['x-service-signature']).split('v1=')[1]);
+  expect(signedAt('wrong', String(got.headers['x-service-signature']), got.raw)).toBeNull();
 
   // An update is delivered too; an event type not subscribed (validation.completed) is not.
   const before = receiver.received.length;
@@ -118,7 +72,7 @@ test('a receiver that answers 500 twice then 200 gets the event delivered once, 
   const start = receiver.received.length;
   const res = await gw.request('/v1/requirements', { method: 'POST', json: { title: 'Retention schedule', framework: 'gdpr' } });
   const requirement: any = await res.json();
-  const isOurs = (r: Received) => r.headers['x-service-signature'] && r.body.type === 'requirement.created' && r.body.data.id === requirement.id;
+  const isOurs = (r: ReceivedDelivery) => r.headers['x-service-signature'] && r.body.type === 'requirement.created' && r.body.data.id === requirement.id;
   await waitFor(() => receiver.received.slice(start).filter(isOurs).length >= 3 || undefined);
   await new Promise((r) => setTimeout(r, 800));
   const attempts = receiver.received.slice(start).filter(isOurs);

@@ -1,7 +1,7 @@
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { print } from 'graphql';
-import { ADMIN_KEY, startGateway, type TestGateway } from '../helpers/gateway';
+import { graphql, ADMIN_KEY, startGateway, type TestGateway } from '../helpers/gateway';
 import { GenerateDocument, VoicesDocument, type GenerateMutation, type VoicesQuery } from '../generated/graphql';
 
 let gw: TestGateway;
@@ -12,10 +12,7 @@ afterAll(async () => {
   await gw?.close();
 });
 
-const gql = async (query: string, variables: Record<string, unknown> = {}, auth: string | null = ADMIN_KEY) => {
-  const res = await gw.request('/graphql', { method: 'POST', json: { query, variables }, auth });
-  return { status: res.status, body: (await res.json()) as any };
-};
+const gql = (query: string, variables: Record<string, unknown> = {}, auth: string | null = ADMIN_KEY) => graphql(gw, query, variables, auth);
 
 test('GraphQL: generate, metadata and a domain error with its code', async () => {
   const { body } = await gql(`mutation($input: GenerateInput!) { generate(input: $input) { hash audioUrl cached duration cost metadata { provider voice fileSize } } }`, {

@@ -75,9 +75,26 @@ export async function startGateway(env: Record<string, string | undefined> = {},
   };
 }
 
-/** Issues a key with the given permissions through the real endpoint. */
-export async function issueKey(gw: TestGateway, permissions: string[], extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await gw.request('/v1/auth/api-keys', { method: 'POST', json: { name: `test ${permissions.join(',')}`, permissions, ...extra } });
+/** A GraphQL operation over HTTP (as the admin unless `auth` says otherwise): the status and the parsed body. */
+export async function graphql(gw: TestGateway, query: string, variables?: Record<string, unknown>, auth?: string | null): Promise<{ status: number; body: any }> {
+  const res = await gw.request('/graphql', { method: 'POST', json: { query, variables }, auth });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+export interface IssuedTestKey {
+  id: string;
+  key: string;
+  expiresAt: string | null;
+}
+
+/** Issues a key through the real endpoint, as the admin or as the key `auth`; fails unless it is a 201. */
+export async function mintKey(gw: TestGateway, body: Record<string, unknown>, auth?: string): Promise<IssuedTestKey> {
+  const res = await gw.request('/v1/auth/api-keys', { method: 'POST', json: body, auth });
   if (res.status !== 201) throw new Error(`key issue failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { key: string }).key;
+  return (await res.json()) as IssuedTestKey;
+}
+
+/** Issues a key with the given permissions through the real endpoint; its secret. */
+export async function issueKey(gw: TestGateway, permissions: string[], extra: Record<string, unknown> = {}): Promise<string> {
+  return (await mintKey(gw, { name: `test ${permissions.join(',')}`, permissions, ...extra })).key;
 }

@@ -7,15 +7,19 @@ export interface ReceivedDelivery {
   headers: http.IncomingHttpHeaders;
   raw: string;
   body: any;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 /**
  * A real webhook receiver on loopback. Every delivery is kept with its path, so one receiver serves
  * several webhooks (`${url}/a`, `${url}/b`); `verified(path, secret)` checks each signature. It can
- * be closed (a receiver that is down) and opened again on the same port (`reopen`).
+ * be closed (a receiver that is down) and opened again on the same port (`reopen`), and told to
+ * answer the next deliveries with other statuses (`answer([500, 503])`, then 200 again).
  */
 export async function startWebhookReceiver() {
   const received: ReceivedDelivery[] = [];
+  let plan: number[] = [];
   let server!: http.Server;
   const open = (port: number) =>
     new Promise<number>((resolve) => {
@@ -24,8 +28,8 @@ export async function startWebhookReceiver() {
         req.on('data', (c) => chunks.push(c));
         req.on('end', () => {
           const raw = Buffer.concat(chunks).toString('utf8');
-          received.push({ path: req.url ?? '/', headers: req.headers, raw, body: JSON.parse(raw) });
-          res.statusCode = 200;
+          received.push({ path: req.url ?? '/', headers: req.headers, raw, body: JSON.parse(raw), at: Date.now() });
+          res.statusCode = plan.length ? plan.shift()! : 200;
           res.end('ok');
         });
       });
@@ -44,6 +48,9 @@ export async function startWebhookReceiver() {
           return r.body;
         });
     },
+    answer(statuses: number[]) {
+      plan = [...statuses];
+    },
     close: () => new Promise<void>((r) => server.close(() => r())),
     reopen: () => open(port),
   };
@@ -51,8 +58,13 @@ export async function startWebhookReceiver() {
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>` (design.md). */
 export function signatureValid(secret: string, header: string, raw: string): boolean {
+  return signedAt(secret, header, raw) !== null;
+}
+
+/** The signature's time (unix seconds) when it is valid for `secret` and `raw`, else null. */
+export function signedAt(secret: string, header: string, raw: string): number | null {
   const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
-  return !!m && createHmac('sha256', secret).update(`${m[1]}.${raw}`).digest('hex') === m[2];
+  return m && createHmac('sha256', secret).update(`${m[1]}.${raw}`).digest('hex') === m[2] ? Number(m[1]) : null;
 }
 
 export async function waitFor<T>(fn: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {

@@ -8,6 +8,7 @@ import { createProviders } from '../../domain/tts/providers/registry';
 import { resolveResilience, type ResilienceOptions } from '../../domain/tts/providers/resilience';
 import { repairStreamingWavHeader } from '../../domain/tts/providers/upstream-audio';
 import { audioReply, sampleAudio, startFakeVendor, type FakeVendor } from '../helpers/fake-vendor';
+import { httpStatusOf } from '../../gateway/kit/client-error';
 
 const FAST: Partial<ResilienceOptions> = { timeoutMs: 2000, maxAttempts: 3, baseBackoffMs: 5, maxBackoffMs: 20, cooldownMs: 200 };
 const resilience = resolveResilience(FAST);
@@ -77,7 +78,8 @@ describe('provider_a (OpenAI-style)', () => {
   test('upstream 500 maps to PROVIDER_A_GENERATION_ERROR', async () => {
     vendor.reset(() => ({ status: 500 }));
     const err = await failureOf(provider().synthesize(base));
-    expect(err).toMatchObject({ code: 'PROVIDER_A_GENERATION_ERROR', provider: 'provider_a', status: 502 });
+    expect(err).toMatchObject({ code: 'PROVIDER_A_GENERATION_ERROR', provider: 'provider_a' });
+    expect(httpStatusOf(err.code)).toBe(502);
     expect(err.details).toMatchObject({ upstreamStatus: 500, attempts: 3, reason: 'upstream-error' });
   });
 });
@@ -164,7 +166,8 @@ describe('provider_b (Cartesia-style)', () => {
     ] as const) {
       vendor.reset(() => ({ status, body: JSON.stringify({ message: `vendor says ${status}` }) }));
       const err = await failureOf(provider().synthesize(base));
-      expect(err).toMatchObject({ code: 'PROVIDER_B_GENERATION_ERROR', provider: 'provider_b', status: 502 });
+      expect(err).toMatchObject({ code: 'PROVIDER_B_GENERATION_ERROR', provider: 'provider_b' });
+      expect(httpStatusOf(err.code)).toBe(502);
       expect(err.details).toMatchObject({ upstreamStatus: status, reason, attempts });
       expect(vendor.requests).toHaveLength(attempts);
     }
@@ -257,7 +260,8 @@ describe('registry', () => {
     expect(p.provider_c.isConfigured()).toBe(false); // key without region or base URL
     expect(p.mock.isConfigured()).toBe(true);
     const err = await failureOf(p.provider_a.synthesize(req));
-    expect(err).toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED', status: 500 });
+    expect(err).toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED' });
+    expect(httpStatusOf(err.code)).toBe(500);
     expect((await failureOf(p.provider_c.synthesize(req))).details).toMatchObject({ variable: 'PROVIDER_C_REGION' });
   });
 

@@ -1,4 +1,5 @@
 import { DomainError } from '../../domain/errors';
+import { httpStatusOf } from '../../gateway/kit/client-error';
 import { probe } from '../../domain/tts/audio';
 import { ProviderA } from '../../domain/tts/providers/provider-a';
 import type { UpstreamFailureRecord } from '../../domain/tts/providers/http-client';
@@ -161,7 +162,7 @@ describe('resilient upstream calls (provider_a against a loopback vendor)', () =
     reported.length = 0;
     const err = await failureOf(providerA(vendor).synthesize(REQ));
     expect(err.code).toBe('PROVIDER_A_GENERATION_ERROR');
-    expect(err.status).toBe(502);
+    expect(httpStatusOf(err.code)).toBe(502);
     expect(err.provider).toBe('provider_a');
     expect(err.details).toEqual({ upstreamStatus: 400, attempts: 1, reason: 'bad-request' });
     expect(err.message).toBe('provider_a refused the request (HTTP 400)');

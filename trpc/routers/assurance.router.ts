@@ -1,10 +1,7 @@
-import { z } from 'zod';
 import type { GateQuery } from '../../domain/compliance/gate/gate.service';
 import type { TraceabilityQuery } from '../../domain/compliance/traceability/traceability.service';
-import { procedure, router } from '../init';
+import { body, procedure, router } from '../init';
 
-/** Inputs are typed for clients but validated by the domain, so every transport reports the same codes. */
-const body = <T>() => z.custom<T>(() => true);
 
 export const assuranceRouter = router({
   traceability: procedure.input(body<Omit<TraceabilityQuery, 'format'>>()).query(({ ctx, input }) => ctx.services.traceability.matrix(ctx.domain, input)),

@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import type { CreateApiKeyInput } from '../../domain/auth/auth.service';
 import type { CreateRequirementInput, ListRequirementsQuery, UpdateRequirementInput } from '../../domain/compliance/requirements/requirement.service';
-import { procedure, router } from '../init';
+import { body, procedure, router } from '../init';
 import { viewerProcedure } from './viewer.router';
 
-/** Inputs are typed for clients but validated by the domain, so every transport reports the same codes. */
-const body = <T>() => z.custom<T>(() => true);
 const byId = z.object({ id: z.string() });
 
 type FindingsQuery = { framework?: string; severity?: string; status?: string; requirementId?: string; limit?: number; offset?: number };
@@ -46,6 +44,6 @@ export const complianceRouter = router({
 export const authRouter = router({
   apiKeys: procedure.query(({ ctx }) => ctx.services.auth.listKeys(ctx.domain)),
   createApiKey: procedure.input(body<CreateApiKeyInput>()).mutation(({ ctx, input }) => ctx.services.auth.issueKey(ctx.domain, input)),
-  revokeApiKey: procedure.input(byId).mutation(async ({ ctx, input }) => ({ id: input.id, ...(await ctx.services.auth.revokeKey(ctx.domain, input.id)) })),
+  revokeApiKey: procedure.input(byId).mutation(({ ctx, input }) => ctx.services.auth.revokeKey(ctx.domain, input.id)),
   viewer: viewerProcedure,
 });

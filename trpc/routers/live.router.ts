@@ -1,12 +1,9 @@
-import { z } from 'zod';
 import { subscribeComplianceEvents } from '../../domain/compliance/live';
 import type { ComplianceReportRequest, DashboardReportRequest } from '../../domain/compliance/reports/report.service';
 import type { CreateWebhookInput } from '../../domain/compliance/webhooks/webhook.service';
 import { whileValid } from '../../domain/auth/principal-watch';
-import { procedure, router, trpcErrorsOf } from '../init';
+import { body, procedure, router, trpcErrorsOf } from '../init';
 
-/** Inputs are typed for clients but validated by the domain, so every transport reports the same codes. */
-const body = <T>() => z.custom<T>(() => true);
 type HistoryInput = { period?: string; metric?: string; framework?: string };
 
 /** Reports, dashboard, webhooks and live compliance events. */
@@ -25,8 +22,8 @@ export const liveRouter = router({
   webhookDeliveries: procedure
     .input(body<{ id: string; limit?: number; status?: string }>())
     .query(({ ctx, input }) => ctx.services.webhooks.deliveries(ctx.domain, input?.id, { limit: input?.limit, status: input?.status })),
-  // The iterator itself is the subscription (no async generator around it: that was one more
-  // layer of promises per event per subscriber). tRPC's own generator may be parked in our
+  // The iterator itself is the subscription: an async generator around it would add a layer of
+  // promises per event per subscriber. tRPC's own generator may be parked in our
   // next() when the client goes away, so the abort ends the iterator, which resolves that next().
   // A key that stops being valid (revoked, expired, permission lost) ends the stream with that error.
   complianceEvents: procedure.input(body<{ types?: string[] } | undefined>()).subscription(({ ctx, input, signal }) => {

@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import type { GenerationRequestInput } from '../../domain/tts/request';
 import type { WebhookTarget } from '../../domain/tts/async-generation';
-import { lostKeyEvent, type ProgressEvent } from '../../domain/tts/tts.service';
-import { progressWhileValid, settledLater } from '../../domain/auth/principal-watch';
-import { procedure, router } from '../init';
+import { isLastProgressEvent, progressEvents } from '../../gateway/kit/progress-stream';
+import { body, procedure, router } from '../init';
 
-/** Inputs are typed for clients but validated by the domain, so every transport reports the same codes. */
-const body = <T>() => z.custom<T>(() => true);
 type HashBody = { text: string; options?: GenerationRequestInput['options']; hashMode?: 'direct' | 'content' | 'semantic'; allowFallback?: boolean };
 
 export const ttsRouter = router({
@@ -16,34 +13,11 @@ export const ttsRouter = router({
     .input(body<GenerationRequestInput & { webhook: WebhookTarget }>())
     .mutation(({ ctx, input }) => ctx.services.speechGenerations.submit(ctx.domain, input)),
   generation: procedure.input(z.object({ hash: z.string() })).query(({ ctx, input }) => ctx.services.speechGenerations.status(ctx.domain, input.hash)),
-  generateProgressive: procedure.input(body<GenerationRequestInput>()).subscription(async function* ({ ctx, input, signal }) {
-    const queue: ProgressEvent[] = [];
-    let wake: (() => void) | null = null;
-    let done = false;
-    // A key that stops being valid mid-generation ends the stream with an error event.
-    const guard = progressWhileValid(ctx.services.principals, ctx.domain.principal, null, (e: ProgressEvent) => {
-      queue.push(e);
-      wake?.();
-    }, lostKeyEvent);
-    const run = Promise.race([settledLater(ctx.services.tts.generateProgressive(ctx.domain, input, guard.emit, guard.signal)), guard.lost])
-      .catch((e: any) => guard.emit({ type: 'error', message: e?.code ? e.message : 'Generation failed', code: e?.code ?? 'INTERNAL_ERROR' }))
-      .finally(() => {
-        guard.stop();
-        done = true;
-        wake?.();
-      });
-    while (!signal?.aborted) {
-      if (queue.length) {
-        const e = queue.shift()!;
-        yield e;
-        if (e.type === 'complete' || e.type === 'error') break;
-        continue;
-      }
-      if (done) break;
-      await new Promise<void>((r) => (wake = r));
-      wake = null;
+  generateProgressive: procedure.input(body<GenerationRequestInput>()).subscription(async function* ({ ctx, input }) {
+    for await (const e of progressEvents(ctx.services, ctx.domain, input)) {
+      yield e;
+      if (isLastProgressEvent(e)) break;
     }
-    await run;
   }),
   audioMetadata: procedure.input(z.object({ hash: z.string() })).query(({ ctx, input }) => ctx.services.tts.getMetadata(ctx.domain, input.hash)),
   estimate: procedure.input(body<GenerationRequestInput>()).query(({ ctx, input }) => ctx.services.tts.estimate(ctx.domain, input)),

@@ -11,7 +11,7 @@ import { clock } from '../../clock';
 /** Without `minScore`, a release needs `mostly-compliant` (70). */
 export const DEFAULT_MIN_SCORE = 70;
 
-/** Query-string values arrive as text; GraphQL and tRPC send numbers. Both are accepted, nothing else. */
+/** Numbers arrive as text (a query string) or as numbers. Both are accepted, nothing else. */
 const numeric = (schema: z.ZodNumber) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v === null || v === '' ? undefined : v), schema.optional());
 

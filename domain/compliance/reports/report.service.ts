@@ -174,7 +174,7 @@ export class ReportService {
     const principal = requirePermission(ctx, 'write:compliance');
     precheckFramework(raw);
     const input = parseInput(ComplianceReportRequest, raw);
-    // Asking for evidence is asking to read findings: refused outright, like GET /v1/audits/findings.
+    // Asking for evidence is asking to read findings: refused outright, like a read of the findings.
     if (input.includeEvidence) requireReportContent(principal, 'read:audits', 'includeEvidence');
     return this.create(ctx, {
       id: newId('rpt'),
@@ -242,7 +242,7 @@ export class ReportService {
   }
 
   /**
-   * `POST /v1/compliance/reports/{id}/verify`: is this file (the raw bytes) a file this report
+   * Is this file (the raw bytes) a file this report
    * served? Any rendition counts (the original, or a signed one), and the answer says which. A
    * mismatch is a result (`valid: false`), not an error. Works after the file expired: the hashes stay.
    */
@@ -274,7 +274,7 @@ export class ReportService {
   }
 
   /**
-   * `POST /v1/compliance/reports/{id}/signatures`: the caller's key signs a completed report with a
+   * The caller's key signs a completed report with a
    * stated meaning (21 CFR 11.50). The signature is bound to the SHA-256 of the unsigned original
    * (11.70) and recorded in the audit trail; the file is rendered again from the same model with every
    * signature in its approval block, and that rendition's hash becomes the published `sha256`.

@@ -190,7 +190,7 @@ const detailOfRow = (r: RequirementRow): RequirementDetail => ({
   validation: r.validation ?? null,
 });
 
-/** null and undefined members dropped: GraphQL and query strings send absent values either way. */
+/** null and undefined members dropped: callers send absent values either way. */
 export function withoutNulls(raw: unknown): unknown {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw ?? {};
   return Object.fromEntries(Object.entries(raw as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined));
@@ -252,7 +252,7 @@ export class RequirementService {
     });
   }
 
-  /** The REST list form is the documented subset; `{detail: true}` (GraphQL, tRPC) gives every field. */
+  /** The short list form is the documented subset; `{detail: true}` gives every field. */
   async list(ctx: DomainContext, rawQuery: unknown): Promise<Page<RequirementListItem>>;
   async list(ctx: DomainContext, rawQuery: unknown, opts: { detail: true }): Promise<Page<RequirementDetail>>;
   async list(ctx: DomainContext, rawQuery: unknown, opts: { detail?: boolean } = {}): Promise<Page<RequirementListItem | RequirementDetail>> {
@@ -364,7 +364,7 @@ export class RequirementService {
     return validateRequirement({ ...input, framework: input.framework as FrameworkId });
   }
 
-  /** `POST /api/validate`: `{requirementId}` validates (and records) a stored requirement; anything else is validated inline. */
+  /** `{requirementId}` validates (and records) a stored requirement; anything else is validated inline. */
   async validateAny(ctx: DomainContext, raw: unknown): Promise<ValidationResult> {
     if (raw && typeof raw === 'object' && 'requirementId' in raw) {
       requirePermission(ctx, 'write:requirements');

@@ -212,7 +212,7 @@ export function traceabilityCsv(m: TraceabilityMatrix): Buffer {
   return Buffer.from(toCsv(rows), 'utf8');
 }
 
-/** `GET /v1/compliance/traceability`: needs read:compliance; findings only with read:audits as well. */
+/** The traceability matrix: needs read:compliance; findings only with read:audits as well. */
 export class TraceabilityService {
   async matrix(ctx: DomainContext, raw: unknown): Promise<TraceabilityMatrix> {
     const principal = requirePermission(ctx, 'read:compliance');
