@@ -165,7 +165,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     organisationName: c.ORGANISATION_NAME?.trim() || undefined,
     databaseHangMs: c.DATABASE_HANG_MS,
     graphqlMaxResultBytes: c.GRAPHQL_MAX_RESULT_BYTES,
-    audioWorkers: { size: c.AUDIO_WORKERS ?? defaultAudioWorkerCount(), idleMs: c.AUDIO_WORKER_IDLE_MS, nice: c.AUDIO_WORKER_NICE },
+    audioWorkers: { size: c.AUDIO_WORKERS ?? defaultAudioWorkerCount(), idleMs: c.AUDIO_WORKER_IDLE_MS, nice: c.AUDIO_WORKER_NICE, keepWarm: 1 },
     speechLimits: {
       charsPerMinute: c.TTS_CHARS_PER_MINUTE,
       perClient: c.TTS_MAX_CONCURRENT_PER_CLIENT,

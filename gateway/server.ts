@@ -416,6 +416,8 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
   const url = `http://${host}:${address.port}`;
 
   await onceAcrossInstances(() => services.start());
+  // Once the server answers: a thread started now is ready before a generation needs its first audio.
+  audioWorkers?.warm().catch((err) => log.warn({ err }, 'audio worker warm-up failed (threads start on demand)'));
   log.info({ url, database: db.embedded ? 'embedded' : 'postgresql', events: config.redisUrl ? 'redis' : 'in-process', console: consoleServed }, 'gateway listening');
   if (!consoleServed) log.warn('web console not built (console/dist missing): run `npm run console:build` to serve it at /');
 

@@ -84,3 +84,23 @@ describe('audio worker pool', () => {
     }
   });
 });
+
+describe('threads kept warm', () => {
+  it('warm() starts the kept threads before any work, and idleness never takes the pool below them', async () => {
+    const warmPool = new AudioWorkerPool({ size: 2, idleMs: 100, keepWarm: 1 });
+    try {
+      expect(warmPool.threads).toBe(0);
+      await warmPool.warm();
+      expect(warmPool.threads).toBe(1);
+      // Two generations at once take both threads; once idle, only the one above the warm count ends.
+      await Promise.all(['One.', 'Two.'].map((text) => warmPool.synthesize({ text, voice: 'alloy', speed: 1, format: 'wav', quality: 'standard' })));
+      expect(warmPool.threads).toBe(2);
+      const until = Date.now() + 10_000;
+      while (warmPool.threads > 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 400));
+      expect(warmPool.threads).toBe(1);
+    } finally {
+      await warmPool.close();
+    }
+  });
+});
