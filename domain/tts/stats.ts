@@ -77,18 +77,36 @@ export class AccessRecorder {
     return this.pending.get(hash);
   }
 
+  /**
+   * Resolves once every flush under way has been written. A batch being written is in neither the
+   * pending counts nor the table yet, so a reader that adds the two must wait for it first.
+   */
+  async settled(): Promise<void> {
+    await Promise.all([...this.writing].map((w) => w.catch(() => undefined)));
+  }
+
   async flush() {
     if (!this.pending.size) return;
     const batch = this.pending;
     this.pending = new Map();
-    const conn = this.rootEm.getConnection();
-    for (const [hash, { count, last }] of batch) {
-      await conn.execute(
-        'update audio_entries set access_count = access_count + ?, last_accessed_at = greatest(last_accessed_at, ?) where hash = ?',
-        [count, last, hash],
-      );
+    const write = (async () => {
+      const conn = this.rootEm.getConnection();
+      for (const [hash, { count, last }] of batch) {
+        await conn.execute(
+          'update audio_entries set access_count = access_count + ?, last_accessed_at = greatest(last_accessed_at, ?) where hash = ?',
+          [count, last, hash],
+        );
+      }
+    })();
+    this.writing.add(write);
+    try {
+      await write;
+    } finally {
+      this.writing.delete(write);
     }
   }
+
+  private readonly writing = new Set<Promise<void>>();
 
   async close() {
     clearInterval(this.timer);

@@ -757,6 +757,7 @@ export class TtsService {
   async getMetadata(ctx: DomainContext, hash: string) {
     this.access.require(ctx, 'tts:read');
     this.checkHashParam(hash);
+    await this.accesses.settled();
     const e = await this.findLive(ctx.em, hash);
     if (!e) throw this.audioNotFound(hash);
     const pending = this.accesses.pendingFor(hash);

@@ -92,9 +92,12 @@ describe('threads kept warm', () => {
       expect(warmPool.threads).toBe(0);
       await warmPool.warm();
       expect(warmPool.threads).toBe(1);
-      // Two generations at once take both threads; once idle, only the one above the warm count ends.
-      await Promise.all(['One.', 'Two.'].map((text) => warmPool.synthesize({ text, voice: 'alloy', speed: 1, format: 'wav', quality: 'standard' })));
+      // Two generations at once take both threads (the second is started for them); once idle, only
+      // the one above the warm count ends. (Counted as they start: a quick one may already be idle
+      // and gone by the time the slower one ends.)
+      const both = Promise.all(['One.', 'Two.'].map((text) => warmPool.synthesize({ text, voice: 'alloy', speed: 1, format: 'wav', quality: 'standard' })));
       expect(warmPool.threads).toBe(2);
+      await both;
       const until = Date.now() + 10_000;
       while (warmPool.threads > 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
       await new Promise((r) => setTimeout(r, 400));
