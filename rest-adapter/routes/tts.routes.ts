@@ -5,11 +5,21 @@ import { runProgressStream, type ProgressEvent } from '../../gateway/kit/progres
 import { GenerationRequestSchema, TtsOptionsSchema } from '../../domain/tts/request';
 import { HashExistsSchema, HashLookupSchema, HashRequestSchema } from '../../domain/tts/tts.service';
 import { AudioFormat, Provider } from '../schemas/common';
-import { Answer, defineRoutes, type RestCall, errorResponse } from '../route';
+import { Answer, defineRoutes, type RestCall, type RouteSpec, errorResponse } from '../route';
 import { WebhookTargetSchema } from '../../domain/tts/async-generation';
 import * as T from '../schemas/tts';
 
 const V1 = '/api/v1';
+
+/** What every audio-reading path shares: the TTS envelope and limiter, `tts:read`, raw audio bodies. */
+const AUDIO_READ = {
+  tag: 'tts',
+  envelope: 'tts',
+  limiter: 'tts',
+  permission: 'tts:read',
+  raw: true,
+  produces: ['audio/mpeg', 'audio/wav', 'audio/ogg'],
+} satisfies Partial<RouteSpec>;
 
 /**
  * The domain checks provider, format and quality itself, to answer INVALID_PROVIDER/INVALID_FORMAT
@@ -237,12 +247,7 @@ export const ttsRoutes = defineRoutes([
     path: `${V1}/audio/{hash}`,
     operationId: 'audioExists',
     summary: 'Whether audio exists (200 with Content-Length) or not (404); no body',
-    tag: 'tts',
-    envelope: 'tts',
-    limiter: 'tts',
-    permission: 'tts:read',
-    raw: true,
-    produces: ['audio/mpeg', 'audio/wav', 'audio/ogg'],
+    ...AUDIO_READ,
     responses: { 200: { description: 'The audio exists: its Content-Type, Content-Length and ETag, no body' }, 404: errorResponse('No such audio (no body)') },
     handle: (call) => sendAudio(call, true),
   },
@@ -251,12 +256,7 @@ export const ttsRoutes = defineRoutes([
     path: `${V1}/audio/{hash}`,
     operationId: 'getAudio',
     summary: 'The audio file; supports ETag/If-None-Match and byte ranges',
-    tag: 'tts',
-    envelope: 'tts',
-    limiter: 'tts',
-    permission: 'tts:read',
-    raw: true,
-    produces: ['audio/mpeg', 'audio/wav', 'audio/ogg'],
+    ...AUDIO_READ,
     responses: {
       200: { description: 'The audio, in the format it was generated in' },
       206: { description: 'The requested byte range (Content-Range)' },
@@ -272,12 +272,7 @@ export const ttsRoutes = defineRoutes([
     operationId: 'streamAudio',
     summary:
       'The audio as one stream (the `streamUrl` of progressive generation): begins as soon as the first chunk is encoded, continues in order with chunked transfer to the end; joined late, it still starts from the beginning; once complete, the same bytes as /audio/{hash} (WAV: see the decisions)',
-    tag: 'tts',
-    envelope: 'tts',
-    limiter: 'tts',
-    permission: 'tts:read',
-    raw: true,
-    produces: ['audio/mpeg', 'audio/wav', 'audio/ogg'],
+    ...AUDIO_READ,
     responses: {
       200: { description: 'The audio, streamed while it is made (no Content-Length), or the stored file' },
       304: errorResponse('Not modified (the stored file; If-None-Match matched)'),
@@ -290,12 +285,7 @@ export const ttsRoutes = defineRoutes([
     path: `${V1}/audio/{hash}/chunks/{index}`,
     operationId: 'getAudioChunk',
     summary: 'One chunk of a progressive generation (its `chunkAudioUrl`), playable alone; kept while it runs and 10 minutes after',
-    tag: 'tts',
-    envelope: 'tts',
-    limiter: 'tts',
-    permission: 'tts:read',
-    raw: true,
-    produces: ['audio/mpeg', 'audio/wav', 'audio/ogg'],
+    ...AUDIO_READ,
     responses: { 200: { description: 'The chunk' }, 404: errorResponse('No such chunk (yet, or any more)') },
     handle: (call) => sendChunk(call),
   },

@@ -1,30 +1,14 @@
 'use strict';
 /**
  * A gateway in a process of its own, for the SIGKILL test (tests/faults/report-sigkill.test.ts).
- * Loads the TypeScript sources directly (transpiled on require, as ts-jest does with isolatedModules:
- * no build step), starts the real gateway from the environment (gateway/config.ts), then applies
+ * Loads the TypeScript sources directly (tests/helpers/ts-register.cjs: no build step), starts the real gateway from the environment (gateway/config.ts), then applies
  * two test-only settings: a short job lease (REPORT_TEST_LEASE_MS) so a dead worker's job is taken
  * over quickly, and a pause at the start of each report run (REPORT_TEST_RENDER_DELAY_MS) so the test
  * can kill the process while a report is being generated. Prints `report-run attempt=N` when a run
  * starts and `ready <url>` once listening.
  */
-const fs = require('node:fs');
-const ts = require('typescript');
-
-const compilerOptions = {
-  module: ts.ModuleKind.CommonJS,
-  target: ts.ScriptTarget.ES2022,
-  esModuleInterop: true,
-  experimentalDecorators: true,
-  emitDecoratorMetadata: true,
-  useDefineForClassFields: false,
-  isolatedModules: true,
-  sourceMap: false,
-};
-require.extensions['.ts'] = (module, filename) => {
-  const source = fs.readFileSync(filename, 'utf8');
-  module._compile(ts.transpileModule(source, { compilerOptions, fileName: filename }).outputText, filename);
-};
+// The TypeScript sources, transpiled on require (the hook the other child-process gateways use).
+require('../../helpers/ts-register.cjs');
 require('reflect-metadata');
 const path = require('node:path');
 const root = path.resolve(__dirname, '../../..');
