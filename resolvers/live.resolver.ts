@@ -16,7 +16,6 @@ import {
 } from '../schema/live.types';
 import type { GqlContext } from './context';
 import { lossAsLastEvent, rethrowLoss, type LostEvent } from './lost-principal';
-import { whileValid } from '../domain/auth/principal-watch';
 import { plain } from '../gateway/kit/plain';
 
 /** Reports, dashboard, webhooks and live compliance events: the same domain operations as REST. */
@@ -98,8 +97,7 @@ export class LiveResolver {
     subscribe: ({ args, context }) => {
       const { services, domain } = context as GqlContext;
       const wanted = [...(args.types ?? []), ...(args.wsTypes ?? [])];
-      const events = subscribeComplianceEvents(domain, services.bus, wanted.length ? wanted : null);
-      return lossAsLastEvent(whileValid(services.principals, domain.principal, 'read:dashboard', events));
+      return lossAsLastEvent(subscribeComplianceEvents(domain, services.bus, services.principals, wanted.length ? wanted : null));
     },
   })
   complianceEvents(

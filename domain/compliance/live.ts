@@ -1,4 +1,5 @@
 import { requirePermission } from '../auth/principal';
+import { whileValid, type PrincipalWatch } from '../auth/principal-watch';
 import type { DomainContext } from '../context';
 import { DomainError } from '../errors';
 import { subscribeIterator, type EventBus } from '../events/bus';
@@ -61,9 +62,19 @@ export interface LiveComplianceEvent {
 
 /**
  * A subscription to compliance events: `types` may name dotted types (`requirement.updated`)
- * or the dashboard's types (`requirement_updated`); none means all.
+ * or the dashboard's types (`requirement_updated`); none means all. It lasts as long as the key may
+ * read the dashboard: revoked, expired or without the permission, the stream ends with that error.
  */
-export function subscribeComplianceEvents(ctx: Pick<DomainContext, 'principal'>, bus: EventBus, types?: readonly string[] | null): AsyncIterableIterator<LiveComplianceEvent> {
+export function subscribeComplianceEvents(
+  ctx: Pick<DomainContext, 'principal'>,
+  bus: EventBus,
+  principals: PrincipalWatch,
+  types?: readonly string[] | null,
+): AsyncIterableIterator<LiveComplianceEvent> {
+  return whileValid(principals, ctx.principal, 'read:dashboard', complianceEventStream(ctx, bus, types));
+}
+
+function complianceEventStream(ctx: Pick<DomainContext, 'principal'>, bus: EventBus, types?: readonly string[] | null): AsyncIterableIterator<LiveComplianceEvent> {
   const principal = requirePermission(ctx, 'read:dashboard');
   const wanted = types && types.length ? new Set(types) : null;
   if (wanted) {

@@ -1,7 +1,6 @@
 import { subscribeComplianceEvents } from '../../domain/compliance/live';
 import type { ComplianceReportRequest, DashboardReportRequest } from '../../domain/compliance/reports/report.service';
 import type { CreateWebhookInput } from '../../domain/compliance/webhooks/webhook.service';
-import { whileValid } from '../../domain/auth/principal-watch';
 import { body, procedure, router, trpcErrorsOf } from '../init';
 
 type HistoryInput = { period?: string; metric?: string; framework?: string };
@@ -27,7 +26,7 @@ export const liveRouter = router({
   // next() when the client goes away, so the abort ends the iterator, which resolves that next().
   // A key that stops being valid (revoked, expired, permission lost) ends the stream with that error.
   complianceEvents: procedure.input(body<{ types?: string[] } | undefined>()).subscription(({ ctx, input, signal }) => {
-    const events = trpcErrorsOf(whileValid(ctx.services.principals, ctx.domain.principal, 'read:dashboard', subscribeComplianceEvents(ctx.domain, ctx.services.bus, input?.types ?? null)));
+    const events = trpcErrorsOf(subscribeComplianceEvents(ctx.domain, ctx.services.bus, ctx.services.principals, input?.types ?? null));
     if (signal?.aborted) void events.return?.();
     else signal?.addEventListener('abort', () => void events.return?.(), { once: true });
     return events;
