@@ -36,7 +36,7 @@ import type { GqlContext } from '../resolvers/context';
 import { appRouter } from '../trpc/router';
 import { ttsRootFields } from '../resolvers';
 import { configuredSecrets, type GatewayConfig } from './config';
-import { buildGraphqlSchema, createApollo, formatWsResult, graphqlWsOnSubscribe, wsError } from './graphql';
+import { buildGraphqlSchema, createApollo, graphqlPipeline, graphqlWsServer } from './graphql';
 import { accessTokenOf, bearerFrom, keyFromConnectionParams } from './kit/credentials';
 import { bodyParserFailure, toClientError } from './kit/client-error';
 import { RequestContexts } from './kit/request-context';
@@ -273,16 +273,14 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
   // --- GraphQL over HTTP ---
   const knownOperations = new Set(KNOWN_OPERATIONS);
   const schema = await buildGraphqlSchema(bus);
-  const charging = { budgets: limiters.budgets, ttsFields: ttsRootFields() };
-  const apollo = await createApollo({
-    schema,
-    httpServer,
-    production: config.production,
+  const pipeline = graphqlPipeline(schema, {
     log,
+    production: config.production,
+    charging: { budgets: limiters.budgets, ttsFields: ttsRootFields() },
     responseCache: { readModel: services.readModel, roots: READ_MODEL_QUERIES },
-    charging,
     maxResultBytes: config.graphqlMaxResultBytes,
   });
+  const apollo = await createApollo({ pipeline, httpServer, production: config.production });
   // GraphiQL for browsers (development only, like introspection), before the GraphQL server.
   if (!config.production) app.use(graphiqlRouter());
   // Budgets are charged per root field (GraphQL) and per call (tRPC), not per HTTP request.
@@ -356,45 +354,8 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
 
   // --- WebSockets: graphql-ws on /graphql, the dashboard channel, routed by path on upgrade ---
   const upgrades = new Map<string, UpgradeHandler>();
-  const wsResult = formatWsResult(log, config.graphqlMaxResultBytes);
-  const gqlWss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  const wsOnSubscribe = graphqlWsOnSubscribe(schema, config.production, { ...charging, callerOf: (ctx: any) => ({ principal: ctx.extra.principal ?? null, ip: clientIpOf(ctx.extra.request) }) });
-  const gqlWsServer = useServer<Record<string, unknown>, { principal?: any }>(
-    {
-      schema,
-      // The same limits and budgets as over HTTP: each operation's root fields are charged.
-      // Each operation re-checks the connection's key (as each HTTP request does): a key revoked or
-      // expired since the socket opened gets AUTHENTICATION_ERROR, not the rights it had.
-      onSubscribe: async (ctx, id, payload) => {
-        const secret = (ctx.extra as any).secret as string | undefined;
-        if (secret) {
-          try {
-            (ctx.extra as any).principal = await services.auth.authenticate(secret);
-          } catch (err) {
-            // The key could not be checked (database unavailable): this operation is refused, the connection stays.
-            return [wsError(err)];
-          }
-        }
-        return wsOnSubscribe(ctx, id, payload);
-      },
-      // Subscription events are small and many (one per subscriber): only query/mutation answers are measured.
-      onNext: (_ctx, _id, _payload, args, result) => wsResult(result as ExecutionResult, getOperationAST(args.document, args.operationName)?.operation !== 'subscription'),
-      context: async (ctx) => ({
-        services,
-        domain: contexts.of({ principal: (ctx.extra as any).principal, ip: clientIpOf(ctx.extra.request) }),
-      }),
-      onConnect: async (ctx) => {
-        const fromParams = typeof ctx.connectionParams?.authorization === 'string' ? bearerFrom(ctx.connectionParams.authorization as string) ?? (ctx.connectionParams.authorization as string) : undefined;
-        const secret = fromParams ?? bearerFrom(ctx.extra.request.headers.authorization) ?? accessTokenOf(ctx.extra.request.url);
-        (ctx.extra as any).principal = secret ? await services.auth.authenticate(secret) : null;
-        (ctx.extra as any).secret = secret;
-        if (secret && !(ctx.extra as any).principal) return false; // a wrong key is refused at once
-        return true;
-      },
-    },
-    gqlWss,
-  );
-  upgrades.set('/graphql', (req, socket, head) => gqlWss.handleUpgrade(req, socket, head, (ws) => gqlWss.emit('connection', ws, req)));
+  const graphqlWs = graphqlWsServer({ pipeline, services, contexts, clientIpOf });
+  upgrades.set('/graphql', graphqlWs.upgrade);
   const live = mountLiveChannels({ upgrades, services, log, metrics });
   httpServer.on('upgrade', (req, socket: Duplex, head) => {
     const pathname = (req.url ?? '/').split('?')[0];
@@ -437,10 +398,7 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
       log.info('gateway stopping');
       for (const close of [...streams]) close('The server is shutting down; retry the request');
       await step('live channels', () => live.close());
-      await step('graphql-ws', async () => {
-        await gqlWsServer.dispose();
-        gqlWss.close();
-      });
+      await step('graphql-ws', () => graphqlWs.close());
       await step('http drain', () => apollo.stop()); // in-flight requests finish
       await step('http close', () => new Promise<void>((resolve) => httpServer.close(() => resolve())));
       await step('services', () => services.close());
