@@ -22,7 +22,8 @@ import {
 } from '@speech-gateway/client';
 import { ADMIN_KEY, issueKey, startGateway, type TestGateway } from '../helpers/gateway';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
-import { startWebhookReceiver, waitFor } from '../helpers/webhook-receiver';
+import { startWebhookReceiver } from '../helpers/webhook-receiver';
+import { waitFor } from '../helpers/wait';
 
 let gw: TestGateway;
 let client: GatewayClient;

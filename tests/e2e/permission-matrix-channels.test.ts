@@ -4,7 +4,8 @@ import WebSocket from 'ws';
 import { COMPLIANCE_EVENT_TYPES } from '../../domain/compliance/events';
 import { makeEvent } from '../../domain/events/bus';
 import { ADMIN_KEY, startGateway, type TestGateway } from '../helpers/gateway';
-import { startWebhookReceiver, waitFor } from '../helpers/webhook-receiver';
+import { startWebhookReceiver } from '../helpers/webhook-receiver';
+import { waitFor } from '../helpers/wait';
 
 /**
  * The permission matrix, extended to channels (issue 11): for every event type and every report
