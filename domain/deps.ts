@@ -5,6 +5,7 @@ import type { ProviderId } from './tts/catalogue';
 import type { PriceTable } from './tts/pricing';
 import type { SpeechProvider } from './tts/providers/provider';
 import type { TtsObserver } from './tts/tts.service';
+import type { Links } from './links';
 import type { AdmissionLimits } from './tts/admission';
 import type { AudioWorkerPool } from './tts/audio-workers';
 
@@ -14,6 +15,8 @@ export interface DomainDeps {
   bus: EventBus;
   blobs: BlobStore;
   providers: Record<ProviderId, SpeechProvider>;
+  /** Addresses of what the domain hands out (audio, generation status, report files). */
+  links: Links;
   adminApiKey?: string;
   ttsApiKey?: string;
   prices?: PriceTable;

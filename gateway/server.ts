@@ -30,6 +30,7 @@ import { captureHeaders, createFastLane } from '../rest-adapter/fast-lane';
 import { buildOpenApi, docsPage, DOCS_INIT_JS } from '../rest-adapter/openapi';
 import { buildAsyncApi } from '../rest-adapter/asyncapi';
 import { ROUTE_TABLE } from '../rest-adapter/route-table';
+import { restLinks } from '../rest-adapter/links';
 import type { StreamRegistry } from '../rest-adapter/route';
 import type { GqlContext } from '../resolvers/context';
 import { appRouter } from '../trpc/router';
@@ -131,6 +132,7 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
       // Clients get the code, status and reason of a vendor failure; its text (redacted) only the log.
       reporting: { secrets: configuredSecrets(config), onFailure: (upstream) => log.warn({ upstream }, 'vendor call failed') },
     }),
+    links: restLinks(),
     adminApiKey: config.adminApiKey,
     ttsApiKey: config.ttsApiKey,
     prices: config.prices,
