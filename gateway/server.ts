@@ -21,7 +21,8 @@ import { DomainError } from '../domain/errors';
 import { InProcessEventBus, type EventBus } from '../domain/events/bus';
 import { createServices, type Services } from '../domain/services';
 import { DatabaseBlobStore, FsBlobStore, type BlobStore } from '../domain/tts/cache/blob-store';
-import { generationLockOn, PgAdvisoryLocks } from '../domain/tts/generation-lock';
+import { PgAdvisoryLocks } from '../domain/database/advisory-locks';
+import { generationLockOn } from '../domain/tts/generation';
 import { createProviders } from '../domain/tts/providers/registry';
 import { AudioWorkerPool } from '../domain/tts/audio-workers';
 import { errorBody, envelopeForPath } from '../rest-adapter/envelopes';
@@ -150,9 +151,9 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
     ttsObserver: metrics.ttsObserver,
     onCacheInvalidated: (hashes) => void bus.publish('tts.cache', { id: instanceId, type: 'cache.invalidated', data: { hashes, from: instanceId }, createdAt: new Date().toISOString() }),
   });
-  metrics.readCircuitStatesFrom(() => services.tts.circuitStates());
+  metrics.readCircuitStatesFrom(() => services.tts.catalogue.circuitStates());
   bus.subscribe('tts.cache', (e) => {
-    if (e.data.from !== instanceId) services.tts.invalidate(e.data.hashes as string[] | 'all', false);
+    if (e.data.from !== instanceId) services.tts.cache.invalidate(e.data.hashes as string[] | 'all', false);
   });
   const bootstrapAdminKey = await onceAcrossInstances(() => services.auth.ensureBootstrapAdmin());
 
