@@ -1,7 +1,7 @@
 import type { EmbeddedPostgres } from '../../domain/database/embedded';
 import { openDatabase, type Database } from '../../domain/database/orm';
 import { DatabaseGuard } from '../../domain/database/guard';
-import { PgAdvisoryLocks } from '../../domain/tts/generation-lock';
+import { PgAdvisoryLocks } from '../../domain/database/advisory-locks';
 import type { GatewayConfig } from '../config';
 import type { Logger } from '../logger';
 

@@ -3,9 +3,10 @@ import Redis from 'ioredis';
 import { InProcessEventBus, type EventBus } from '../../domain/events/bus';
 import { createServices, type Services } from '../../domain/services';
 import { DatabaseBlobStore, FsBlobStore, type BlobStore } from '../../domain/tts/cache/blob-store';
-import { generationLockOn } from '../../domain/tts/generation-lock';
+import { generationLockOn } from '../../domain/tts/generation';
 import { createProviders } from '../../domain/tts/providers/registry';
 import { AudioWorkerPool } from '../../domain/tts/audio-workers';
+import { restLinks } from '../../rest-adapter/links';
 import { configuredSecrets, type GatewayConfig } from '../config';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
@@ -38,6 +39,7 @@ export function createDomainLayer(config: GatewayConfig, data: DataLayer, deps: 
       // Clients get the code, status and reason of a vendor failure; its text (redacted) only the log.
       reporting: { secrets: configuredSecrets(config), onFailure: (upstream) => log.warn({ upstream }, 'vendor call failed') },
     }),
+    links: restLinks(),
     adminApiKey: config.adminApiKey,
     ttsApiKey: config.ttsApiKey,
     prices: config.prices,
@@ -55,10 +57,10 @@ export function createDomainLayer(config: GatewayConfig, data: DataLayer, deps: 
     ttsObserver: metrics.ttsObserver,
     onCacheInvalidated: (hashes) => void bus.publish('tts.cache', { id: instanceId, type: 'cache.invalidated', data: { hashes, from: instanceId }, createdAt: new Date().toISOString() }),
   });
-  metrics.readCircuitStatesFrom(() => services.tts.circuitStates());
+  metrics.readCircuitStatesFrom(() => services.tts.catalogue.circuitStates());
   // Audio cache entries dropped on another instance are dropped here too.
   bus.subscribe('tts.cache', (e) => {
-    if (e.data.from !== instanceId) services.tts.invalidate(e.data.hashes as string[] | 'all', false);
+    if (e.data.from !== instanceId) services.tts.cache.invalidate(e.data.hashes as string[] | 'all', false);
   });
   return { services, bus, redis, audioWorkers };
 }
