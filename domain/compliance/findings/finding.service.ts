@@ -11,8 +11,7 @@ import type { ActivityService } from '../activity/activity.service';
 import { isFrameworkId, SUPPORTED_FRAMEWORKS } from '../catalogue';
 import type { ComplianceEventPublisher } from '../events';
 import { precheckFramework } from '../frameworks.service';
-import { Requirement } from '../requirements/requirement.entity';
-import { PageQuery, runChange, withoutNulls, type Page } from '../requirements/requirement.service';
+import { findRequirement, PageQuery, runChange, withoutNulls, type Page } from '../requirements/requirement.service';
 import { AuditFinding, FINDING_STATUSES, SEVERITIES } from './audit-finding.entity';
 import { clock } from '../../clock';
 
@@ -127,7 +126,7 @@ export class FindingService {
     return runChange(ctx, this.deps.events, async (tx, staged) => {
       const before = await this.deps.status.measure(tx);
       if (input.requirementId) {
-        const req = await tx.findOne(Requirement, { id: input.requirementId, deletedAt: null });
+        const req = await findRequirement(tx, input.requirementId);
         if (!req) throw fieldError('requirementId', `requirement '${input.requirementId}' not found`);
         if (req.framework !== input.framework) {
           throw fieldError('framework', `requirement '${req.id}' belongs to framework '${req.framework}', not '${input.framework}'`);

@@ -15,7 +15,7 @@ import type { ComplianceStatusService } from '../status/compliance-status.servic
 import type { ReadModel } from '../read-model/read-model';
 import { validateRequirement, type ValidationResult } from '../validation';
 import { clausesOf } from './clauses';
-import { PRIORITIES, REQUIREMENT_STATUSES, Requirement, type Implementation, type RequirementStatus, type TechnicalContext, type ValidationState } from './requirement.entity';
+import { NOT_DELETED_SQL, PRIORITIES, REQUIREMENT_STATUSES, Requirement, type Implementation, type RequirementStatus, type TechnicalContext, type ValidationState } from './requirement.entity';
 import { clock } from '../../clock';
 
 /** Documented page-size limits of list endpoints. */
@@ -270,7 +270,7 @@ export class RequirementService {
    * change tracking and entity hydration the ORM would add are cost without use.
    */
   private async page(em: EntityManager, q: z.output<typeof ListRequirementsQuery>, detail: boolean): Promise<Page<RequirementListItem | RequirementDetail>> {
-    const where = ['deleted_at is null'];
+    const where = [NOT_DELETED_SQL];
     const params: unknown[] = [];
     for (const [column, value] of [['framework', q.framework], ['status', q.status], ['priority', q.priority]] as const) {
       if (value === undefined) continue;
@@ -387,7 +387,7 @@ export class RequirementService {
     const { requirementIds } = parseInput(BatchValidateInput, raw);
     return runChange(ctx, this.deps.events, async (tx, staged) => {
       const before = await this.deps.status.measure(tx);
-      const rows = await tx.find(Requirement, { id: { $in: [...new Set(requirementIds)] }, deletedAt: null });
+      const rows = await tx.find(Requirement, { id: { $in: [...new Set(requirementIds)] } });
       const byId = new Map(rows.map((r) => [r.id, r]));
       const out: BatchValidateResult = { results: [], errors: [] };
       for (const id of requirementIds) {
@@ -438,7 +438,7 @@ export class RequirementService {
       const out: BatchStatusResult = { updated: [], errors: [] };
       const items = updates.map((item, index) => ({ index, item, parsed: BatchStatusItem.safeParse(item) }));
       const ids = items.flatMap((i) => (i.parsed.success ? [i.parsed.data.id] : []));
-      const rows = ids.length ? await tx.find(Requirement, { id: { $in: [...new Set(ids)] }, deletedAt: null }) : [];
+      const rows = ids.length ? await tx.find(Requirement, { id: { $in: [...new Set(ids)] } }) : [];
       const byId = new Map(rows.map((r) => [r.id, r]));
       const before = await this.deps.status.measure(tx);
       for (const { index, item, parsed } of items) {
@@ -477,7 +477,7 @@ export class RequirementService {
   }
 
   private async load(em: EntityManager, id: string): Promise<Requirement> {
-    const r = typeof id === 'string' && id.length <= 100 ? await em.findOne(Requirement, { id, deletedAt: null }) : null;
+    const r = typeof id === 'string' && id.length <= 100 ? await findRequirement(em, id) : null;
     if (!r) throw notFound('Requirement', String(id).slice(0, 100));
     return r;
   }
@@ -557,6 +557,16 @@ export class RequirementService {
     staged.push(await this.deps.activity.record(tx, ctx, 'requirement.validated', `Validated requirement "${r.title}": ${r.validation.status} (score ${result.score})`, r.id));
     return result;
   }
+}
+
+/**
+ * A requirement that is not deleted, by id. The soft-delete filter applies to queries only, and a
+ * lookup by primary key is answered from the identity map when the entity is there: a requirement
+ * deleted earlier in the same request (two mutations in one GraphQL document) would be found.
+ * `refresh` always asks the database, through the filter.
+ */
+export function findRequirement(em: EntityManager, id: string): Promise<Requirement | null> {
+  return em.findOne(Requirement, { id }, { refresh: true });
 }
 
 /** Drops undefined members so JSON columns hold only what was given. */

@@ -7,7 +7,7 @@ import { SUPPORTED_FRAMEWORKS, type FrameworkId } from '../catalogue';
 import { MetricSnapshot } from '../dashboard/snapshot.entity';
 import type { ComplianceEventPublisher } from '../events';
 import { assertFramework } from '../frameworks.service';
-import { Requirement, type Priority, type RequirementStatus } from '../requirements/requirement.entity';
+import { NOT_DELETED, Requirement, type Priority, type RequirementStatus } from '../requirements/requirement.entity';
 import { clausesOf } from '../requirements/clauses';
 import { getFramework } from '../catalogue';
 import type { Severity } from '../findings/audit-finding.entity';
@@ -283,12 +283,12 @@ export class ComplianceStatusService {
     return Number(rows[0]?.n ?? 0);
   }
 
-  /** Maps requirements stored before clause mapping existed (once, under the start-up lock). */
+  /** Maps requirements stored before clause mapping existed (once, under the start-up lock); deleted ones too, since their record is kept whole. */
   async backfillClauses(): Promise<number> {
     const em = this.rootEm.fork() as EntityManager;
     let done = 0;
     for (;;) {
-      const rows = await em.find(Requirement, { clauses: null }, { limit: 500, orderBy: { id: 'asc' } });
+      const rows = await em.find(Requirement, { clauses: null }, { limit: 500, orderBy: { id: 'asc' }, filters: { [NOT_DELETED]: false } });
       if (!rows.length) return done;
       for (const r of rows) r.clauses = clausesOf(r);
       await em.flush();
