@@ -26,10 +26,10 @@ export interface ChangeRunnerDeps {
 
 /**
  * Every compliance mutation runs here, so each one states only its own change. The runner owns the
- * sequence around it: one transaction; the compliance figures measured before the change and after
- * it; history snapshots for what moved and `compliance.score_changed` for each framework whose score
- * or status moved, staged after the change's own events; and publishing to live subscribers only
- * once the transaction has committed (a change that fails publishes nothing).
+ * sequence around it: one transaction; the compliance figures without and with the change (one read
+ * once its writes are made); history snapshots for what moved and `compliance.score_changed` for
+ * each framework whose score or status moved, staged after the change's own events; and publishing
+ * to live subscribers only once the transaction has committed (a change that fails publishes nothing).
  */
 export class ChangeRunner {
   constructor(private readonly deps: ChangeRunnerDeps) {}
@@ -39,7 +39,6 @@ export class ChangeRunner {
     const staged: DomainEvent[] = [];
     const result = await ctx.em.transactional(async (em) => {
       const tx = em as EntityManager;
-      const before = await status.measure(tx);
       const change: Change = {
         tx,
         audit: (entityType, action, entityId, previous, next) => {
@@ -54,7 +53,7 @@ export class ChangeRunner {
       };
       const out = await work(change);
       // Nothing staged means nothing changed (every change says what it did): the figures cannot have moved.
-      if (staged.length) staged.push(...(await status.recordChanges(tx, before)));
+      if (staged.length) staged.push(...(await status.recordChanges(tx)));
       return out;
     });
     await events.publish(staged);
