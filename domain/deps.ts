@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { KeyedLock } from './database/advisory-locks';
 import type { EventBus } from './events/bus';
 import type { BlobStore } from './tts/cache/blob-store';
 import type { ProviderId } from './tts/catalogue';
 import type { PriceTable } from './tts/pricing';
 import type { SpeechProvider } from './tts/providers/provider';
-import type { TtsObserver } from './tts/tts.service';
+import type { TtsObserver } from './tts/observer';
+import type { Links } from './links';
 import type { AdmissionLimits } from './tts/admission';
 import type { AudioWorkerPool } from './tts/audio-workers';
 
@@ -14,6 +16,8 @@ export interface DomainDeps {
   bus: EventBus;
   blobs: BlobStore;
   providers: Record<ProviderId, SpeechProvider>;
+  /** Addresses of what the domain hands out (audio, generation status, report files). */
+  links: Links;
   adminApiKey?: string;
   ttsApiKey?: string;
   prices?: PriceTable;
@@ -24,7 +28,8 @@ export interface DomainDeps {
   webhookAllowPrivateNetworks: boolean;
   /** Printed on every report (`ORGANISATION_NAME`). */
   organisationName?: string;
-  generationLock?: <T>(key: string, fn: () => Promise<T>) => Promise<T>;
+  /** Runs generation of one audio once across instances (advisory locks on a shared database). */
+  generationLock?: KeyedLock;
   onCacheInvalidated?: (hashes: string[] | 'all') => void;
   /** Speech metrics (the gateway's Prometheus counters). */
   ttsObserver?: TtsObserver;

@@ -4,7 +4,7 @@ import { PrincipalWatch } from './auth/principal-watch';
 import { describeViewer } from './auth/viewer';
 import { HealthService } from './health';
 import { Pricing } from './tts/pricing';
-import { TtsService } from './tts/tts.service';
+import { createSpeechServices } from './tts/speech-services';
 import { SpeechAdmission } from './tts/admission';
 import { AsyncGenerationService } from './tts/async-generation';
 import { JobQueue } from './jobs/job-queue';
@@ -24,11 +24,12 @@ export function createServices(deps: DomainDeps) {
   auth.onRevoked = (keyIds) => principals.announceRevoked(keyIds).catch((err) => deps.onBackgroundError?.('principal-watch', err));
   const health = new HealthService(deps.rootEm, deps.environment);
   const admission = deps.speechLimits ? new SpeechAdmission(deps.speechLimits) : undefined;
-  const tts = new TtsService({
+  const tts = createSpeechServices({
     rootEm: deps.rootEm,
     blobs: deps.blobs,
     providers: deps.providers,
     pricing: new Pricing(deps.prices),
+    links: deps.links,
     hotCacheBytes: deps.hotCacheBytes,
     keyRequired: !!deps.ttsApiKey,
     generationLock: deps.generationLock,
@@ -41,7 +42,8 @@ export function createServices(deps: DomainDeps) {
   const speechQueue = new JobQueue(deps.rootEm, { instanceId: deps.instanceId, onError: (err) => deps.onBackgroundError?.('speech-jobs', err) });
   const speechGenerations = new AsyncGenerationService({
     rootEm: deps.rootEm,
-    tts,
+    generation: tts.generation,
+    links: deps.links,
     jobs: speechQueue,
     policy: { allowPrivateNetworks: deps.webhookAllowPrivateNetworks },
   });
@@ -61,7 +63,7 @@ export function createServices(deps: DomainDeps) {
     bus: deps.bus,
     /** Starts background work: expiry sweeps, job workers, webhook delivery. */
     async start() {
-      sweeper = setInterval(() => void tts.sweepExpired().catch(() => undefined), 30_000);
+      sweeper = setInterval(() => void tts.cache.sweepExpired().catch(() => undefined), 30_000);
       sweeper.unref();
       await compliance.start();
       auditTrail.start();

@@ -1,7 +1,7 @@
 import client from 'prom-client';
 import { PROVIDER_IDS } from '../domain/tts/catalogue';
 import type { CircuitState } from '../domain/tts/providers/resilience';
-import type { TtsObserver } from '../domain/tts/tts.service';
+import type { TtsObserver } from '../domain/tts/observer';
 
 /**
  * The `route` label of a GraphQL request over HTTP: `/graphql:<operation>` for the operations of the

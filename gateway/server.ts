@@ -20,9 +20,9 @@ import { DatabaseGuard } from '../domain/database/guard';
 import { DomainError } from '../domain/errors';
 import { InProcessEventBus, type EventBus } from '../domain/events/bus';
 import { createServices, type Services } from '../domain/services';
-import { READ_MODEL_QUERIES } from '../domain/compliance/read-model/read-model';
 import { DatabaseBlobStore, FsBlobStore, type BlobStore } from '../domain/tts/cache/blob-store';
-import { generationLockOn, PgAdvisoryLocks } from '../domain/tts/generation-lock';
+import { PgAdvisoryLocks } from '../domain/database/advisory-locks';
+import { generationLockOn } from '../domain/tts/generation';
 import { createProviders } from '../domain/tts/providers/registry';
 import { AudioWorkerPool } from '../domain/tts/audio-workers';
 import { errorBody, envelopeForPath } from '../rest-adapter/envelopes';
@@ -31,10 +31,11 @@ import { captureHeaders, createFastLane } from '../rest-adapter/fast-lane';
 import { buildOpenApi, docsPage, DOCS_INIT_JS } from '../rest-adapter/openapi';
 import { buildAsyncApi } from '../rest-adapter/asyncapi';
 import { ROUTE_TABLE } from '../rest-adapter/route-table';
+import { restLinks } from '../rest-adapter/links';
 import type { StreamRegistry } from '../rest-adapter/route';
 import type { GqlContext } from '../resolvers/context';
 import { appRouter } from '../trpc/router';
-import { ttsRootFields } from '../resolvers';
+import { READ_MODEL_QUERIES, ttsRootFields } from '../resolvers';
 import { configuredSecrets, type GatewayConfig } from './config';
 import { buildGraphqlSchema, createApollo, formatWsResult, graphqlWsOnSubscribe, wsError } from './graphql';
 import { accessTokenOf, bearerFrom, keyFromConnectionParams } from './kit/credentials';
@@ -132,6 +133,7 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
       // Clients get the code, status and reason of a vendor failure; its text (redacted) only the log.
       reporting: { secrets: configuredSecrets(config), onFailure: (upstream) => log.warn({ upstream }, 'vendor call failed') },
     }),
+    links: restLinks(),
     adminApiKey: config.adminApiKey,
     ttsApiKey: config.ttsApiKey,
     prices: config.prices,
@@ -149,9 +151,9 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
     ttsObserver: metrics.ttsObserver,
     onCacheInvalidated: (hashes) => void bus.publish('tts.cache', { id: instanceId, type: 'cache.invalidated', data: { hashes, from: instanceId }, createdAt: new Date().toISOString() }),
   });
-  metrics.readCircuitStatesFrom(() => services.tts.circuitStates());
+  metrics.readCircuitStatesFrom(() => services.tts.catalogue.circuitStates());
   bus.subscribe('tts.cache', (e) => {
-    if (e.data.from !== instanceId) services.tts.invalidate(e.data.hashes as string[] | 'all', false);
+    if (e.data.from !== instanceId) services.tts.cache.invalidate(e.data.hashes as string[] | 'all', false);
   });
   const bootstrapAdminKey = await onceAcrossInstances(() => services.auth.ensureBootstrapAdmin());
 

@@ -18,3 +18,6 @@ export function ttsRootFields(): ReadonlySet<string> {
   const of = (list: { target: Function; schemaName: string }[]) => list.filter((m) => m.target === TtsResolver).map((m) => m.schemaName);
   return new Set([...of(storage.queries), ...of(storage.mutations), ...of(storage.subscriptions)]);
 }
+
+/** Root query fields whose answers depend only on the compliance read model, the arguments and the caller (kept by the response cache). */
+export const READ_MODEL_QUERIES: ReadonlySet<string> = new Set(['requirements', 'requirement']);

@@ -30,7 +30,7 @@ import { plain } from '../gateway/kit/plain';
 export class TtsResolver {
   @Mutation(() => GenerationResult, { description: 'Convert text to speech (POST /api/v1/generate)' })
   generate(@Arg('input', () => GenerateInput) input: GenerateInput, @Ctx() { services, domain }: GqlContext) {
-    return services.tts.generate(domain, plain(input));
+    return services.tts.generation.generate(domain, plain(input));
   }
 
   @Mutation(() => QueuedGeneration, {
@@ -62,13 +62,13 @@ export class TtsResolver {
 
   @Query(() => AudioMetadata, { description: 'GET /api/v1/audio/{hash}/metadata' })
   audioMetadata(@Arg('hash', () => String) hash: string, @Ctx() { services, domain }: GqlContext) {
-    return services.tts.getMetadata(domain, hash);
+    return services.tts.audio.getMetadata(domain, hash);
   }
 
   @Query(() => Boolean, { description: 'HEAD /api/v1/audio/{hash}' })
   async audioExists(@Arg('hash', () => String) hash: string, @Ctx() { services, domain }: GqlContext) {
     try {
-      await services.tts.getAudio(domain, hash, { countAccess: false });
+      await services.tts.audio.getAudio(domain, hash, { countAccess: false });
       return true;
     } catch (e: any) {
       if (e?.code === 'NOT_FOUND') return false;
@@ -78,59 +78,59 @@ export class TtsResolver {
 
   @Query(() => CostEstimate)
   estimate(@Arg('input', () => GenerateInput) input: GenerateInput, @Ctx() { services, domain }: GqlContext) {
-    return services.tts.estimate(domain, plain(input));
+    return services.tts.catalogue.estimate(domain, plain(input));
   }
 
   @Query(() => [Provider])
   providers(@Ctx() { services, domain }: GqlContext) {
-    return services.tts.listProviders(domain).providers;
+    return services.tts.catalogue.listProviders(domain).providers;
   }
 
   @Query(() => [String])
   voices(@Arg('provider', () => ProviderIdEnum, { nullable: true }) provider: string | undefined, @Ctx() { services, domain }: GqlContext) {
-    return services.tts.listVoices(domain, provider).voices;
+    return services.tts.catalogue.listVoices(domain, provider).voices;
   }
 
   @Query(() => [String])
   languages(@Arg('provider', () => ProviderIdEnum, { nullable: true }) provider: string | undefined, @Ctx() { services, domain }: GqlContext) {
-    return services.tts.listLanguages(domain, provider).languages;
+    return services.tts.catalogue.listLanguages(domain, provider).languages;
   }
 
   @Query(() => HashInfo)
   hashInfo(@Arg('input', () => HashInput) input: HashInput, @Ctx() { services, domain }: GqlContext) {
     const { hashMode: _m, allowFallback: _f, ...rest } = plain(input);
-    return services.tts.hashInfo(domain, rest);
+    return services.tts.hashes.hashInfo(domain, rest);
   }
 
   @Query(() => HashLookupResult)
   hashLookup(@Arg('input', () => HashInput) input: HashInput, @Ctx() { services, domain }: GqlContext) {
-    return services.tts.hashLookup(domain, plain(input));
+    return services.tts.hashes.hashLookup(domain, plain(input));
   }
 
   @Query(() => HashExistsResult)
   hashExists(@Arg('input', () => HashInput) input: HashInput, @Ctx() { services, domain }: GqlContext) {
     const { allowFallback: _f, ...rest } = plain(input);
-    return services.tts.hashExists(domain, rest);
+    return services.tts.hashes.hashExists(domain, rest);
   }
 
   @Mutation(() => DeleteResult)
   deleteCacheEntry(@Arg('hash', () => String) hash: string, @Ctx() { services, domain }: GqlContext) {
-    return services.tts.deleteCacheEntry(domain, hash);
+    return services.tts.cache.deleteCacheEntry(domain, hash);
   }
 
   @Query(() => CacheStats)
   cacheStats(@Ctx() { services, domain }: GqlContext) {
-    return services.tts.cacheStats(domain);
+    return services.tts.cache.cacheStats(domain);
   }
 
   @Mutation(() => MessageResult)
   clearCache(@Ctx() { services, domain }: GqlContext) {
-    return services.tts.clearCache(domain);
+    return services.tts.cache.clearCache(domain);
   }
 
   @Query(() => [ProviderStatsEntry])
   async providerStats(@Ctx() { services, domain }: GqlContext) {
-    const { stats } = await services.tts.providerStats(domain);
+    const { stats } = await services.tts.catalogue.providerStats(domain);
     return Object.entries(stats).map(([provider, s]) => ({ provider, ...s }));
   }
 

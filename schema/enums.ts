@@ -20,7 +20,7 @@ import { WEBHOOK_EVENT_NAMES } from '../domain/compliance/webhooks/webhook.servi
 import { AUDIO_FORMATS, PROVIDER_IDS, QUALITIES } from '../domain/tts/catalogue';
 import { HASH_MODES } from '../domain/tts/text/hash';
 import { GENERATION_STATES } from '../domain/tts/async-generation';
-import { PROGRESS_EVENT_TYPES } from '../domain/tts/tts.service';
+import { PROGRESS_EVENT_TYPES } from '../domain/tts/generation-response';
 
 /**
  * GraphQL enums over the domain's closed sets. Each enum is built from the same list the domain

@@ -18,6 +18,7 @@ import { FsBlobStore } from '../../domain/tts/cache/blob-store';
 import { createProviders } from '../../domain/tts/providers/registry';
 import { parseConfig } from '../../gateway/config';
 import { buildGraphqlSchema } from '../../gateway/graphql';
+import { restLinks } from '../../rest-adapter/links';
 
 const bearerFrom = (h: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(h ?? '')?.[1];
 
@@ -32,6 +33,7 @@ async function main() {
     bus,
     blobs: new FsBlobStore(path.join(config.dataDir, 'audio')),
     providers: createProviders({ mockLatencyMs: config.mockLatencyMs, ...config.providers }),
+    links: restLinks(),
     adminApiKey: config.adminApiKey,
     ttsApiKey: config.ttsApiKey,
     prices: config.prices,

@@ -2,13 +2,10 @@ import { joinWavChunks, probe } from '../../domain/tts/audio';
 import { PROVIDER_CATALOGUE } from '../../domain/tts/catalogue';
 import { MockProvider } from '../../domain/tts/providers/mock';
 import { resolveRequest } from '../../domain/tts/request';
-import { progressiveChunks } from '../../domain/tts/tts.service';
+import { CHUNK_CONCURRENCY, PROGRESSIVE_CHUNK_CHARS, progressiveChunks } from '../../domain/tts/generation';
 import type { Report } from '../lib/report';
 import { longText } from '../lib/text';
 
-/** Mirrors domain/tts/tts.service.ts (PROGRESSIVE_CHUNK_CHARS, CHUNK_CONCURRENCY). */
-const CHUNK_CHARS = 400;
-const CONCURRENCY = 8;
 const LATENCY_MS = 200; // the gateway runs with MOCK_LATENCY_MS=200
 
 /**
@@ -19,7 +16,7 @@ async function sequentialMs(text: string, format: 'wav' | 'mp3'): Promise<{ ms: 
   const req = resolveRequest({ text, options: { provider: 'mock', format } }, 'mock');
   const o = req.options;
   const provider = new MockProvider(LATENCY_MS);
-  const chunks = progressiveChunks(req.text, Math.min(PROVIDER_CATALOGUE.mock.maxCharsPerCall, CHUNK_CHARS));
+  const chunks = progressiveChunks(req.text, Math.min(PROVIDER_CATALOGUE.mock.maxCharsPerCall, PROGRESSIVE_CHUNK_CHARS));
   const t0 = performance.now();
   const wavs: Buffer[] = [];
   for (const chunk of chunks) {
@@ -72,14 +69,14 @@ export async function runProgressiveCase(report: Report, gwUrl: string) {
     const text = longText(CHARS);
     const p = await progressiveOverSse(gwUrl, text, format);
     const seq = await sequentialMs(longText(CHARS), format);
-    const ideal = seq.ms / CONCURRENCY;
+    const ideal = seq.ms / CHUNK_CONCURRENCY;
     const ratio = p.wallMs / ideal;
     report.note(
       `progressive ${format}, ${text.length} chars, ${p.complete.chunks} chunks: wall ${p.wallMs.toFixed(0)} ms (gateway parallelTime ${p.complete.parallelTime} ms), ` +
-        `first progress ${p.firstProgressMs.toFixed(0)} ms; sequential ${seq.ms.toFixed(0)} ms (${seq.chunks} chunks) → sequential/${CONCURRENCY} = ${ideal.toFixed(0)} ms, wall / that = ${ratio.toFixed(2)}`,
+        `first progress ${p.firstProgressMs.toFixed(0)} ms; sequential ${seq.ms.toFixed(0)} ms (${seq.chunks} chunks) → sequential/${CHUNK_CONCURRENCY} = ${ideal.toFixed(0)} ms, wall / that = ${ratio.toFixed(2)}`,
     );
     if (format === 'mp3') {
-      report.budget(`progressive 20,000 chars (mp3, the default): wall / (sequential / ${CONCURRENCY})`, ratio, '<=', 1.3, 'ratio');
+      report.budget(`progressive 20,000 chars (mp3, the default): wall / (sequential / ${CHUNK_CONCURRENCY})`, ratio, '<=', 1.3, 'ratio');
       report.budget('progressive: first progress event', p.firstProgressMs, '<=', 300, 'ms');
     }
   }

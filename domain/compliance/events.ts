@@ -4,7 +4,7 @@ import { makeEvent, type DomainEvent, type EventBus } from '../events/bus';
 /** The bus channel every compliance event travels on. */
 export const COMPLIANCE_CHANNEL = 'compliance';
 
-/** Dotted event types (webhook `type`); each maps to one of the five WebSocket event types. */
+/** Dotted event types (webhook `type`); each maps to one of the five live event types of the dashboard. */
 export const COMPLIANCE_EVENT_TYPES = [
   'requirement.created',
   'requirement.updated',

@@ -31,7 +31,7 @@ export function createLiveComplianceServices(
   shared.events.setOutbox(webhooks);
   const webhookDelivery = new DeliveryWorker(deps.rootEm, { instanceId: deps.instanceId, policy });
   webhooks.onEnqueued = () => webhookDelivery.kick();
-  const reports = new ReportService(deps.rootEm, jobs, shared.events, shared.auditTrail, { organisation: deps.organisationName });
+  const reports = new ReportService(deps.rootEm, jobs, shared.events, shared.auditTrail, deps.links, { organisation: deps.organisationName });
   const dashboard = new DashboardService({ health: shared.health, measure: (em) => shared.complianceStatus.measure(em) });
   let purge: NodeJS.Timeout | undefined;
 

@@ -7,7 +7,9 @@ import type { JobQueue, RunningJob } from '../jobs/job-queue';
 import { parseInput } from '../validation';
 import { assertWebhookUrl, type UrlPolicy } from '../webhooks/ssrf';
 import { postSigned, RESERVED_WEBHOOK_HEADERS } from '../webhooks/signed-post';
-import type { GenerationResponse, TtsService } from './tts.service';
+import type { Links } from '../links';
+import type { GenerationResponse } from './generation-response';
+import type { SpeechGeneration } from './generation';
 
 /**
  * Asynchronous generation: a generation request with `webhook: {url, headers}` is queued as a
@@ -17,9 +19,8 @@ import type { GenerationResponse, TtsService } from './tts.service';
  * makes the audio be generated again.
  */
 
-export const GENERATIONS_PATH = '/api/v1/generations/';
-export const GENERATE_JOB = 'tts.generate';
-export const DELIVER_JOB = 'tts.webhook';
+const GENERATE_JOB = 'tts.generate';
+const DELIVER_JOB = 'tts.webhook';
 const GENERATE_ATTEMPTS = 4;
 const DELIVERY_ATTEMPTS = 12;
 const DELIVERY_TIMEOUT_MS = 10_000;
@@ -105,7 +106,8 @@ export class AsyncGenerationService {
   constructor(
     private readonly deps: {
       rootEm: EntityManager;
-      tts: TtsService;
+      generation: SpeechGeneration;
+      links: Links;
       jobs: JobQueue;
       policy: UrlPolicy;
       onError?: (err: unknown) => void;
@@ -119,7 +121,7 @@ export class AsyncGenerationService {
   async submit(ctx: DomainContext, raw: unknown): Promise<QueuedGeneration> {
     const { webhook: rawHook, ...request } = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
     let hook!: WebhookTarget;
-    const { hash } = await this.deps.tts.admitQueued(ctx, raw && typeof raw === 'object' ? request : raw, async () => {
+    const { hash } = await this.deps.generation.admitQueued(ctx, raw && typeof raw === 'object' ? request : raw, async () => {
       hook = parseInput(z.object({ webhook: WebhookTargetSchema }), { webhook: rawHook }).webhook;
       const headers = this.checkHeaders(hook.headers ?? {});
       hook = { ...hook, headers };
@@ -136,7 +138,7 @@ export class AsyncGenerationService {
     this.deps.jobs.enqueue(em, GENERATE_JOB, payload as unknown as Record<string, unknown>, { maxAttempts: GENERATE_ATTEMPTS });
     await em.flush();
     this.deps.jobs.kick();
-    return { hash, status: 'queued', statusUrl: GENERATIONS_PATH + hash, ...(hook.secret ? {} : { webhookSecret: secret }) };
+    return { hash, status: 'queued', statusUrl: this.deps.links.generationStatus(hash), ...(hook.secret ? {} : { webhookSecret: secret }) };
   }
 
   private checkHeaders(headers: Record<string, string>): Record<string, string> {
@@ -158,11 +160,11 @@ export class AsyncGenerationService {
     const p = job.payload as unknown as GenerateJobPayload;
     let body: GenerationWebhookBody;
     try {
-      const r = await this.deps.tts.generateQueued(p.request);
+      const r = await this.deps.generation.generateQueued(p.request);
       body = { hash: r.hash, audioUrl: r.audioUrl, duration: r.duration, cached: r.cached, metadata: r.metadata };
     } catch (err) {
       // Interrupted by a shutdown: back to the queue for this or another instance.
-      if (this.stopping || this.deps.tts.closing) throw err;
+      if (this.stopping || this.deps.generation.closing) throw err;
       // Upstream trouble and overload may pass; a refusal (bad request, provider not set up) will not.
       const transient = !(err instanceof DomainError) || mayPassOnRetry(err);
       if (transient && job.attempt < job.maxAttempts) throw err;
@@ -205,13 +207,13 @@ export class AsyncGenerationService {
 
   /** The latest asynchronous generation of that audio. */
   async status(ctx: DomainContext, hash: string): Promise<GenerationStatus> {
-    const existing = await this.deps.tts.existingGeneration(ctx, hash);
+    const existing = await this.deps.generation.existingGeneration(ctx, hash);
     const conn = ctx.em.getConnection();
     const [gen] = await conn.execute<JobRow[]>(
       `select id, status, attempts, last_error, created_at, finished_at, payload from jobs where type = ? and payload->>'hash' = ? order by created_at desc limit 1`,
       [GENERATE_JOB, hash],
     );
-    const statusUrl = GENERATIONS_PATH + hash;
+    const statusUrl = this.deps.links.generationStatus(hash);
     if (!gen) {
       if (!existing) throw new DomainError('NOT_FOUND', `No generation of '${hash}' is known`, { details: { hash } });
       // Made synchronously (or long ago): it is there.

@@ -4,7 +4,7 @@ import { clock } from '../clock';
 /** One generated audio file: its three hashes, the options that shaped it, and where its bytes are. */
 @Entity({ tableName: 'audio_entries' })
 export class AudioEntry {
-  /** The direct hash; the public identifier in `/audio/{hash}`. */
+  /** The direct hash; the public identifier of the audio. */
   @PrimaryKey({ type: 'string', length: 64 })
   hash!: string;
 

@@ -3,7 +3,7 @@ import type { ProviderId, Quality } from './catalogue';
 /** USD per million characters, by provider and quality (`default` covers the rest). */
 export type PriceTable = Record<string, Record<string, number>>;
 
-export const DEFAULT_PRICES: PriceTable = {
+const DEFAULT_PRICES: PriceTable = {
   provider_a: { standard: 15, high: 30, default: 15 },
   provider_b: { default: 40 },
   provider_c: { default: 16 },

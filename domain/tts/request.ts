@@ -16,7 +16,7 @@ import type { AudioAffectingOptions } from './text';
 /** Longest text accepted by one request (either endpoint); longer text is a 400 TEXT_TOO_LONG. */
 export const MAX_TEXT_LENGTH = 100_000;
 /** Longest cache lifetime a caller may ask for: ten years. */
-export const MAX_TTL_SECONDS = 10 * 365 * 24 * 3600;
+const MAX_TTL_SECONDS = 10 * 365 * 24 * 3600;
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
@@ -39,7 +39,7 @@ export const TtsOptionsSchema = z
   })
   .strict();
 
-export const TtsMetadataSchema = z
+const TtsMetadataSchema = z
   .object({
     contentId: z.string().max(200).optional(),
     userId: z.string().max(200).optional(),

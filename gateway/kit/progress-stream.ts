@@ -1,7 +1,7 @@
 import { progressWhileValid, settledLater } from '../../domain/auth/principal-watch';
 import type { DomainContext } from '../../domain/context';
 import type { Services } from '../../domain/services';
-import { lostKeyEvent, type ProgressEvent } from '../../domain/tts/tts.service';
+import { lostKeyEvent, type ProgressEvent } from '../../domain/tts/generation-response';
 import { progressErrorEvent } from './client-error';
 import { pushIterator } from './push-iterator';
 
@@ -24,7 +24,7 @@ export async function runProgressStream(
 ): Promise<void> {
   const guard = progressWhileValid(services.principals, ctx.principal, null, emit, lostKeyEvent);
   try {
-    await Promise.race([settledLater(services.tts.generateProgressive(ctx, input, guard.emit, guard.signal)), guard.lost]);
+    await Promise.race([settledLater(services.tts.generation.generateProgressive(ctx, input, guard.emit, guard.signal)), guard.lost]);
   } catch (err) {
     if (opts.rethrow?.()) throw err;
     guard.emit(progressErrorEvent(err));

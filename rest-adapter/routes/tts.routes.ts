@@ -3,7 +3,7 @@ import { DomainError } from '../../domain/errors';
 import { contentTypeFor } from '../../domain/tts/audio';
 import { runProgressStream, type ProgressEvent } from '../../gateway/kit/progress-stream';
 import { GenerationRequestSchema, TtsOptionsSchema } from '../../domain/tts/request';
-import { HashExistsSchema, HashLookupSchema, HashRequestSchema } from '../../domain/tts/tts.service';
+import { HashExistsSchema, HashLookupSchema, HashRequestSchema } from '../../domain/tts/hashing';
 import { AudioFormat, Provider } from '../schemas/common';
 import { Answer, defineRoutes, type RestCall, type RouteSpec, errorResponse } from '../route';
 import { WebhookTargetSchema } from '../../domain/tts/async-generation';
@@ -45,7 +45,7 @@ const providerQuery = z.object({ provider: Provider.optional() });
 const AUDIO_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 async function sendAudio({ ctx, services, params, req, res }: RestCall, headOnly: boolean) {
-  const file = await services.tts.getAudio(ctx, params.hash, { countAccess: !headOnly });
+  const file = await services.tts.audio.getAudio(ctx, params.hash, { countAccess: !headOnly });
   const { data, view } = file;
   const etag = `"${view.blobKey}"`;
   res.set({
@@ -94,7 +94,7 @@ async function sendAudio({ ctx, services, params, req, res }: RestCall, headOnly
  */
 async function streamAudio(call: RestCall) {
   const { ctx, services, params, res, streams } = call;
-  const live = services.tts.liveStream(ctx, params.hash);
+  const live = services.tts.audio.liveStream(ctx, params.hash);
   if (!live) return sendAudio(call, false);
   res.status(200).set({
     'Content-Type': contentTypeFor(live.format),
@@ -126,7 +126,7 @@ async function streamAudio(call: RestCall) {
 }
 
 async function sendChunk({ ctx, services, params, res }: RestCall) {
-  const { data, format } = await services.tts.chunkAudio(ctx, params.hash, params.index);
+  const { data, format } = await services.tts.audio.chunkAudio(ctx, params.hash, params.index);
   res.status(200).set({ 'Content-Type': contentTypeFor(format), 'Content-Length': String(data.length), 'Cache-Control': 'private, max-age=600' }).end(data);
 }
 
@@ -135,7 +135,7 @@ async function sendChunk({ ctx, services, params, res }: RestCall) {
  * policy listed in `RateLimit-Policy` after the request policy (docs/decisions.md).
  */
 function showCharacterBudget({ ctx, services, res }: RestCall) {
-  const headers = services.tts.characterBudgetHeaders(ctx);
+  const headers = services.tts.generation.characterBudgetHeaders(ctx);
   if (!headers || res.headersSent) return;
   res.set(headers);
   const policy = res.getHeader('RateLimit-Policy');
@@ -200,14 +200,14 @@ export const ttsRoutes = defineRoutes([
       500: errorResponse('Provider not configured'),
       502: errorResponse('Upstream provider error'),
     },
-    answerFromMemory: ({ ctx, services, body, bodyText }) => services.tts.cachedGeneration(ctx, body, bodyText),
+    answerFromMemory: ({ ctx, services, body, bodyText }) => services.tts.generation.cachedGeneration(ctx, body, bodyText),
     handle: async (call) => {
       if (hasWebhook(call.body)) {
         const queued = await call.services.speechGenerations.submit(call.ctx, call.body);
         showCharacterBudget(call);
         return new Answer(202, queued);
       }
-      const answer = await call.services.tts.generate(call.ctx, call.body);
+      const answer = await call.services.tts.generation.generate(call.ctx, call.body);
       // Only a generation that was charged shows the budget: a cache hit costs nothing, and is
       // answered the same whether the fast lane or express serves it.
       if (!answer.cached) showCharacterBudget(call);
@@ -300,7 +300,7 @@ export const ttsRoutes = defineRoutes([
     limiter: 'tts',
     permission: 'tts:read',
     responses: { 404: errorResponse('No such audio') },
-    handle: ({ ctx, services, params }) => services.tts.getMetadata(ctx, params.hash),
+    handle: ({ ctx, services, params }) => services.tts.audio.getMetadata(ctx, params.hash),
   },
   {
     method: 'post',
@@ -313,7 +313,7 @@ export const ttsRoutes = defineRoutes([
     limiter: 'tts',
     permission: 'tts:generate',
     request: { body: GenerationBody, example: GENERATE_EXAMPLE },
-    handle: ({ ctx, services, body }) => services.tts.estimate(ctx, body),
+    handle: ({ ctx, services, body }) => services.tts.catalogue.estimate(ctx, body),
   },
   {
     method: 'get',
@@ -325,7 +325,7 @@ export const ttsRoutes = defineRoutes([
     envelope: 'tts',
     limiter: 'tts',
     permission: 'tts:read',
-    handle: ({ ctx, services }) => services.tts.listProviders(ctx),
+    handle: ({ ctx, services }) => services.tts.catalogue.listProviders(ctx),
   },
   {
     method: 'get',
@@ -338,7 +338,7 @@ export const ttsRoutes = defineRoutes([
     limiter: 'tts',
     permission: 'tts:read',
     request: { query: providerQuery },
-    handle: ({ ctx, services, query }) => services.tts.listVoices(ctx, query.provider),
+    handle: ({ ctx, services, query }) => services.tts.catalogue.listVoices(ctx, query.provider),
   },
   {
     method: 'post',
@@ -351,7 +351,7 @@ export const ttsRoutes = defineRoutes([
     limiter: 'tts',
     permission: 'tts:generate',
     request: { body: withOptions(HashRequestSchema), example: { text: 'Hello from the gateway.' } },
-    handle: ({ ctx, services, body }) => services.tts.hashInfo(ctx, body),
+    handle: ({ ctx, services, body }) => services.tts.hashes.hashInfo(ctx, body),
   },
   {
     method: 'post',
@@ -364,7 +364,7 @@ export const ttsRoutes = defineRoutes([
     limiter: 'tts',
     permission: 'tts:generate',
     request: { body: withOptions(HashLookupSchema), example: { text: 'Hello from the gateway.', hashMode: 'content', allowFallback: true } },
-    handle: ({ ctx, services, body }) => services.tts.hashLookup(ctx, body),
+    handle: ({ ctx, services, body }) => services.tts.hashes.hashLookup(ctx, body),
   },
   {
     method: 'post',
@@ -377,7 +377,7 @@ export const ttsRoutes = defineRoutes([
     limiter: 'tts',
     permission: 'tts:generate',
     request: { body: withOptions(HashExistsSchema), example: { text: 'Hello from the gateway.', hashMode: 'direct' } },
-    handle: ({ ctx, services, body }) => services.tts.hashExists(ctx, body),
+    handle: ({ ctx, services, body }) => services.tts.hashes.hashExists(ctx, body),
   },
   {
     method: 'delete',
@@ -390,7 +390,7 @@ export const ttsRoutes = defineRoutes([
     limiter: 'tts',
     permission: 'tts:admin',
     responses: { 401: errorResponse('Missing or unknown key'), 403: errorResponse('Key lacks tts:admin') },
-    handle: ({ ctx, services, params }) => services.tts.deleteCacheEntry(ctx, params.hash),
+    handle: ({ ctx, services, params }) => services.tts.cache.deleteCacheEntry(ctx, params.hash),
   },
   {
     method: 'get',
@@ -403,7 +403,7 @@ export const ttsRoutes = defineRoutes([
     limiter: 'tts',
     permission: 'tts:admin',
     responses: { 401: errorResponse('Missing or unknown key'), 403: errorResponse('Key lacks tts:admin') },
-    handle: ({ ctx, services }) => services.tts.cacheStats(ctx),
+    handle: ({ ctx, services }) => services.tts.cache.cacheStats(ctx),
   },
   {
     method: 'delete',
@@ -416,7 +416,7 @@ export const ttsRoutes = defineRoutes([
     limiter: 'tts',
     permission: 'tts:admin',
     responses: { 401: errorResponse('Missing or unknown key'), 403: errorResponse('Key lacks tts:admin') },
-    handle: ({ ctx, services }) => services.tts.clearCache(ctx),
+    handle: ({ ctx, services }) => services.tts.cache.clearCache(ctx),
   },
   {
     method: 'get',
@@ -440,7 +440,7 @@ export const ttsRoutes = defineRoutes([
     limiter: 'tts',
     permission: 'tts:read',
     request: { query: providerQuery },
-    handle: ({ ctx, services, query }) => services.tts.listLanguages(ctx, query.provider),
+    handle: ({ ctx, services, query }) => services.tts.catalogue.listLanguages(ctx, query.provider),
   },
   {
     method: 'get',
@@ -452,7 +452,7 @@ export const ttsRoutes = defineRoutes([
     envelope: 'tts',
     limiter: 'tts',
     permission: 'tts:read',
-    handle: ({ ctx, services }) => services.tts.providerStats(ctx),
+    handle: ({ ctx, services }) => services.tts.catalogue.providerStats(ctx),
   },
   {
     method: 'get',

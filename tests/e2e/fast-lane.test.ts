@@ -32,7 +32,7 @@ const headerNames = (res: Response) =>
   [...res.headers.keys()].filter((name) => !['date', 'x-request-id', 'ratelimit-remaining', 'ratelimit-reset', 'content-length'].includes(name)).sort();
 
 test('a cache hit is answered by the lane with the body and headers express gives it', async () => {
-  const tts = gw.services.tts;
+  const tts = gw.services.tts.generation;
   const first = await generate('The lane answers this the second time.');
   expect(first.status).toBe(200);
   expect(((await first.json()) as any).cached).toBe(false);
@@ -125,7 +125,7 @@ test('the lane and express share one rate-limit counter: the lane answers 429 in
   expect(last!.status).toBe(429);
   for (let i = 1; i < remaining.length; i++) expect(remaining[i]).toBe(remaining[i - 1] - 1);
   // Answered by the lane: a cache hit over the limit.
-  const fromMemory = jest.spyOn(gw.services.tts, 'cachedGeneration');
+  const fromMemory = jest.spyOn(gw.services.tts.generation, 'cachedGeneration');
   const lane = await generate('Spend the limit.');
   expect(fromMemory).toHaveBeenCalled();
   expect(lane.status).toBe(429);

@@ -199,7 +199,7 @@ describe('GET/HEAD /audio/{hash}', () => {
     const path = await import('node:path');
     const meta: any = await (await gw.request(`/api/v1/audio/${body.hash}/metadata`)).json();
     expect(meta.hash).toBe(body.hash);
-    gw.services.tts.invalidate('all', false); // drop the memory tier so the disk copy is read
+    gw.services.tts.cache.invalidate('all', false); // drop the memory tier so the disk copy is read
     const dir = path.join(gw.dataDir, 'audio');
     const files = fs.readdirSync(dir, { recursive: true }) as string[];
     const target = files.map((f) => path.join(dir, f)).find((f) => fs.statSync(f).isFile() && fs.statSync(f).size === body.metadata.fileSize)!;

@@ -7,7 +7,7 @@ import { body, procedure, router } from '../init';
 type HashBody = { text: string; options?: GenerationRequestInput['options']; hashMode?: 'direct' | 'content' | 'semantic'; allowFallback?: boolean };
 
 export const ttsRouter = router({
-  generate: procedure.input(body<GenerationRequestInput>()).mutation(({ ctx, input }) => ctx.services.tts.generate(ctx.domain, input)),
+  generate: procedure.input(body<GenerationRequestInput>()).mutation(({ ctx, input }) => ctx.services.tts.generation.generate(ctx.domain, input)),
   /** Asynchronous generation: queued at once; the outcome is POSTed to `webhook.url`, signed. */
   generateAsync: procedure
     .input(body<GenerationRequestInput & { webhook: WebhookTarget }>())
@@ -19,18 +19,18 @@ export const ttsRouter = router({
       if (isLastProgressEvent(e)) break;
     }
   }),
-  audioMetadata: procedure.input(z.object({ hash: z.string() })).query(({ ctx, input }) => ctx.services.tts.getMetadata(ctx.domain, input.hash)),
-  estimate: procedure.input(body<GenerationRequestInput>()).query(({ ctx, input }) => ctx.services.tts.estimate(ctx.domain, input)),
-  providers: procedure.query(({ ctx }) => ctx.services.tts.listProviders(ctx.domain)),
-  voices: procedure.input(z.object({ provider: z.string().optional() }).optional()).query(({ ctx, input }) => ctx.services.tts.listVoices(ctx.domain, input?.provider)),
-  languages: procedure.input(z.object({ provider: z.string().optional() }).optional()).query(({ ctx, input }) => ctx.services.tts.listLanguages(ctx.domain, input?.provider)),
-  hashInfo: procedure.input(body<HashBody>()).query(({ ctx, input }) => ctx.services.tts.hashInfo(ctx.domain, input)),
-  hashLookup: procedure.input(body<HashBody>()).query(({ ctx, input }) => ctx.services.tts.hashLookup(ctx.domain, input)),
-  hashExists: procedure.input(body<HashBody>()).query(({ ctx, input }) => ctx.services.tts.hashExists(ctx.domain, input)),
-  deleteCacheEntry: procedure.input(z.object({ hash: z.string() })).mutation(({ ctx, input }) => ctx.services.tts.deleteCacheEntry(ctx.domain, input.hash)),
-  cacheStats: procedure.query(({ ctx }) => ctx.services.tts.cacheStats(ctx.domain)),
-  clearCache: procedure.mutation(({ ctx }) => ctx.services.tts.clearCache(ctx.domain)),
-  providerStats: procedure.query(({ ctx }) => ctx.services.tts.providerStats(ctx.domain)),
+  audioMetadata: procedure.input(z.object({ hash: z.string() })).query(({ ctx, input }) => ctx.services.tts.audio.getMetadata(ctx.domain, input.hash)),
+  estimate: procedure.input(body<GenerationRequestInput>()).query(({ ctx, input }) => ctx.services.tts.catalogue.estimate(ctx.domain, input)),
+  providers: procedure.query(({ ctx }) => ctx.services.tts.catalogue.listProviders(ctx.domain)),
+  voices: procedure.input(z.object({ provider: z.string().optional() }).optional()).query(({ ctx, input }) => ctx.services.tts.catalogue.listVoices(ctx.domain, input?.provider)),
+  languages: procedure.input(z.object({ provider: z.string().optional() }).optional()).query(({ ctx, input }) => ctx.services.tts.catalogue.listLanguages(ctx.domain, input?.provider)),
+  hashInfo: procedure.input(body<HashBody>()).query(({ ctx, input }) => ctx.services.tts.hashes.hashInfo(ctx.domain, input)),
+  hashLookup: procedure.input(body<HashBody>()).query(({ ctx, input }) => ctx.services.tts.hashes.hashLookup(ctx.domain, input)),
+  hashExists: procedure.input(body<HashBody>()).query(({ ctx, input }) => ctx.services.tts.hashes.hashExists(ctx.domain, input)),
+  deleteCacheEntry: procedure.input(z.object({ hash: z.string() })).mutation(({ ctx, input }) => ctx.services.tts.cache.deleteCacheEntry(ctx.domain, input.hash)),
+  cacheStats: procedure.query(({ ctx }) => ctx.services.tts.cache.cacheStats(ctx.domain)),
+  clearCache: procedure.mutation(({ ctx }) => ctx.services.tts.cache.clearCache(ctx.domain)),
+  providerStats: procedure.query(({ ctx }) => ctx.services.tts.catalogue.providerStats(ctx.domain)),
   health: procedure.query(({ ctx }) => ctx.services.health.health()),
   ready: procedure.query(({ ctx }) => ctx.services.health.ready()),
   live: procedure.query(({ ctx }) => ctx.services.health.live()),

@@ -11,10 +11,7 @@ export async function readModelVersion(rootEm: EntityManager): Promise<string> {
   return String(rows[0]?.version ?? '');
 }
 
-/** Root query fields whose answers depend only on the read model, the arguments and the caller. */
-export const READ_MODEL_QUERIES = new Set(['requirements', 'requirement']);
-
-/** Bytes of answers the read model keeps (REST, GraphQL and tRPC share them). */
+/** Bytes of answers the read model keeps (every transport shares them). */
 export const READ_MODEL_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**

@@ -20,6 +20,7 @@ import { Report, REPORT_TYPES, type ReportOrigin, type ReportRendition, type Rep
 import { REPORT_FORMATS, type ReportFormat, type ReportSignatureRow } from './render/types';
 import { sha256Of, signatureHashOf } from './integrity';
 import { clock } from '../../clock';
+import type { Links } from '../../links';
 
 export const REPORT_JOB = 'report.generate';
 
@@ -164,6 +165,7 @@ export class ReportService {
     private readonly jobs: JobQueue,
     private readonly events: ComplianceEventPublisher,
     private readonly auditTrail: AuditTrail,
+    private readonly links: Pick<Links, 'reportDownload' | 'reportInstructions'>,
     settings: Partial<ReportSettings> = {},
   ) {
     this.settings = { ttlMs: DAY_MS, estimateMs: 5000, ...settings };
@@ -300,7 +302,7 @@ export class ReportService {
       const unsigned = { signerName: principal.name, keyId: principal.keyId, meaning: input.meaning, signedAt: clock.now().toISOString(), recordSha256: row.recordSha256 };
       const signature: ReportSignatureRow = { ...unsigned, signatureHash: signatureHashOf(row.id, unsigned) };
       const nextSignatures = [...signatures, signature];
-      const content = await renderReport(row.format, { ...row.model, signatures: nextSignatures, recordSha256: row.recordSha256 });
+      const content = await renderReport(row.format, { ...row.model, signatures: nextSignatures, recordSha256: row.recordSha256 }, { instructions: this.links.reportInstructions() });
       const sha256 = sha256Of(content);
       const previous = { sha256: row.sha256 ?? null, signatures: signatures.length };
       row.signatures = nextSignatures;
@@ -392,7 +394,6 @@ export class ReportService {
   }
 
   private view(r: Report): ReportView {
-    const base = r.origin === 'compliance' ? '/v1/compliance/reports' : '/v1/dashboard/reports';
     return {
       reportId: r.id,
       status: r.status,
@@ -402,7 +403,7 @@ export class ReportService {
       estimatedCompletion: r.estimatedCompletion.toISOString(),
       generatedAt: r.generatedAt?.toISOString() ?? null,
       expiresAt: r.expiresAt?.toISOString() ?? null,
-      downloadUrl: r.status === 'completed' ? `${base}/${r.id}/download` : null,
+      downloadUrl: r.status === 'completed' ? this.links.reportDownload(r.origin, r.id) : null,
       createdAt: r.createdAt.toISOString(),
       ...(r.status === 'completed' ? { size: r.size ?? null } : {}),
       ...(r.status === 'failed' ? { error: 'Report generation failed; request a new one' } : {}),
@@ -446,7 +447,7 @@ export class ReportService {
         requestedAt: report.createdAt,
         title: report.title ?? null,
       });
-      const content = await renderReport(report.format, model);
+      const content = await renderReport(report.format, model, { instructions: this.links.reportInstructions() });
       const sha256 = sha256Of(content);
       const renditions: ReportRendition[] = [{ sha256, size: content.length, signatures: 0, renderedAt: generatedAt.toISOString() }];
       const expiresAt = new Date(generatedAt.getTime() + this.settings.ttlMs);
@@ -464,7 +465,6 @@ export class ReportService {
           { status: 'generating' },
           { status: 'completed', size: content.length, sha256, generatedAt: generatedAt.toISOString(), expiresAt: expiresAt.toISOString() },
         );
-        const base = report.origin === 'compliance' ? '/v1/compliance/reports' : '/v1/dashboard/reports';
         return [
           await this.events.stage(tx as EntityManager, 'report.completed', {
             reportId: report.id,
@@ -475,7 +475,7 @@ export class ReportService {
             size: content.length,
             generatedAt: generatedAt.toISOString(),
             expiresAt: expiresAt.toISOString(),
-            downloadUrl: `${base}/${report.id}/download`,
+            downloadUrl: this.links.reportDownload(report.origin, report.id),
             // Only the requester (and the admin) receive it: reports are owned.
             requestedBy: { keyId: report.requestedBy ?? null, name: report.requestedByName ?? null },
           }),

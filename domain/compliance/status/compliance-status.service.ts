@@ -358,7 +358,7 @@ export class ComplianceStatusService {
     return { overallScore: m.overall.score, frameworks };
   }
 
-  /** The status of one framework (the short `/api/compliance/{framework}` form). */
+  /** The status of one framework alone. */
   async frameworkStatus(ctx: DomainContext, framework: string, opts: { skipPermission?: boolean } = {}): Promise<FrameworkStatusView & { framework: FrameworkId }> {
     if (!opts.skipPermission) requirePermission(ctx, 'read:compliance');
     const id = assertFramework(framework);

@@ -430,8 +430,11 @@ function writeTraceability(doc: Doc, model: ReportModel): void {
 
 const MEANING_LABEL: Record<string, string> = { reviewed: 'Reviewed', approved: 'Approved' };
 
-/** The approval block: who prepared the report, and each signature with its meaning, or blank lines to sign. */
-function writeApproval(doc: Doc, model: ReportModel): void {
+/**
+ * The approval block: who prepared the report, and each signature with its meaning, or blank lines
+ * to sign; `how` tells the reader how to sign and check a copy (the gateway's addresses).
+ */
+function writeApproval(doc: Doc, model: ReportModel, how: RenderOptions['instructions']): void {
   writeSectionHeading(doc, 'Approval');
   const signatures: ReportSignatureRow[] = model.signatures ?? [];
   const rows: { role: string; name: string; at: string; meaning: string; binding: string }[] = [
@@ -469,8 +472,11 @@ function writeApproval(doc: Doc, model: ReportModel): void {
   writeParagraph(
     doc,
     signatures.length
-      ? 'Electronic signatures (21 CFR 11.50, 11.70): each shows the signer’s name, the date and time, and the meaning of the signature, and is bound to the SHA-256 of the unsigned report it approves. Check a copy with POST /v1/compliance/reports/{id}/verify.'
-      : 'Not signed. A signer approves this report with POST /v1/compliance/reports/{id}/signatures, stating the meaning (reviewed or approved). The SHA-256 of this file is published in the report’s metadata; check a copy with POST /v1/compliance/reports/{id}/verify.',
+      ? 'Electronic signatures (21 CFR 11.50, 11.70): each shows the signer’s name, the date and time, and the meaning of the signature, and is bound to the SHA-256 of the unsigned report it approves.' +
+          (how ? ` Check a copy with ${how.verify}.` : '')
+      : (how ? `Not signed. A signer approves this report with ${how.sign}, stating the meaning (reviewed or approved).` : 'Not signed.') +
+          ' The SHA-256 of this file is published in the report’s metadata' +
+          (how ? `; check a copy with ${how.verify}.` : '.'),
     { size: 8, italic: true, color: MUTED_COLOR },
   );
 }
@@ -544,7 +550,7 @@ export function renderPdf(model: ReportModel, options: RenderOptions = {}): Prom
         writeEvidence(doc, model);
       }
       writeTraceability(doc, model);
-      writeApproval(doc, model);
+      writeApproval(doc, model, options.instructions);
       writeFooters(doc, model);
       doc.end();
     } catch (error) {

@@ -121,4 +121,6 @@ export interface RenderOptions {
    * inspect the drawn text.
    */
   compress?: boolean;
+  /** PDF only: how a reader signs the report and checks a copy, printed in its approval block. */
+  instructions?: { verify: string; sign: string };
 }

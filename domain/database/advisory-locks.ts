@@ -1,3 +1,4 @@
+// Cluster-wide mutual exclusion by key (PostgreSQL advisory locks), for work any product wants done once across instances.
 import { Pool, type PoolClient } from 'pg';
 
 /** The one interface the domain sees: run `fn` while no other instance runs it for the same key. */
@@ -69,12 +70,4 @@ export class PgAdvisoryLocks {
   async close(): Promise<void> {
     await this.pool.end();
   }
-}
-
-/** Key of the cross-instance single flight of one audio generation (`hash` is the direct hash). */
-export const generationLockKey = (hash: string) => `tts.generate:${hash}`;
-
-/** The `generationLock` hook of TtsService on top of shared advisory locks. */
-export function generationLockOn(locks: PgAdvisoryLocks): KeyedLock {
-  return (hash, fn) => locks.withLock(generationLockKey(hash), fn);
 }
