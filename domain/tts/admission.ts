@@ -6,12 +6,12 @@ import { DomainError } from '../errors';
  * characters a minute. Admission puts three bounds in front of every generation that is not a cache
  * hit, whatever the transport:
  *
- * - a characters-per-minute budget per client (API key, else address): over it, 429 with Retry-After;
+ * - a characters-per-minute budget per client (API key, else address): over it, RATE_LIMIT_EXCEEDED with a retry time;
  * - at most `perClient` generations of one client run at once; more wait their turn (up to
- *   `perClientWaiting` more; beyond that, 429): a flood slows its sender;
+ *   `perClientWaiting` more; beyond that, RATE_LIMIT_EXCEEDED): a flood slows its sender;
  * - at most `concurrent` generations run server-wide; the rest wait in one queue of `queue` places,
  *   served oldest first among clients under their own cap (so another client's request overtakes a
- *   flood); a full queue answers 503 with Retry-After.
+ *   flood); a full queue answers SERVICE_UNAVAILABLE with a retry time.
  *
  * State is per process (a generation runs in the process that admitted it).
  */
@@ -73,7 +73,7 @@ export class SpeechAdmission {
 
   /**
    * Charges `characters` to the client's budget and waits for a place to run; resolves to the
-   * function that gives the place back (call it exactly once). Throws 429 or 503 instead of waiting
+   * function that gives the place back (call it exactly once). Throws RATE_LIMIT_EXCEEDED or SERVICE_UNAVAILABLE instead of waiting
    * when the request cannot be served in time.
    */
   async admit(client: string, characters: number): Promise<() => void> {

@@ -13,7 +13,7 @@ import {
 } from './catalogue';
 import type { AudioAffectingOptions } from './text';
 
-/** Longest text accepted by one request (either endpoint); longer text is a 400 TEXT_TOO_LONG. */
+/** Longest text accepted by one request (plain or progressive); longer text is refused with TEXT_TOO_LONG. */
 export const MAX_TEXT_LENGTH = 100_000;
 /** Longest cache lifetime a caller may ask for: ten years. */
 const MAX_TTL_SECONDS = 10 * 365 * 24 * 3600;

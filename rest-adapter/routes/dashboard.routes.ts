@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { HistoryQuery } from '../../domain/compliance/dashboard/dashboard.service';
 import { DashboardReportRequest } from '../../domain/compliance/reports/report.service';
 import { defineRoutes, errorResponse, routesWith } from '../route';
-import { sendReportFile } from './reports.routes';
+import { REPORT_FILE, REPORT_NOT_FOUND, sendReportFile } from './reports.routes';
 import * as D from '../schemas/dashboard';
 
 const route = routesWith({ envelope: 'dashboard', limiter: 'plan' } as const);
@@ -79,7 +79,7 @@ export const dashboardRoutes = defineRoutes([
     summary: 'Status of a dashboard report',
     tag: 'dashboard',
     permission: 'read:dashboard',
-    responses: { 404: errorResponse("No such report, or another key's (reports are owned: only the requester and the admin see one)") },
+    responses: { 404: REPORT_NOT_FOUND },
     handle: ({ ctx, services, params }) => services.reports.getDashboard(ctx, params.reportId),
   }),
   route({
@@ -89,10 +89,8 @@ export const dashboardRoutes = defineRoutes([
     summary: 'The dashboard report file as an attachment',
     tag: 'dashboard',
     permission: 'read:dashboard',
-    raw: true,
-    produces: ['application/pdf', 'text/csv', 'application/json'],
-    producesJson: D.ReportDocument,
-    responses: { 404: errorResponse("No such report, or another key's (reports are owned: only the requester and the admin see one)"), 409: errorResponse('Still generating'), 410: errorResponse('Expired') },
+    ...REPORT_FILE,
+    responses: { 404: REPORT_NOT_FOUND, 409: errorResponse('Still generating'), 410: errorResponse('Expired') },
     handle: async ({ ctx, services, params, res }) => sendReportFile(res, await services.reports.downloadDashboard(ctx, params.reportId)),
   }),
   // --- the short listing ---

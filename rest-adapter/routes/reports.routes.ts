@@ -1,11 +1,21 @@
 import { z } from 'zod';
 import { ComplianceReportRequest, SignReportInput } from '../../domain/compliance/reports/report.service';
 import type { ReportFile } from '../../domain/compliance/reports/report.service';
-import { defineRoutes, errorResponse, routesWith } from '../route';
+import { defineRoutes, errorResponse, routesWith, type RouteSpec } from '../route';
 import type { Response } from 'express';
 import * as D from '../schemas/dashboard';
 
 const route = routesWith({ envelope: 'integration', limiter: 'plan' } as const);
+
+/** A report id that does not exist, or names another key's report (one answer for both, so ids cannot be probed). */
+export const REPORT_NOT_FOUND = errorResponse("No such report, or another key's (reports are owned: only the requester and the admin see one)");
+
+/** A report file as a download: raw bytes in the format it was requested in, its JSON form documented. */
+export const REPORT_FILE = {
+  raw: true,
+  produces: ['application/pdf', 'text/csv', 'application/json'],
+  producesJson: D.ReportDocument,
+} satisfies Partial<RouteSpec>;
 
 /** Sends a finished report as a download; private because reports hold compliance data. */
 export function sendReportFile(res: Response, file: ReportFile) {
@@ -44,7 +54,7 @@ export const reportRoutes = defineRoutes([
     summary: 'Status of a compliance report: generating or completed (with downloadUrl, generatedAt, expiresAt)',
     tag: 'reports',
     permission: 'read:compliance',
-    responses: { 404: errorResponse("No such report, or another key's (reports are owned: only the requester and the admin see one)") },
+    responses: { 404: REPORT_NOT_FOUND },
     handle: ({ ctx, services, params }) => services.reports.getCompliance(ctx, params.reportId),
   }),
   route({
@@ -54,12 +64,10 @@ export const reportRoutes = defineRoutes([
     summary: 'The report file (application/pdf, text/csv or application/json) as an attachment',
     tag: 'reports',
     permission: 'read:compliance',
-    raw: true,
-    produces: ['application/pdf', 'text/csv', 'application/json'],
-    producesJson: D.ReportDocument,
+    ...REPORT_FILE,
     responses: {
       200: { description: 'The report file in the format it was requested in, as an attachment' },
-      404: errorResponse("No such report, or another key's (reports are owned: only the requester and the admin see one)"),
+      404: REPORT_NOT_FOUND,
       409: errorResponse('Still generating (Retry-After) or generation failed'),
       410: errorResponse('The report expired (GONE)'),
     },
@@ -75,7 +83,7 @@ export const reportRoutes = defineRoutes([
     permission: 'read:compliance',
     rawBody: true,
     response: D.ReportVerification,
-    responses: { 404: errorResponse("No such report, or another key's (reports are owned: only the requester and the admin see one)"), 409: errorResponse('The report has no file yet'), 413: errorResponse('Body over 50 MB') },
+    responses: { 404: REPORT_NOT_FOUND, 409: errorResponse('The report has no file yet'), 413: errorResponse('Body over 50 MB') },
     handle: ({ ctx, services, params, body }) => services.reports.verifyCompliance(ctx, params.reportId, body as Buffer),
   }),
   route({
@@ -89,7 +97,7 @@ export const reportRoutes = defineRoutes([
     request: { body: SignReportInput },
     response: D.SignedReport,
     status: 201,
-    responses: { 404: errorResponse("No such report, or another key's (reports are owned: only the requester and the admin see one)"), 409: errorResponse('Not completed, or already signed with this meaning by this key'), 410: errorResponse('The report expired (GONE)') },
+    responses: { 404: REPORT_NOT_FOUND, 409: errorResponse('Not completed, or already signed with this meaning by this key'), 410: errorResponse('The report expired (GONE)') },
     handle: ({ ctx, services, params, body }) => services.reports.signCompliance(ctx, params.reportId, body),
   }),
 ]);

@@ -5,7 +5,7 @@ import { runProgressStream, type ProgressEvent } from '../../gateway/kit/progres
 import { GenerationRequestSchema, TtsOptionsSchema } from '../../domain/tts/request';
 import { HashExistsSchema, HashLookupSchema, HashRequestSchema } from '../../domain/tts/hashing';
 import { AudioFormat, Provider } from '../schemas/common';
-import { Answer, defineRoutes, type RestCall, type RouteSpec, errorResponse } from '../route';
+import { Answer, defineRoutes, type RestCall, type RouteSpec, errorResponse, routesWith } from '../route';
 import { WebhookTargetSchema } from '../../domain/tts/async-generation';
 import * as T from '../schemas/tts';
 
@@ -20,6 +20,15 @@ const AUDIO_READ = {
   raw: true,
   produces: ['audio/mpeg', 'audio/wav', 'audio/ogg'],
 } satisfies Partial<RouteSpec>;
+
+/** The audio cache's administration: `tts:admin` only. */
+const ttsAdmin = routesWith({
+  tag: 'tts-admin',
+  envelope: 'tts',
+  limiter: 'tts',
+  permission: 'tts:admin',
+  responses: { 401: errorResponse('Missing or unknown key'), 403: errorResponse('Key lacks tts:admin') },
+} as const);
 
 /**
  * The domain checks provider, format and quality itself, to answer INVALID_PROVIDER/INVALID_FORMAT
@@ -379,45 +388,30 @@ export const ttsRoutes = defineRoutes([
     request: { body: withOptions(HashExistsSchema), example: { text: 'Hello from the gateway.', hashMode: 'direct' } },
     handle: ({ ctx, services, body }) => services.tts.hashes.hashExists(ctx, body),
   },
-  {
+  ttsAdmin({
     method: 'delete',
     path: `${V1}/cache/{hash}`,
     operationId: 'deleteCacheEntry',
     response: T.CacheEntryDeleted,
     summary: 'Delete one cached audio entry (admin)',
-    tag: 'tts-admin',
-    envelope: 'tts',
-    limiter: 'tts',
-    permission: 'tts:admin',
-    responses: { 401: errorResponse('Missing or unknown key'), 403: errorResponse('Key lacks tts:admin') },
     handle: ({ ctx, services, params }) => services.tts.cache.deleteCacheEntry(ctx, params.hash),
-  },
-  {
+  }),
+  ttsAdmin({
     method: 'get',
     path: `${V1}/cache/stats`,
     operationId: 'cacheStats',
     response: T.CacheStats,
     summary: 'Cache statistics (admin)',
-    tag: 'tts-admin',
-    envelope: 'tts',
-    limiter: 'tts',
-    permission: 'tts:admin',
-    responses: { 401: errorResponse('Missing or unknown key'), 403: errorResponse('Key lacks tts:admin') },
     handle: ({ ctx, services }) => services.tts.cache.cacheStats(ctx),
-  },
-  {
+  }),
+  ttsAdmin({
     method: 'delete',
     path: `${V1}/cache`,
     operationId: 'clearCache',
     response: T.CacheCleared,
     summary: 'Clear all cached audio (admin)',
-    tag: 'tts-admin',
-    envelope: 'tts',
-    limiter: 'tts',
-    permission: 'tts:admin',
-    responses: { 401: errorResponse('Missing or unknown key'), 403: errorResponse('Key lacks tts:admin') },
     handle: ({ ctx, services }) => services.tts.cache.clearCache(ctx),
-  },
+  }),
   {
     method: 'get',
     path: `${V1}/health`,

@@ -4,7 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { ADMIN_KEY, issueKey, startGateway, type TestGateway } from '../helpers/gateway';
+import { ADMIN_KEY, issueKey, useGateway } from '../helpers/gateway';
 
 const BIN = path.resolve(__dirname, '../../node_modules/.bin/speech-gateway');
 
@@ -16,13 +16,7 @@ function gate(args: string[], env: Record<string, string> = {}): Promise<{ code:
   });
 }
 
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway();
 
 it('exits 2 with the usage when arguments are wrong', async () => {
   const missing = await gate(['--url', gw.url, '--api-key', ADMIN_KEY]);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import type { AppRouter } from '@speech-gateway/client/trpc';
-import { ADMIN_KEY, issueKey, startGateway, type TestGateway } from '../helpers/gateway';
+import { ADMIN_KEY, issueKey, useGateway } from '../helpers/gateway';
 import { readSse } from '../helpers/sse';
 
 const REPO = path.resolve(__dirname, '../..');
@@ -92,13 +92,7 @@ export async function wrong() {
 });
 
 describe('tRPC against the gateway', () => {
-  let gw: TestGateway;
-  beforeAll(async () => {
-    gw = await startGateway();
-  });
-  afterAll(async () => {
-    await gw?.close();
-  });
+  const gw = useGateway();
 
   it('a @trpc/client typed by the shipped AppRouter calls the gateway', async () => {
     const client = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `${gw.url}/trpc`, headers: { authorization: `Bearer ${ADMIN_KEY}` } })] });

@@ -22,7 +22,9 @@ import {
 } from '@speech-gateway/client';
 import { ADMIN_KEY, issueKey, startGateway, type TestGateway } from '../helpers/gateway';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
-import { startWebhookReceiver, waitFor } from '../helpers/webhook-receiver';
+import { startWebhookReceiver } from '../helpers/webhook-receiver';
+import { waitFor } from '../helpers/wait';
+import { failureOf } from '../helpers/expect-failure';
 
 let gw: TestGateway;
 let client: GatewayClient;
@@ -36,15 +38,7 @@ afterAll(async () => {
   await gw?.close();
 });
 
-async function expectError(p: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(GatewayError);
-    return err as GatewayError;
-  }
-  throw new Error('expected the call to fail');
-}
+const expectError = (p: Promise<unknown>) => failureOf(p, GatewayError);
 
 /** Resolves with the next value of an iterator, or fails after `ms`. */
 async function nextWithin<T>(it: AsyncIterator<T>, ms = 20_000): Promise<T> {

@@ -1,4 +1,4 @@
-import { issueKey, startGateway, type TestGateway } from '../helpers/gateway';
+import { callJson, issueKey, useGateway, type TestGateway } from '../helpers/gateway';
 import { expectScoreByModel } from '../helpers/scoring';
 
 /**
@@ -6,19 +6,9 @@ import { expectScoreByModel } from '../helpers/scoring';
  * status, validation and open findings all move the score (docs/scoring.md); the gate answers
  * pass or fail with reasons on REST, GraphQL and tRPC.
  */
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-}, 180_000);
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway();
 
-const call = async (path: string, init: Parameters<TestGateway['request']>[1] = {}) => {
-  const res = await gw.request(path, init);
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
-};
+const call = (path: string, init?: Parameters<TestGateway['request']>[1]) => callJson(gw, path, init);
 const gql = (query: string, variables: Record<string, unknown> = {}, auth?: string) => call('/graphql', { method: 'POST', json: { query, variables }, ...(auth ? { auth } : {}) });
 const trpc = (path: string, input: unknown, auth?: string) => call(`/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, auth ? { auth } : {});
 

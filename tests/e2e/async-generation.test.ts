@@ -1,6 +1,7 @@
 import { createStandaloneDatabase } from '../helpers/database';
 import { startGateway, type TestGateway } from '../helpers/gateway';
-import { signatureValid, startWebhookReceiver as startReceiver, waitFor as waitUntil, type ReceivedDelivery } from '../helpers/webhook-receiver';
+import { signatureValid, startWebhookReceiver as startReceiver, type ReceivedDelivery } from '../helpers/webhook-receiver';
+import { waitFor as waitUntil } from '../helpers/wait';
 
 /** Generations and their deliveries take a while on a loaded machine. */
 const waitFor = <T>(fn: () => T | undefined | Promise<T | undefined>) => waitUntil(fn, 60_000);

@@ -2,15 +2,9 @@ import WebSocket from 'ws';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { WS_EVENT_TYPES } from '../../domain/compliance/events';
-import { ADMIN_KEY, startGateway, type TestGateway } from '../helpers/gateway';
+import { ADMIN_KEY, useGateway } from '../helpers/gateway';
 
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway();
 
 /** Frames a live socket sends, checked against the payload schemas the AsyncAPI document publishes. */
 test('AsyncAPI 3 document describes /v1/dashboard/ws, and real frames match its message schemas', async () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { startGateway, type TestGateway } from '../helpers/gateway';
+import { useGateway } from '../helpers/gateway';
 import { readSse } from '../helpers/sse';
 
 /**
@@ -11,13 +11,7 @@ import { readSse } from '../helpers/sse';
  * works again.
  */
 
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway({ AUDIO_WORKERS: '2' });
-}, 120_000);
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway({ AUDIO_WORKERS: '2' });
 
 const longText = (n: number, tag: string) =>
   Array.from({ length: n }, (_, i) => `Sentence ${i + 1} of the ${tag} text goes on a little longer, said the narrator.`).join(' ');

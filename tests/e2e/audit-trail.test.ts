@@ -1,24 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { contentHashOf } from '../../domain/audit/chain';
-import { issueKey, startGateway, type TestGateway } from '../helpers/gateway';
+import { callJson, issueKey, useGateway, type TestGateway } from '../helpers/gateway';
 
 /**
  * The audit trail over real HTTP: every kind of change recorded with who, when and the values
  * before and after; rows sealed into a hash chain after commit; tampering found by verify.
  */
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
-}, 180_000);
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
 
-const call = async (path: string, init: Parameters<TestGateway['request']>[1] = {}) => {
-  const res = await gw.request(path, init);
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-};
+const call = (path: string, init?: Parameters<TestGateway['request']>[1]) => callJson(gw, path, init);
 
 const sql = <T = any>(query: string, params: unknown[] = []): Promise<T> => (gw.db.orm.em.fork() as unknown as EntityManager).getConnection().execute(query, params) as Promise<T>;
 

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { issueKey, startGateway, type TestGateway } from '../helpers/gateway';
+import { callJson, issueKey, useGateway, type TestGateway } from '../helpers/gateway';
 
 /**
  * Reports an auditor accepts, over real HTTP: Unicode kept exactly (read back with poppler's
@@ -11,19 +11,9 @@ import { issueKey, startGateway, type TestGateway } from '../helpers/gateway';
 const ORGANISATION = 'Müller & Søn Medizintechnik GmbH';
 const TITLE = '✓ 数据 «sofort»';
 
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway({ ORGANISATION_NAME: ORGANISATION });
-}, 180_000);
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway({ ORGANISATION_NAME: ORGANISATION });
 
-const call = async (path: string, init: Parameters<TestGateway['request']>[1] = {}) => {
-  const res = await gw.request(path, init);
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-};
+const call = (path: string, init?: Parameters<TestGateway['request']>[1]) => callJson(gw, path, init);
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const pdfText = (pdf: Buffer) => execFileSync('pdftotext', ['-enc', 'UTF-8', '-', '-'], { input: pdf }).toString('utf8');
 /** pdftotext lays text out in lines; the assertions read it as one running text. */

@@ -1,6 +1,6 @@
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { issueKey, startGateway, type TestGateway } from '../helpers/gateway';
+import { issueKey, startGateway, useGateway, type TestGateway } from '../helpers/gateway';
 
 /**
  * One budget per operation, whatever the transport: a tRPC batch item, a GraphQL root field and a
@@ -23,13 +23,7 @@ async function wsOnce(gw: TestGateway, query: string, authorization?: string): P
 }
 
 describe('TTS per-IP limit on every transport', () => {
-  let gw: TestGateway;
-  beforeAll(async () => {
-    gw = await startGateway({ API_RATE_LIMIT: '5' });
-  }, 60_000);
-  afterAll(async () => {
-    await gw?.close();
-  });
+  const gw = useGateway({ API_RATE_LIMIT: '5' });
 
   test('once REST health is at 429, GraphQL, tRPC and graphql-ws TTS operations of the same IP are 429 too', async () => {
     const statuses: number[] = [];

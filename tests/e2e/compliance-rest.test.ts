@@ -1,18 +1,8 @@
-import { startGateway, type TestGateway } from '../helpers/gateway';
+import { callJson, useGateway, type TestGateway } from '../helpers/gateway';
 
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway();
 
-const call = async (path: string, init: Parameters<TestGateway['request']>[1] = {}) => {
-  const res = await gw.request(path, init);
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
-};
+const call = (path: string, init?: Parameters<TestGateway['request']>[1]) => callJson(gw, path, init);
 const post = (path: string, json: unknown) => call(path, { method: 'POST', json });
 const put = (path: string, json: unknown) => call(path, { method: 'PUT', json });
 const patch = (path: string, json: unknown) => call(path, { method: 'PATCH', json });

@@ -1,14 +1,8 @@
 import { expectScoreByModel } from '../helpers/scoring';
-import { graphql, startGateway, issueKey, type TestGateway } from '../helpers/gateway';
+import { graphql, issueKey, useGateway } from '../helpers/gateway';
 
 /** GraphQL and tRPC over the same compliance domain operations as REST. */
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway();
 
 const gql = (query: string, variables: Record<string, unknown> = {}, auth?: string | null) => graphql(gw, query, variables, auth);
 

@@ -1,18 +1,12 @@
 import { MetricSnapshot } from '../../domain/compliance/dashboard/snapshot.entity';
-import { startGateway, type TestGateway } from '../helpers/gateway';
+import { useGateway } from '../helpers/gateway';
 
 /**
  * A flood of assessments writes coalesced snapshots (unchanged numbers within a minute share one row,
  * its time moved to the latest assessment), and dashboard history aggregates in SQL per period: any
  * number of snapshots, never a row cap that hides the newest ones.
  */
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-}, 120_000);
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway();
 
 const snapshotCount = (framework: string | null) => (gw.db.orm.em.fork() as any).count(MetricSnapshot, { framework });
 const DAY_MS = 86_400_000;

@@ -1,19 +1,13 @@
-import { ADMIN_KEY, startGateway, type TestGateway } from '../helpers/gateway';
+import { ADMIN_KEY, useGateway } from '../helpers/gateway';
 
 /**
  * The fast lane (rest-adapter/fast-lane.ts) answers a repeated POST /api/v1/generate from memory in
  * front of express. Whatever it answers must be what express would have answered, and whatever it
  * cannot answer must reach express intact (its body already read).
  */
-let gw: TestGateway;
 /** Per client IP and minute; every test here shares the counter of 127.0.0.1 (the last test spends it). */
 const RATE_LIMIT = 30;
-beforeAll(async () => {
-  gw = await startGateway({ API_RATE_LIMIT: String(RATE_LIMIT) });
-}, 60_000);
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway({ API_RATE_LIMIT: String(RATE_LIMIT) });
 afterEach(() => jest.restoreAllMocks());
 
 const body = (text: string) => JSON.stringify({ text, options: { provider: 'mock', format: 'mp3' } });

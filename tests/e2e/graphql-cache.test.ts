@@ -1,17 +1,11 @@
-import { graphql, issueKey, startGateway, type TestGateway } from '../helpers/gateway';
+import { graphql, issueKey, useGateway } from '../helpers/gateway';
 
 /**
  * The GraphQL response cache (gateway/graphql.ts): read-model answers are reused only while the
  * read model's version (bumped by database triggers on requirements and audit findings) is unchanged,
  * and only for the same query, variables and caller.
  */
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-}, 60_000);
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway();
 afterEach(() => jest.restoreAllMocks());
 
 const QUERY = `query Page($limit: Int) { requirements(limit: $limit) { data { id title status findings { id title } } } }`;

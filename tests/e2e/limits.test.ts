@@ -3,16 +3,10 @@ import { GRAPHQL_LIMITS } from '../../gateway/graphql';
 import { WS_LIMITS } from '../../gateway/live';
 import { MAX_BATCH_SIZE, MAX_PAGE_SIZE } from '../../domain/compliance/requirements/requirement.service';
 import { MAX_TEXT_LENGTH } from '../../domain/tts/request';
-import { graphql, ADMIN_KEY, startGateway, type TestGateway } from '../helpers/gateway';
+import { ADMIN_KEY, graphql, useGateway } from '../helpers/gateway';
 
 /** Every limit answers a clear error that names it. */
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-}, 60_000);
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway();
 
 const gql = (query: string) => graphql(gw, query);
 const messages = (body: any): string => (body.errors ?? []).map((e: any) => e.message).join(' | ');

@@ -1,5 +1,6 @@
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { upgradeStatus as upgradeStatusOf } from '../helpers/ws';
 import { clock, clockStartingAt } from '../../domain/clock';
 import { MetricSnapshot } from '../../domain/compliance/dashboard/snapshot.entity';
 import { ADMIN_KEY, issueKey, startGateway, type TestGateway } from '../helpers/gateway';
@@ -223,20 +224,7 @@ async function openSocket(query = `?access_token=${ADMIN_KEY}`, headers: Record<
   return { socket, messages, next };
 }
 
-function upgradeStatus(query: string, headers: Record<string, string> = {}): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`${wsUrl}/v1/dashboard/ws${query}`, { headers });
-    socket.on('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      socket.terminate();
-    });
-    socket.on('open', () => {
-      socket.close();
-      resolve(101);
-    });
-    socket.on('error', (e) => (String(e.message).includes('Unexpected server response') ? undefined : reject(e)));
-  });
-}
+const upgradeStatus = (query: string, headers: Record<string, string> = {}) => upgradeStatusOf(`${wsUrl}/v1/dashboard/ws${query}`, headers);
 
 describe('dashboard WebSocket', () => {
   test('sees requirement_updated it subscribed to, not validation_completed it did not', async () => {

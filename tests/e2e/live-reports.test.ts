@@ -1,3 +1,4 @@
+import { parseCsv } from '../helpers/csv';
 import { expectScoreByModel } from '../helpers/scoring';
 import { clock, clockStartingAt } from '../../domain/clock';
 import { Requirement } from '../../domain/compliance/requirements/requirement.entity';
@@ -49,30 +50,6 @@ async function waitCompleted(path: string, auth?: string): Promise<any> {
 }
 
 const range = () => ({ start: new Date(Date.now() - 86_400_000).toISOString(), end: new Date(Date.now() + 60_000).toISOString() });
-
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  return rows;
-}
 
 describe('compliance reports', () => {
   test('json: request → 202 generating → completed → downloaded and parsed; the date range excludes the old requirement', async () => {

@@ -4,6 +4,7 @@ import { clock, clockStartingAt } from '../../domain/clock';
 import { ApiKey } from '../../domain/auth/api-key.entity';
 import { mintKey, startGateway, type TestGateway } from '../helpers/gateway';
 import { readSse } from '../helpers/sse';
+import { waitFor as waitUntil } from '../helpers/wait';
 
 /**
  * Issue 11: live channels last only as long as their key. A revoked (also by cascade from an
@@ -98,10 +99,7 @@ async function trpcSubscription(key: string): Promise<{ text: Promise<string> }>
   return { text };
 }
 
-async function waitFor(check: () => boolean, what = 'condition') {
-  for (let i = 0; i < 2400 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
+const waitFor = (check: () => boolean, what?: string) => waitUntil(check, 60_000, what, 25);
 
 const lastError = (sub: Subscription) => sub.results.at(-1)?.errors?.[0];
 

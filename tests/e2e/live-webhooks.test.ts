@@ -1,5 +1,6 @@
 import { issueKey, startGateway, type TestGateway } from '../helpers/gateway';
-import { signedAt, startWebhookReceiver, waitFor, type ReceivedDelivery } from '../helpers/webhook-receiver';
+import { signedAt, startWebhookReceiver, type ReceivedDelivery } from '../helpers/webhook-receiver';
+import { waitFor } from '../helpers/wait';
 
 /** The signature's time; fails the test when the signature is not valid for `secret`. */
 function verifySignature(secret: string, header: string, raw: string): number {

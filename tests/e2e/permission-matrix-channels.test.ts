@@ -1,10 +1,12 @@
 import { graphqlEnumName } from '../../schema/enums';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import { upgradeStatus } from '../helpers/ws';
 import { COMPLIANCE_EVENT_TYPES } from '../../domain/compliance/events';
 import { makeEvent } from '../../domain/events/bus';
 import { ADMIN_KEY, startGateway, type TestGateway } from '../helpers/gateway';
-import { startWebhookReceiver, waitFor } from '../helpers/webhook-receiver';
+import { startWebhookReceiver } from '../helpers/webhook-receiver';
+import { waitFor } from '../helpers/wait';
 
 /**
  * The permission matrix, extended to channels (issue 11): for every event type and every report
@@ -273,18 +275,7 @@ describe.each(LIVE.filter((k) => k !== 'control'))('key %s on the live channels'
 });
 
 test.each(['noScores', 'noDashboard'] as const)('key %s is refused by every live channel (they need read:dashboard)', async (name) => {
-  const status = await new Promise<number>((resolve) => {
-    const socket = new WebSocket(`${wsUrl}/v1/dashboard/ws?access_token=${keys[name].key}`);
-    socket.on('error', () => undefined); // terminate() after a refused upgrade reports one
-    socket.on('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      socket.terminate();
-    });
-    socket.on('open', () => {
-      socket.close();
-      resolve(101);
-    });
-  });
+  const status = await upgradeStatus(`${wsUrl}/v1/dashboard/ws?access_token=${keys[name].key}`);
   expect(status).toBe(403);
   const sse = await gw.request('/trpc/live.complianceEvents', { auth: keys[name].key, headers: { accept: 'text/event-stream' } });
   expect(await sse.text()).toMatch(/FORBIDDEN|AUTHORIZATION_ERROR/);

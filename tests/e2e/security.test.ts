@@ -1,13 +1,7 @@
-import { ADMIN_KEY, issueKey, startGateway, type TestGateway } from '../helpers/gateway';
+import { ADMIN_KEY, issueKey, startGateway, useGateway, type TestGateway } from '../helpers/gateway';
 
 /** Secrets at rest, security headers, CORS and production hardening, each checked over real HTTP. */
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-}, 60_000);
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway();
 
 test('API keys are stored hashed: the secret appears in no column of api_keys', async () => {
   const secret = await issueKey(gw, ['read:requirements']);

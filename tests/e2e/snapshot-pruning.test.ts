@@ -5,17 +5,11 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { clock, clockStartingAt } from '../../domain/clock';
-import { startGateway, type TestGateway } from '../helpers/gateway';
+import { useGateway } from '../helpers/gateway';
 
-let gw: TestGateway;
 const sql = (text: string) => (gw.db.orm.em as unknown as EntityManager).getConnection().execute(text) as Promise<any[]>;
 
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway();
 
 const TODAY = '2027-03-10T12:00:00.000Z';
 const DAY = 86_400_000;

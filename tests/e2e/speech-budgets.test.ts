@@ -1,4 +1,4 @@
-import { issueKey, startGateway, type TestGateway } from '../helpers/gateway';
+import { issueKey, useGateway } from '../helpers/gateway';
 
 /**
  * Cost-aware limits for speech, on every transport: a characters-per-minute budget per client (key,
@@ -6,19 +6,13 @@ import { issueKey, startGateway, type TestGateway } from '../helpers/gateway';
  * wait; a flood beyond that is 429) so another client is not held up; a bounded server-wide queue
  * (full: 503 with Retry-After). Each mock chunk takes MOCK_LATENCY_MS, so generations overlap.
  */
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway({
+const gw = useGateway({
     MOCK_LATENCY_MS: '1200',
     TTS_CHARS_PER_MINUTE: '1000',
     TTS_MAX_CONCURRENT_PER_CLIENT: '1',
     TTS_MAX_CONCURRENT_GENERATIONS: '2',
     TTS_ADMISSION_QUEUE: '6',
   });
-}, 60_000);
-afterAll(async () => {
-  await gw?.close();
-});
 
 const speechKey = () => issueKey(gw, ['tts:generate', 'tts:read']);
 let serial = 0;

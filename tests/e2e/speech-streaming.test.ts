@@ -1,7 +1,7 @@
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { decode, type AudioFormat } from '../../domain/tts/audio';
-import { ADMIN_KEY, startGateway, type TestGateway } from '../helpers/gateway';
+import { ADMIN_KEY, useGateway } from '../helpers/gateway';
 import { readSse } from '../helpers/sse';
 
 /**
@@ -11,13 +11,7 @@ import { readSse } from '../helpers/sse';
  * opened at `started` is always opened while the audio is being made.
  */
 
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway({ MOCK_LATENCY_MS: '300' });
-}, 120_000);
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway({ MOCK_LATENCY_MS: '300' });
 
 const sentences = (n: number, tag: string) =>
   Array.from({ length: n }, (_, i) => `Sentence ${i + 1} of the ${tag} stream tells a little more, said the narrator slowly.`).join(' ');

@@ -1,15 +1,9 @@
 import { clock, clockStartingAt } from '../../domain/clock';
 import { decode, probe } from '../../domain/tts/audio';
-import { ADMIN_KEY, issueKey, startGateway, type TestGateway } from '../helpers/gateway';
+import { ADMIN_KEY, issueKey, useGateway } from '../helpers/gateway';
 import { readSse } from '../helpers/sse';
 
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway();
 
 const post = (path: string, json: unknown, auth?: string | null) => gw.request(path, { method: 'POST', json, auth });
 const gen = async (text: string, options: Record<string, unknown> = {}) => {

@@ -1,12 +1,6 @@
-import { startGateway, type TestGateway } from '../helpers/gateway';
+import { useGateway } from '../helpers/gateway';
 
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway({ API_KEY: 'tts-production-key', API_RATE_LIMIT: '5' });
-});
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway({ API_KEY: 'tts-production-key', API_RATE_LIMIT: '5' });
 
 test('with API_KEY set, TTS needs the key (or any key with TTS permission); admin paths stay admin-only', async () => {
   const none = await gw.request('/api/v1/voices', { auth: null });

@@ -1,12 +1,6 @@
-import { startGateway, type TestGateway } from '../helpers/gateway';
+import { useGateway } from '../helpers/gateway';
 
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway();
 
 test('generate then fetch audio', async () => {
   const res = await gw.request('/api/v1/generate', { method: 'POST', json: { text: 'Hello world.', options: { provider: 'mock' } } });

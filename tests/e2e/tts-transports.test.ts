@@ -1,16 +1,10 @@
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { print } from 'graphql';
-import { graphql, ADMIN_KEY, startGateway, type TestGateway } from '../helpers/gateway';
+import { ADMIN_KEY, graphql, useGateway } from '../helpers/gateway';
 import { GenerateDocument, VoicesDocument, type GenerateMutation, type VoicesQuery } from '../generated/graphql';
 
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway();
 
 const gql = (query: string, variables: Record<string, unknown> = {}, auth: string | null = ADMIN_KEY) => graphql(gw, query, variables, auth);
 

@@ -1,4 +1,4 @@
-import { ADMIN_KEY, issueKey, startGateway, type TestGateway } from '../helpers/gateway';
+import { ADMIN_KEY, issueKey, startGateway, useGateway } from '../helpers/gateway';
 
 /**
  * `viewer` (GraphQL) and `auth.viewer` (tRPC): the calling key describes itself, so a client such
@@ -7,13 +7,7 @@ import { ADMIN_KEY, issueKey, startGateway, type TestGateway } from '../helpers/
 const VIEWER = 'query { viewer { keyId name isAdmin plan permissions speechOpen } }';
 
 describe('viewer', () => {
-  let gw: TestGateway;
-  beforeAll(async () => {
-    gw = await startGateway();
-  }, 180_000);
-  afterAll(async () => {
-    await gw?.close();
-  });
+  const gw = useGateway();
 
   async function viewerOf(auth: string | null) {
     const res = await gw.request('/graphql', { method: 'POST', json: { query: VIEWER }, auth });

@@ -1,7 +1,8 @@
 import { graphqlEnumName } from '../../schema/enums';
 import { clock, clockStartingAt } from '../../domain/clock';
 import { ADMIN_KEY, startGateway, type TestGateway } from '../helpers/gateway';
-import { startWebhookReceiver, waitFor } from '../helpers/webhook-receiver';
+import { startWebhookReceiver } from '../helpers/webhook-receiver';
+import { waitFor } from '../helpers/wait';
 
 /**
  * Issue 11: a webhook belongs to the key that registered it and delivers only what that key may

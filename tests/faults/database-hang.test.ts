@@ -1,9 +1,8 @@
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { createLogger } from '../../gateway/logger';
-import { createStandaloneDatabase } from '../helpers/database';
-import { startGateway, type TestGateway } from '../helpers/gateway';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
+import type { TestGateway } from '../helpers/gateway';
+import { startGatewayBehindProxy, type GatewayBehindProxy } from '../helpers/gateway-behind-proxy';
+import type { TcpProxy } from '../helpers/tcp-proxy';
 
 /**
  * The database hangs (a relay between gateway and database stops passing bytes but keeps every
@@ -14,25 +13,17 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
 const HANG_MS = 8_000;
 let gw: TestGateway;
 let proxy: TcpProxy;
-let cleanup: () => Promise<void> = async () => undefined;
-const logLines: string[] = [];
+let faulty: GatewayBehindProxy | undefined;
+let logLines: string[] = [];
 
 beforeAll(async () => {
-  const db = await createStandaloneDatabase('gw_hang');
-  cleanup = () => db.drop();
-  const target = new URL(db.url);
-  proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-  const viaProxy = new URL(target);
-  viaProxy.host = `127.0.0.1:${proxy.port}`;
   // The guard gives up on a silent database after DATABASE_HANG_MS (1 s by default); at 500 ms the
   // "503 within 2 s" below keeps its meaning with room for a busy machine's event-loop lag.
-  gw = await startGateway({ DATABASE_URL: viaProxy.toString(), DATABASE_HANG_MS: '500' }, { logger: createLogger('warn', { write: (line: string) => void logLines.push(line) }) });
+  faulty = await startGatewayBehindProxy('gw_hang', { DATABASE_HANG_MS: '500' });
+  ({ gw, proxy, logLines } = faulty);
 }, 120_000);
 afterAll(async () => {
-  proxy?.resume();
-  await gw?.close();
-  await proxy?.close();
-  await cleanup();
+  await faulty?.close();
 });
 
 interface Outcome {

@@ -1,7 +1,6 @@
-import { createLogger } from '../../gateway/logger';
-import { createStandaloneDatabase } from '../helpers/database';
-import { startGateway, type TestGateway } from '../helpers/gateway';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
+import type { TestGateway } from '../helpers/gateway';
+import { startGatewayBehindProxy, type GatewayBehindProxy } from '../helpers/gateway-behind-proxy';
+import type { TcpProxy } from '../helpers/tcp-proxy';
 
 /**
  * The database goes away for ~10 s (a TCP relay between gateway and database cuts every connection
@@ -11,26 +10,18 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
 const OUTAGE_MS = 10_000;
 let gw: TestGateway;
 let proxy: TcpProxy;
-let cleanup: () => Promise<void> = async () => undefined;
+let faulty: GatewayBehindProxy | undefined;
 /** The gateway's log lines (warn and above): the driver's messages must arrive here, not on the console. */
-const logLines: string[] = [];
+let logLines: string[] = [];
 let consoleLog: jest.SpyInstance;
 
 beforeAll(async () => {
-  const db = await createStandaloneDatabase('gw_outage');
-  cleanup = () => db.drop();
-  const target = new URL(db.url);
-  proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-  const viaProxy = new URL(target);
-  viaProxy.host = `127.0.0.1:${proxy.port}`;
   consoleLog = jest.spyOn(console, 'log');
-  gw = await startGateway({ DATABASE_URL: viaProxy.toString() }, { logger: createLogger('warn', { write: (line: string) => void logLines.push(line) }) });
+  faulty = await startGatewayBehindProxy('gw_outage');
+  ({ gw, proxy, logLines } = faulty);
 }, 120_000);
 afterAll(async () => {
-  proxy?.resume();
-  await gw?.close();
-  await proxy?.close();
-  await cleanup();
+  await faulty?.close();
 });
 
 async function timed(pathname: string) {

@@ -1,6 +1,6 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { ADMIN_KEY, startGateway, type TestGateway } from '../helpers/gateway';
+import { ADMIN_KEY, useGateway } from '../helpers/gateway';
 
 /**
  * A bounded soak on loopback: 200 concurrent clients (SOAK_CLIENTS, pausing ~SOAK_THINK_MS between
@@ -22,13 +22,7 @@ const ON_POSTGRES = !!(process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL
 const THINK_MS = Number(process.env.SOAK_THINK_MS ?? (ON_POSTGRES ? 600 : 1500));
 const TEXTS = ['Hello from the soak test.', 'Compliance matters.', 'Audio from the cache.', 'A fourth sentence.', 'The last one.'];
 
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway();
-}, 180_000);
-afterAll(async () => {
-  await gw?.close();
-});
+const gw = useGateway();
 
 interface Subscriber {
   transport: 'graphql-ws' | 'dashboard';

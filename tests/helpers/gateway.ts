@@ -75,6 +75,33 @@ export async function startGateway(env: Record<string, string | undefined> = {},
   };
 }
 
+/**
+ * The file's (or describe block's) gateway: started in beforeAll, closed in afterAll. Until then the
+ * handle throws when used; afterwards it answers for the running gateway.
+ */
+export function useGateway(env: Record<string, string | undefined> = {}, opts: { logger?: Logger } = {}): TestGateway {
+  let started: TestGateway | undefined;
+  beforeAll(async () => {
+    started = await startGateway(env, opts);
+  }, 180_000);
+  afterAll(async () => {
+    await started?.close();
+  });
+  return new Proxy({} as TestGateway, {
+    get(_target, key) {
+      if (!started) throw new Error('the gateway starts in beforeAll');
+      return started[key as keyof TestGateway];
+    },
+  });
+}
+
+/** A request whose answer is read as JSON when it has a body: status, body (or null) and headers. */
+export async function callJson(gw: TestGateway, pathname: string, init: Parameters<TestGateway['request']>[1] = {}): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await gw.request(pathname, init);
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+}
+
 /** A GraphQL operation over HTTP (as the admin unless `auth` says otherwise): the status and the parsed body. */
 export async function graphql(gw: TestGateway, query: string, variables?: Record<string, unknown>, auth?: string | null): Promise<{ status: number; body: any }> {
   const res = await gw.request('/graphql', { method: 'POST', json: { query, variables }, auth });

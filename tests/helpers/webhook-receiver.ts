@@ -66,13 +66,3 @@ export function signedAt(secret: string, header: string, raw: string): number | 
   const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
   return m && createHmac('sha256', secret).update(`${m[1]}.${raw}`).digest('hex') === m[2] ? Number(m[1]) : null;
 }
-
-export async function waitFor<T>(fn: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

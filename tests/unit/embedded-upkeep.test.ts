@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, type Database } from '../../domain/database/orm';
-import { waitFor } from '../helpers/webhook-receiver';
+import { waitFor } from '../helpers/wait';
 
 /**
  * The embedded database (PGlite) has no autovacuum; the gateway's upkeep gathers statistics and

@@ -5,6 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { openDatabase, type Database } from '../../domain/database/orm';
 import { Job } from '../../domain/jobs/job.entity';
 import { JobQueue, type RunningJob } from '../../domain/jobs/job-queue';
+import { waitFor } from '../helpers/wait';
 
 let db: Database;
 let dataDir: string;
@@ -25,15 +26,6 @@ afterAll(async () => {
   await db?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('condition not met in time');
-}
 
 function makeQueue(instanceId: string, opts: Partial<ConstructorParameters<typeof JobQueue>[1]> = {}) {
   const q = new JobQueue(rootEm, { instanceId, pollIntervalMs: 50, concurrency: 3, retryBaseMs: 20, ...opts });

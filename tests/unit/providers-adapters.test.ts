@@ -1,4 +1,3 @@
-import { DomainError } from '../../domain/errors';
 import { decode, probe } from '../../domain/tts/audio';
 import { ProviderA } from '../../domain/tts/providers/provider-a';
 import { ProviderB, providerBEmotions, providerBSpeed } from '../../domain/tts/providers/provider-b';
@@ -9,19 +8,10 @@ import { resolveResilience, type ResilienceOptions } from '../../domain/tts/prov
 import { repairStreamingWavHeader } from '../../domain/tts/providers/upstream-audio';
 import { audioReply, sampleAudio, startFakeVendor, type FakeVendor } from '../helpers/fake-vendor';
 import { httpStatusOf } from '../../gateway/kit/client-error';
+import { failureOf } from '../helpers/expect-failure';
 
 const FAST: Partial<ResilienceOptions> = { timeoutMs: 2000, maxAttempts: 3, baseBackoffMs: 5, maxBackoffMs: 20, cooldownMs: 200 };
 const resilience = resolveResilience(FAST);
-
-async function failureOf(p: Promise<unknown>): Promise<DomainError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 let vendor: FakeVendor;
 beforeAll(async () => {

@@ -13,6 +13,7 @@ import {
   type ResilienceOptions,
 } from '../../domain/tts/providers/resilience';
 import { audioReply, sampleAudio, startFakeVendor, type FakeVendor } from '../helpers/fake-vendor';
+import { failureOf } from '../helpers/expect-failure';
 
 const FAST: Partial<ResilienceOptions> = {
   timeoutMs: 1500,
@@ -32,16 +33,6 @@ const reported: UpstreamFailureRecord[] = [];
 
 function providerA(vendor: FakeVendor, overrides: Partial<ResilienceOptions> = {}) {
   return new ProviderA({ apiKey: 'sk-secret-key-123', baseUrl: vendor.url, resilience: resolveResilience(FAST, overrides), onFailure: (f) => reported.push(f) });
-}
-
-async function failureOf(p: Promise<unknown>): Promise<DomainError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(DomainError);
-    return err as DomainError;
-  }
-  throw new Error('expected the call to fail');
 }
 
 describe('retry timing', () => {

@@ -14,7 +14,7 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
-import { DomainError } from '../domain/errors';
+import { DomainError } from '../../../domain/errors';
 
 /**
  * What an operation may cost once list sizes are known. graphql-armor's cost limit (validation, no

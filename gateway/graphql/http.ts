@@ -1,0 +1,116 @@
+import type { Server } from 'node:http';
+import { ApolloServer, type ApolloServerOptionsWithGateway, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { GraphQLError } from 'graphql';
+import type { GqlContext } from '../../resolvers/context';
+import { toClientError, type ClientError } from '../kit/client-error';
+import type { Operation, Pipeline } from './pipeline';
+import { asGraphqlError } from './parts/errors';
+
+type Gateway = ApolloServerOptionsWithGateway<GqlContext>['gateway'];
+type Executor = NonNullable<Awaited<ReturnType<Gateway['load']>>['executor']>;
+type GatewayRequest = Parameters<Executor>[0];
+
+/** The operation as the pipeline sees it; the name is the one the client asked for (Apollo's is null when none matched). */
+function operationOf(request: { document?: unknown; queryHash?: string; request: { operationName?: string | null; variables?: Record<string, unknown> }; contextValue?: GqlContext; context?: GqlContext }): Operation {
+  return {
+    document: request.document as Operation['document'],
+    documentKey: request.queryHash!,
+    operationName: request.request.operationName ?? null,
+    variables: request.request.variables ?? {},
+    context: (request.contextValue ?? request.context)!,
+  };
+}
+
+/**
+ * Apollo keeps HTTP, parsing and validation (with the pipeline's limits and rules) and formats errors
+ * with the pipeline's formatter; execution is the pipeline's. Apollo's `gateway` option is its one
+ * seam for an executor of one's own (docs/decisions.md, "One GraphQL pipeline"); the schema is static.
+ */
+function pipelineExecutor(pipeline: Pipeline): Gateway {
+  const executor: Executor = (request: GatewayRequest) => pipeline.execute(operationOf(request as never));
+  return {
+    async load() {
+      return { schema: pipeline.schema, executor };
+    },
+    onSchemaLoadOrUpdate(callback) {
+      callback({ apiSchema: pipeline.schema, coreSupergraphSdl: '' });
+      return () => undefined;
+    },
+    async stop() {},
+  };
+}
+
+/** The pipeline's admission (input checks, budgets, list cost) once Apollo has the operation: a refusal answers its HTTP status. */
+function admissionPlugin(pipeline: Pipeline): ApolloServerPlugin<GqlContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation(rc) {
+          // Tells the context the operation's name (the /metrics route label; an unnamed one: null).
+          rc.contextValue.onOperation?.(rc.operationName ?? null);
+          try {
+            await pipeline.admit(operationOf(rc as never));
+          } catch (err) {
+            throw asGraphqlError(err);
+          }
+        },
+      };
+    },
+  };
+}
+
+/**
+ * A refusal that says when to come back (503 with the database down, 429 over a budget) carries its
+ * `Retry-After` on the HTTP answer too.
+ */
+export const retryAfterPlugin: ApolloServerPlugin<GqlContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response, errors }) {
+        if (!errors?.length) return;
+        let refusal: ClientError | undefined;
+        for (const e of errors) {
+          const original = e instanceof GraphQLError ? e.originalError : e;
+          if (!original) continue;
+          const err = toClientError(original);
+          if (err.headers?.['Retry-After'] && (!refusal || err.status > refusal.status)) refusal = err;
+        }
+        if (!refusal) return;
+        response.http.headers.set('retry-after', refusal.headers!['Retry-After']);
+        // Over a budget is the caller's 429, as the limiter answered before per-operation budgets;
+        // a server-side 503 stays a GraphQL error in a 200 (extensions.status says 503).
+        if (refusal.status === 429 && response.body.kind === 'single' && (response.body.singleResult.data ?? null) === null) response.http.status = 429;
+      },
+    };
+  },
+};
+
+/** GraphQL over HTTP: Apollo Server around the pipeline. */
+export async function createApollo(opts: { pipeline: Pipeline; httpServer: Server; production: boolean }) {
+  const { pipeline } = opts;
+  const apollo = new ApolloServer<GqlContext>({
+    gateway: pipelineExecutor(pipeline),
+    introspection: !opts.production,
+    includeStacktraceInErrorResponses: false,
+    allowBatchedHttpRequests: false,
+    formatError: pipeline.formatError,
+    validationRules: pipeline.validationRules,
+    parseOptions: pipeline.parseOptions,
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer: opts.httpServer }),
+      admissionPlugin(pipeline),
+      retryAfterPlugin,
+      // Apollo's landing page loads Sandbox from Apollo's CDN; browsers get the bundled GraphiQL instead (gateway/graphiql.ts).
+      ApolloServerPluginLandingPageDisabled(),
+      // No cache hints are used; without this plugin no resolver is wrapped for `willResolveField`.
+      ApolloServerPluginCacheControlDisabled(),
+    ],
+    csrfPrevention: true,
+    // The gateway owns signal handling (gateway/main.ts) and stops Apollo as one step of its shutdown.
+    stopOnTerminationSignals: false,
+  });
+  await apollo.start();
+  return apollo;
+}

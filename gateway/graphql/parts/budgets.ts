@@ -1,0 +1,48 @@
+import { getOperationAST, Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import type { BudgetKind, OperationBudgets } from '../../kit/budgets';
+import type { Part } from '../pipeline';
+
+/** Counts each root field of an operation against its limiter (see OperationBudgets). */
+export interface OperationCharging {
+  budgets: OperationBudgets;
+  /** Root fields that count against the TTS limit (the rest count against the plan). */
+  ttsFields: ReadonlySet<string>;
+}
+
+/** How many root fields of each kind the operation selects (through fragments too); `__typename` is free. */
+export function rootFieldCounts(document: DocumentNode, operationName: string | null | undefined, ttsFields: ReadonlySet<string>): Record<BudgetKind, number> {
+  const counts: Record<BudgetKind, number> = { tts: 0, plan: 0 };
+  const operation = getOperationAST(document, operationName ?? undefined);
+  if (!operation) return counts;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const seen = new Set<string>();
+  const walk = (set: SelectionSetNode) => {
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD) {
+        if (sel.name.value !== '__typename') counts[ttsFields.has(sel.name.value) ? 'tts' : 'plan']++;
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        walk(sel.selectionSet);
+      } else if (!seen.has(sel.name.value)) {
+        seen.add(sel.name.value);
+        const f = fragments.get(sel.name.value);
+        if (f) walk(f.selectionSet);
+      }
+    }
+  };
+  walk(operation.selectionSet);
+  return counts;
+}
+
+/** Charges each root field of an operation to the caller (its key's plan, else its address); over a budget: the limiter's 429. */
+export function operationBudgets(charging: OperationCharging): Part {
+  return {
+    name: 'operation-budgets',
+    async admit(op) {
+      const counts = rootFieldCounts(op.document, op.operationName, charging.ttsFields);
+      const caller = { ip: op.context.domain.ip, principal: op.context.domain.principal };
+      await charging.budgets.charge('tts', caller, counts.tts);
+      await charging.budgets.charge('plan', caller, counts.plan);
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import type { IncomingMessage } from 'node:http';
+import { GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import type { Principal } from '../../domain/auth/principal';
+import type { Services } from '../../domain/services';
+import type { GqlContext } from '../../resolvers/context';
+import { accessTokenOf, bearerFrom } from '../kit/credentials';
+import type { RequestContexts } from '../kit/request-context';
+import type { UpgradeHandler } from '../live';
+import type { Pipeline } from './pipeline';
+import { asGraphqlError } from './parts/errors';
+
+type Connection = {
+  request: IncomingMessage;
+  /** The key the socket opened with, checked again for each operation. */
+  secret?: string;
+  principal?: Principal | null;
+};
+
+/**
+ * GraphQL over WebSocket (graphql-ws) through the same pipeline as HTTP: the same parse and
+ * validation rules, the same admission (input checks, budgets, list cost), the same execution
+ * (compiled, response cache, result cap) for queries and mutations, the same error formatting.
+ * A refused document or operation answers an `error` message; the connection stays.
+ */
+export function graphqlWsServer(deps: { pipeline: Pipeline; services: Services; contexts: RequestContexts; clientIpOf(req: IncomingMessage): string | undefined }) {
+  const { pipeline, services, contexts } = deps;
+  const documentKeys = new WeakMap<DocumentNode, string>();
+  const refusal = (thrown: unknown): readonly GraphQLError[] => {
+    // graphql-ws sends these as they are (it takes GraphQLError instances only): formatted first.
+    const e = asGraphqlError(thrown);
+    const formatted = pipeline.formatError(e.toJSON(), e);
+    return [new GraphQLError(formatted.message, { extensions: formatted.extensions })];
+  };
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const server = useServer<Record<string, unknown>, Connection>(
+    {
+      schema: pipeline.schema,
+      onConnect: async (ctx) => {
+        const given = ctx.connectionParams?.authorization;
+        const fromParams = typeof given === 'string' ? (bearerFrom(given) ?? given) : undefined;
+        const secret = fromParams ?? bearerFrom(ctx.extra.request.headers.authorization) ?? accessTokenOf(ctx.extra.request.url);
+        ctx.extra.principal = secret ? await services.auth.authenticate(secret) : null;
+        ctx.extra.secret = secret;
+        return !(secret && !ctx.extra.principal); // a wrong key is refused at once
+      },
+      onSubscribe: async (ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
+        // Each operation re-checks the connection's key (as each HTTP request does): a key revoked or
+        // expired since the socket opened gets AUTHENTICATION_ERROR, not the rights it had.
+        if (ctx.extra.secret) {
+          try {
+            ctx.extra.principal = await services.auth.authenticate(ctx.extra.secret);
+          } catch (err) {
+            // The key could not be checked (database unavailable): this operation is refused, the connection stays.
+            return refusal(err);
+          }
+        }
+        const prepared = pipeline.prepare(payload.query);
+        if (Array.isArray(prepared)) return prepared;
+        const { document, documentKey } = prepared as Exclude<typeof prepared, readonly GraphQLError[]>;
+        documentKeys.set(document, documentKey);
+        const context: GqlContext = { services, domain: contexts.of({ principal: ctx.extra.principal ?? null, ip: deps.clientIpOf(ctx.extra.request) }) };
+        const operationName = payload.operationName ?? null;
+        const variables = payload.variables ?? {};
+        try {
+          await pipeline.admit({ document, documentKey, operationName, variables, context });
+        } catch (err) {
+          return refusal(err);
+        }
+        return { schema: pipeline.schema, document, operationName, variableValues: variables, contextValue: context };
+      },
+      execute: (args) =>
+        pipeline.execute({
+          document: args.document,
+          documentKey: documentKeys.get(args.document)!,
+          operationName: args.operationName ?? null,
+          variables: (args.variableValues ?? {}) as Record<string, unknown>,
+          context: args.contextValue as GqlContext,
+        }),
+      onNext: (_ctx, _id, _payload, _args, result) => pipeline.formatResult(result as ExecutionResult) as never,
+    },
+    wss,
+  );
+  const upgrade: UpgradeHandler = (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  return {
+    upgrade,
+    async close() {
+      await server.dispose();
+      wss.close();
+    },
+  };
+}

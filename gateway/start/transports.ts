@@ -1,0 +1,156 @@
+import path from 'node:path';
+import type { Server } from 'node:http';
+import express from 'express';
+import { expressMiddleware } from '@as-integrations/express5';
+import * as trpcExpress from '@trpc/server/adapters/express';
+import { DomainError } from '../../domain/errors';
+import type { EventBus } from '../../domain/events/bus';
+import type { Services } from '../../domain/services';
+import { mountRoutes } from '../../rest-adapter/mount';
+import { buildOpenApi, docsPage, DOCS_INIT_JS } from '../../rest-adapter/openapi';
+import { buildAsyncApi } from '../../rest-adapter/asyncapi';
+import { ROUTE_TABLE } from '../../rest-adapter/route-table';
+import type { StreamRegistry } from '../../rest-adapter/route';
+import type { GqlContext } from '../../resolvers/context';
+import { appRouter } from '../../trpc/router';
+import { READ_MODEL_QUERIES, ttsRootFields } from '../../resolvers';
+import { KNOWN_OPERATIONS } from '../../schema/generated/operations';
+import { accessTokenOf, keyFromConnectionParams } from '../kit/credentials';
+import type { GatewayConfig } from '../config';
+import { mountConsole } from '../console';
+import { graphiqlRouter } from '../graphiql';
+import { buildGraphqlSchema, createApollo, graphqlPipeline } from '../graphql';
+import type { Logger } from '../logger';
+import { graphqlRouteLabel, trpcRouteLabel, type Metrics } from '../metrics';
+import type { HttpApp } from './http-app';
+
+/** Calls in one tRPC batch; each is charged as one request (a larger batch is a 400). */
+const TRPC_MAX_BATCH = 100;
+
+/**
+ * Only the directory of swagger-ui-dist's static files: importing the package itself evaluates its
+ * 1.5 MB browser bundle in this process (≈0.4 s of start-up and memory for nothing).
+ */
+const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+
+/**
+ * Every documented REST path from the one route table, its OpenAPI and AsyncAPI documents and docs
+ * page, the web console and /metrics. Open response streams are closed by `closeStreams` at shutdown.
+ */
+export function mountRest(http: HttpApp, deps: { services: Services; log: Logger; metrics: Metrics }) {
+  const { app } = http;
+  const streams = new Set<(reason: string) => void>();
+  const streamRegistry: StreamRegistry = {
+    add(close) {
+      streams.add(close);
+      return () => streams.delete(close);
+    },
+  };
+  const restRouter = express.Router();
+  mountRoutes(restRouter, ROUTE_TABLE, { services: deps.services, contexts: http.contexts, limiters: http.limiters, log: deps.log, streams: streamRegistry });
+  app.use(restRouter);
+
+  const openapi = buildOpenApi(ROUTE_TABLE);
+  app.get('/api/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+  const asyncapi = buildAsyncApi();
+  app.get('/api/asyncapi.json', (_req, res) => {
+    res.json(asyncapi);
+  });
+  app.use('/api/docs', http.documentHeaders);
+  app.get('/api/docs', (_req, res) => {
+    res.type('html').send(docsPage());
+  });
+  app.get('/api/docs/init.js', (_req, res) => {
+    res.type('application/javascript').send(DOCS_INIT_JS);
+  });
+  app.use('/api/docs/assets', express.static(SWAGGER_UI_DIR, { index: false, maxAge: '1d' }));
+  const consoleServed = mountConsole(app);
+  app.get('/metrics', async (_req, res) => {
+    res.set('Content-Type', deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
+  });
+  return {
+    consoleServed,
+    closeStreams(reason: string) {
+      for (const close of [...streams]) close(reason);
+    },
+  };
+}
+
+/**
+ * GraphQL over HTTP at /graphql (GraphiQL for browsers in development), through the one pipeline
+ * that graphql-ws uses too. Budgets are charged per root field, not per HTTP request.
+ */
+export async function mountGraphql(http: HttpApp, deps: { config: GatewayConfig; services: Services; bus: EventBus; log: Logger; httpServer: Server }) {
+  const { app } = http;
+  const { config, services } = deps;
+  const schema = await buildGraphqlSchema(deps.bus);
+  const pipeline = graphqlPipeline(schema, {
+    log: deps.log,
+    production: config.production,
+    charging: { budgets: http.limiters.budgets, ttsFields: ttsRootFields() },
+    responseCache: { readModel: services.readModel, roots: READ_MODEL_QUERIES },
+    maxResultBytes: config.graphqlMaxResultBytes,
+  });
+  const apollo = await createApollo({ pipeline, httpServer: deps.httpServer, production: config.production });
+  // GraphiQL for browsers (development only, like introspection), before the GraphQL server.
+  if (!config.production) app.use(graphiqlRouter());
+  const knownOperations = new Set(KNOWN_OPERATIONS);
+  app.use(
+    '/graphql',
+    express.json({ limit: '1mb' }),
+    (req, res, next) => {
+      // Until the document is parsed (it may not parse): the name the request gives, if any.
+      res.locals.route = graphqlRouteLabel(knownOperations, req.body?.operationName ?? req.query.operationName);
+      next();
+    },
+    expressMiddleware(apollo, {
+      context: async ({ req, res }): Promise<GqlContext> => ({
+        services,
+        domain: http.contexts.ofRequest(req),
+        onOperation: (name) => {
+          res.locals.route = graphqlRouteLabel(knownOperations, name);
+        },
+      }),
+    }),
+  );
+  return { pipeline, apollo };
+}
+
+/** tRPC at /trpc; each call of a batch is charged as one request. */
+export function mountTrpc(http: HttpApp, deps: { services: Services; log: Logger }) {
+  const { services, log } = deps;
+  const trpcProcedures = new Set(Object.keys(appRouter._def.procedures));
+  http.app.use(
+    '/trpc',
+    (req, res, next) => {
+      res.locals.route = trpcRouteLabel(trpcProcedures, req.path);
+      next();
+    },
+    trpcExpress.createExpressMiddleware({
+      router: appRouter,
+      maxBodySize: 1024 * 1024,
+      maxBatchSize: TRPC_MAX_BATCH,
+      // A browser's EventSource cannot send headers: subscriptions may carry the key as tRPC's
+      // `connectionParams` (httpSubscriptionLink) or `?access_token=` instead.
+      createContext: async ({ req, info }) => {
+        let principal = req.principal ?? null;
+        if (!principal && !req.headers.authorization && info.type === 'subscription') {
+          const secret = keyFromConnectionParams(info.connectionParams) ?? accessTokenOf(req.originalUrl);
+          if (secret) principal = await services.auth.authenticate(secret);
+        }
+        return { services, domain: http.contexts.ofRequest(req, principal), budgets: http.limiters.budgets };
+      },
+      // A refusal that says when to come back (database down, over a budget) sets Retry-After.
+      responseMeta: ({ errors }) => {
+        const retryAfter = errors.map((e) => (e.cause instanceof DomainError ? e.cause.headers?.['Retry-After'] : undefined)).find(Boolean);
+        return retryAfter ? { headers: { 'Retry-After': retryAfter } } : {};
+      },
+      onError: ({ error }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof DomainError)) log.error({ err: error.cause ?? error }, 'trpc procedure failed');
+      },
+    }),
+  );
+}
+
