@@ -47,6 +47,15 @@ export interface FieldError {
   message: string;
 }
 
+/** A budget a refusal was measured against, with what is left of it (the transports show it to clients). */
+export interface Quota {
+  unit: 'characters';
+  limit: number;
+  remaining: number;
+  /** Seconds until it is whole again. */
+  resetSeconds: number;
+}
+
 export interface DomainErrorOptions {
   /** Structured details (object form, as the TTS and dashboard envelopes carry). */
   details?: Record<string, unknown>;
@@ -54,8 +63,10 @@ export interface DomainErrorOptions {
   fields?: FieldError[];
   /** TTS: the provider involved. */
   provider?: string;
-  /** Extra response headers, e.g. Retry-After. */
-  headers?: Record<string, string>;
+  /** When trying again may succeed (overload, a budget spent, a dependency away). */
+  retryAfterSeconds?: number;
+  /** The budget the request was refused by. */
+  quota?: Quota;
   cause?: unknown;
 }
 
@@ -64,7 +75,8 @@ export class DomainError extends Error {
   readonly details?: Record<string, unknown>;
   readonly fields?: FieldError[];
   readonly provider?: string;
-  readonly headers?: Record<string, string>;
+  readonly retryAfterSeconds?: number;
+  readonly quota?: Quota;
 
   constructor(code: ErrorCode, message?: string, opts: DomainErrorOptions = {}) {
     super(message ?? ERROR_CATALOGUE[code].message, { cause: opts.cause });
@@ -73,7 +85,8 @@ export class DomainError extends Error {
     this.details = opts.details;
     this.fields = opts.fields;
     this.provider = opts.provider;
-    this.headers = opts.headers;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
+    this.quota = opts.quota;
   }
 }
 
@@ -93,7 +106,7 @@ export function toDomainError(err: unknown): DomainError {
   if (err instanceof DomainError) return err;
   if (isDatabaseUnavailable(err)) {
     return new DomainError('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly', {
-      headers: { 'Retry-After': '2' },
+      retryAfterSeconds: 2,
       cause: err,
     });
   }

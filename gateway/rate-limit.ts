@@ -167,7 +167,7 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
       if (kind === 'tts') {
         for (let i = 0; i < units; i++) {
           const v = await ttsCounter.hit(caller.ip);
-          if (v.exceeded) throw rateLimitError(v.retryAfterSeconds, { 'Retry-After': String(v.retryAfterSeconds) });
+          if (v.exceeded) throw rateLimitError(v.retryAfterSeconds);
         }
         return;
       }
@@ -178,7 +178,7 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
         const { totalHits, resetTime } = await planStore.increment(key);
         if (totalHits > limit) {
           const seconds = secondsUntil(resetTime);
-          throw rateLimitError(seconds, { 'Retry-After': String(seconds) });
+          throw rateLimitError(seconds);
         }
       }
     },

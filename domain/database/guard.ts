@@ -14,7 +14,7 @@ import { clock } from '../clock';
  * - it probes every `probeIntervalMs` and closes again by itself as soon as a probe answers.
  *
  * The errors carry PostgreSQL's `57P03` (cannot_connect_now), which the error catalogue maps to
- * 503 SERVICE_UNAVAILABLE with Retry-After. Event-loop stalls (the process, not the database, being
+ * SERVICE_UNAVAILABLE with a time to retry after. Event-loop stalls (the process, not the database, being
  * slow) restart the observation window instead of counting against the database.
  */
 export interface DatabaseGuardOptions {

@@ -4,7 +4,7 @@ import { DefaultLogger, type LoggerOptions } from '@mikro-orm/core';
  * Debug-only: counts the SQL statements MikroORM sends, for `npm run bench` (BENCH_COUNT_SQL=1).
  * MikroORM calls `logQuery` for every statement whether or not query logging is on, so wrapping it
  * costs one increment. The count is read over the IPC channel of a bench-started child process;
- * nothing is exposed over HTTP.
+ * nothing is exposed to clients.
  */
 let statements = 0;
 

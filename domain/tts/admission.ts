@@ -1,5 +1,5 @@
 import { clock } from '../clock';
-import { DomainError } from '../errors';
+import { DomainError, type Quota } from '../errors';
 
 /**
  * What a generation costs is its text: a request count alone lets one client ask for 100 × 100,000
@@ -22,12 +22,8 @@ export interface AdmissionLimits {
   queue: number;
 }
 
-export interface CharacterBudget {
-  limit: number;
-  remaining: number;
-  /** Seconds until the window starts afresh. */
-  resetSeconds: number;
-}
+/** A client's characters per minute: what is left and when the window starts afresh. */
+export type CharacterBudget = Quota & { unit: 'characters' };
 
 interface Waiter {
   client: string;
@@ -56,15 +52,16 @@ export class SpeechAdmission {
 
   close() {
     clearInterval(this.sweeper);
-    for (const w of this.waiting.splice(0)) w.reject(new DomainError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry the request', { headers: { 'Retry-After': '5' } }));
+    for (const w of this.waiting.splice(0)) w.reject(new DomainError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry the request', { retryAfterSeconds: 5 }));
   }
 
-  /** The client's character budget as it stands (for RateLimit-* headers). */
+  /** The client's character budget as it stands (shown to clients beside their request counts). */
   budgetOf(client: string): CharacterBudget {
     const now = clock.nowMs();
     const w = this.windows.get(client);
     const live = w && w.resetAt > now ? w : undefined;
     return {
+      unit: 'characters',
       limit: this.limits.charsPerMinute,
       remaining: Math.max(0, this.limits.charsPerMinute - (live?.used ?? 0)),
       resetSeconds: live ? Math.max(1, Math.ceil((live.resetAt - now) / 1000)) : Math.ceil(WINDOW_MS / 1000),
@@ -83,7 +80,7 @@ export class SpeechAdmission {
       this.refund(client, characters);
       throw new DomainError('RATE_LIMIT_EXCEEDED', `Too many generations at once for this client (at most ${this.limits.perClient} run, ${this.perClientWaiting} wait); retry when one has finished`, {
         details: { retryAfter: 5, concurrentGenerations: this.limits.perClient },
-        headers: { 'Retry-After': '5' },
+        retryAfterSeconds: 5,
       });
     }
     if (this.canRun(client)) {
@@ -94,7 +91,7 @@ export class SpeechAdmission {
       this.refund(client, characters);
       throw new DomainError('SERVICE_UNAVAILABLE', 'The server is busy with other generations; retry shortly', {
         details: { retryAfter: 5, queued: this.waiting.length },
-        headers: { 'Retry-After': '5' },
+        retryAfterSeconds: 5,
       });
     }
     await new Promise<void>((admit, reject) => this.waiting.push({ client, admit, reject }));
@@ -111,7 +108,8 @@ export class SpeechAdmission {
       const budget = this.budgetOf(client);
       throw new DomainError('RATE_LIMIT_EXCEEDED', `Character budget exceeded: ${characters} requested, ${budget.remaining} of ${budget.limit} left this minute; retry in ${seconds} s`, {
         details: { retryAfter: seconds, characters, ...budget },
-        headers: { 'Retry-After': String(seconds), ...characterHeaders(budget) },
+        retryAfterSeconds: seconds,
+        quota: budget,
       });
     }
     w.used += characters;
@@ -163,13 +161,4 @@ export class SpeechAdmission {
       w.admit();
     }
   }
-}
-
-/** The character budget as response headers, beside the request-count `RateLimit-*` ones. */
-export function characterHeaders(b: CharacterBudget): Record<string, string> {
-  return {
-    'RateLimit-Characters-Limit': String(b.limit),
-    'RateLimit-Characters-Remaining': String(b.remaining),
-    'RateLimit-Characters-Reset': String(b.resetSeconds),
-  };
 }

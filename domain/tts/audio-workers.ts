@@ -267,7 +267,7 @@ export class AudioWorkerPool {
 
   private unavailable(reason: string, cause?: unknown) {
     return new DomainError('SERVICE_UNAVAILABLE', `Audio generation was interrupted (${reason}); retry shortly`, {
-      headers: { 'Retry-After': '1' },
+      retryAfterSeconds: 1,
       details: { reason: 'audio-worker-stopped' },
       cause,
     });

@@ -6,7 +6,7 @@ import { DomainError } from '../errors';
 import { clock } from '../clock';
 import type { Links } from '../links';
 import type { TtsAccessPolicy } from './access';
-import { characterHeaders, type SpeechAdmission } from './admission';
+import type { CharacterBudget, SpeechAdmission } from './admission';
 import type { AudioEntry } from './audio-entry.entity';
 import type { AudioProducer } from './audio-producer';
 import { assertAudioHash } from './hashing';
@@ -176,10 +176,10 @@ export class SpeechGeneration {
     return admission.admit(clientOf(ctx), ctx.principal?.isAdmin ? 0 : req.text.length);
   }
 
-  /** The caller's character budget as `RateLimit-Characters-*` headers (none for admin keys or without admission). */
-  characterBudgetHeaders(ctx: DomainContext): Record<string, string> | undefined {
+  /** The caller's character budget (none for admin keys or without admission). */
+  characterBudget(ctx: DomainContext): CharacterBudget | undefined {
     if (!this.deps.admission || ctx.principal?.isAdmin) return undefined;
-    return characterHeaders(this.deps.admission.budgetOf(clientOf(ctx)));
+    return this.deps.admission.budgetOf(clientOf(ctx));
   }
 
   /**

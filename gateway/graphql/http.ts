@@ -75,10 +75,10 @@ export const retryAfterPlugin: ApolloServerPlugin<GqlContext> = {
           const original = e instanceof GraphQLError ? e.originalError : e;
           if (!original) continue;
           const err = toClientError(original);
-          if (err.headers?.['Retry-After'] && (!refusal || err.status > refusal.status)) refusal = err;
+          if (err.retryAfter !== undefined && (!refusal || err.status > refusal.status)) refusal = err;
         }
         if (!refusal) return;
-        response.http.headers.set('retry-after', refusal.headers!['Retry-After']);
+        response.http.headers.set('retry-after', String(refusal.retryAfter));
         // Over a budget is the caller's 429, as the limiter answered before per-operation budgets;
         // a server-side 503 stays a GraphQL error in a 200 (extensions.status says 503).
         if (refusal.status === 429 && response.body.kind === 'single' && (response.body.singleResult.data ?? null) === null) response.http.status = 429;

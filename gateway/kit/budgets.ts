@@ -2,10 +2,10 @@ import { DomainError } from '../../domain/errors';
 import type { Principal } from '../../domain/auth/principal';
 
 /** 429 RATE_LIMIT_EXCEEDED with the seconds to wait, on every transport. */
-export function rateLimitError(retryAfterSeconds: number, headers?: Record<string, string>) {
+export function rateLimitError(retryAfterSeconds: number) {
   return new DomainError('RATE_LIMIT_EXCEEDED', `Too many requests; retry in ${retryAfterSeconds} s`, {
     details: { retryAfter: retryAfterSeconds },
-    headers,
+    retryAfterSeconds,
   });
 }
 

@@ -1,4 +1,4 @@
-import { DomainError, toDomainError, type ErrorCode, type FieldError } from '../../domain/errors';
+import { DomainError, toDomainError, type ErrorCode, type FieldError, type Quota } from '../../domain/errors';
 
 export type TrpcCode =
   | 'BAD_REQUEST'
@@ -76,8 +76,11 @@ export class ClientError {
   get trpcCode(): TrpcCode {
     return WIRE[this.error.code].trpc;
   }
+  /** Retry-After and the budget the request was refused by, as HTTP answers carry them. */
   get headers(): Record<string, string> | undefined {
-    return this.error.headers;
+    const { retryAfterSeconds, quota } = this.error;
+    if (retryAfterSeconds === undefined && !quota) return undefined;
+    return { ...(retryAfterSeconds !== undefined ? { 'Retry-After': String(retryAfterSeconds) } : {}), ...(quota ? quotaHeaders(quota) : {}) };
   }
   get details(): Record<string, unknown> | undefined {
     return this.error.details;
@@ -90,13 +93,22 @@ export class ClientError {
   }
   /** Seconds to wait before retrying, for clients that see no HTTP headers (graphql-ws, tRPC data). */
   get retryAfter(): number | undefined {
-    const value = this.error.headers?.['Retry-After'];
-    return value ? Number(value) : undefined;
+    return this.error.retryAfterSeconds;
   }
   /** A failure of the gateway (5xx): logged with its cause. */
   get serverSide(): boolean {
     return this.status >= 500;
   }
+}
+
+/** A budget as `RateLimit-<Unit>-*` headers, beside the request-count `RateLimit-*` ones (draft-6 names). */
+export function quotaHeaders(q: Quota): Record<string, string> {
+  const unit = q.unit[0].toUpperCase() + q.unit.slice(1);
+  return {
+    [`RateLimit-${unit}-Limit`]: String(q.limit),
+    [`RateLimit-${unit}-Remaining`]: String(q.remaining),
+    [`RateLimit-${unit}-Reset`]: String(q.resetSeconds),
+  };
 }
 
 export function toClientError(thrown: unknown): ClientError {

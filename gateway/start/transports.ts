@@ -144,8 +144,8 @@ export function mountTrpc(http: HttpApp, deps: { services: Services; log: Logger
       },
       // A refusal that says when to come back (database down, over a budget) sets Retry-After.
       responseMeta: ({ errors }) => {
-        const retryAfter = errors.map((e) => (e.cause instanceof DomainError ? e.cause.headers?.['Retry-After'] : undefined)).find(Boolean);
-        return retryAfter ? { headers: { 'Retry-After': retryAfter } } : {};
+        const retryAfter = errors.map((e) => (e.cause instanceof DomainError ? e.cause.retryAfterSeconds : undefined)).find((s) => s !== undefined);
+        return retryAfter !== undefined ? { headers: { 'Retry-After': String(retryAfter) } } : {};
       },
       onError: ({ error }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof DomainError)) log.error({ err: error.cause ?? error }, 'trpc procedure failed');

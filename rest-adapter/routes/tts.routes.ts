@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DomainError } from '../../domain/errors';
 import { contentTypeFor } from '../../domain/tts/audio';
 import { runProgressStream, type ProgressEvent } from '../../gateway/kit/progress-stream';
+import { quotaHeaders } from '../../gateway/kit/client-error';
 import { GenerationRequestSchema, TtsOptionsSchema } from '../../domain/tts/request';
 import { HashExistsSchema, HashLookupSchema, HashRequestSchema } from '../../domain/tts/hashing';
 import { AudioFormat, Provider } from '../schemas/common';
@@ -144,8 +145,9 @@ async function sendChunk({ ctx, services, params, res }: RestCall) {
  * policy listed in `RateLimit-Policy` after the request policy (docs/decisions.md).
  */
 function showCharacterBudget({ ctx, services, res }: RestCall) {
-  const headers = services.tts.generation.characterBudgetHeaders(ctx);
-  if (!headers || res.headersSent) return;
+  const budget = services.tts.generation.characterBudget(ctx);
+  if (!budget || res.headersSent) return;
+  const headers = quotaHeaders(budget);
   res.set(headers);
   const policy = res.getHeader('RateLimit-Policy');
   const chars = `${headers['RateLimit-Characters-Limit']};w=60;comment="characters"`;

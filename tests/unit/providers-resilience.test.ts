@@ -302,7 +302,7 @@ describe('resilient upstream calls (provider_a against a loopback vendor)', () =
       const err = await failureOf(provider.synthesize(REQ));
       expect(err.code).toBe('PROVIDER_A_GENERATION_ERROR');
       expect(err.details).toMatchObject({ reason: 'circuit-open', attempts: 0, upstreamStatus: null });
-      expect(Number(err.headers?.['Retry-After'])).toBeGreaterThanOrEqual(1);
+      expect(err.retryAfterSeconds).toBeGreaterThanOrEqual(1);
     }
     expect(vendor.requests).toHaveLength(3); // nothing reached the vendor while open
 

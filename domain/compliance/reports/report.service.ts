@@ -380,7 +380,7 @@ export class ReportService {
     if (row.status !== 'completed') {
       throw new DomainError('CONFLICT', `Report '${row.id}' is still generating`, {
         details: { reportId: row.id, status: row.status, estimatedCompletion: row.estimatedCompletion.toISOString() },
-        headers: { 'Retry-After': String(Math.max(1, Math.ceil((row.estimatedCompletion.getTime() - clock.nowMs()) / 1000))) },
+        retryAfterSeconds: Math.max(1, Math.ceil((row.estimatedCompletion.getTime() - clock.nowMs()) / 1000)),
       });
     }
     if (row.expiresAt && row.expiresAt.getTime() <= clock.nowMs()) {

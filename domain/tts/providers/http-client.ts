@@ -415,7 +415,7 @@ export class UpstreamClient {
       {
         provider: p,
         details: { upstreamStatus: null, attempts: 0, reason: 'circuit-open', retryAfterSeconds },
-        headers: { 'Retry-After': String(retryAfterSeconds) },
+        retryAfterSeconds,
       },
     );
   }
