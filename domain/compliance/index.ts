@@ -2,6 +2,7 @@ import type { AuditTrail } from '../audit/audit-trail.service';
 import type { DomainDeps } from '../deps';
 import type { HealthService } from '../health';
 import { ActivityService } from './activity/activity.service';
+import { ChangeRunner } from './change-runner';
 import { ComplianceEventPublisher } from './events';
 import { FindingService } from './findings/finding.service';
 import { FrameworksService } from './frameworks.service';
@@ -23,8 +24,10 @@ export function createComplianceServices(deps: DomainDeps, shared: { health: Hea
   const complianceStatus = new ComplianceStatusService(deps.rootEm, events);
   const frameworks = new FrameworksService();
   const readModel = new ReadModel(deps.rootEm, deps.readModelCacheBytes);
-  const requirements = new RequirementService({ events, activity, status: complianceStatus, auditTrail: shared.auditTrail, readModel });
-  const findings = new FindingService({ events, activity, auditTrail: shared.auditTrail, status: complianceStatus });
+  /** Every requirement and finding mutation: one transaction, measured, audited, evented and re-scored. */
+  const changes = new ChangeRunner({ events, activity, status: complianceStatus, auditTrail: shared.auditTrail });
+  const requirements = new RequirementService({ changes, readModel });
+  const findings = new FindingService({ changes });
 
   const gate = new GateService(complianceStatus);
   const traceability = new TraceabilityService();

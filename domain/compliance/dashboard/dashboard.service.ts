@@ -10,6 +10,7 @@ import { activityFor } from '../event-access';
 import { SUPPORTED_FRAMEWORKS } from '../catalogue';
 import { precheckFramework } from '../frameworks.service';
 import type { Measurement } from '../status/compliance-status.service';
+import { NOT_DELETED_SQL } from '../requirements/requirement.entity';
 import { averageOf, HISTORY_METRICS, HISTORY_PERIODS, periodStart, trendOf, type DataPoint, type HistoryMetric, type Trend } from './history';
 import { clock } from '../../clock';
 
@@ -106,7 +107,7 @@ export class DashboardService {
     requirePermission(ctx, 'read:dashboard');
     const m = await this.deps.measure(ctx.em);
     const conn = ctx.em.getConnection();
-    const [updated] = await conn.execute<{ at: Date | string | null }[]>('select max(updated_at) as at from requirements where deleted_at is null', [], 'all');
+    const [updated] = await conn.execute<{ at: Date | string | null }[]>(`select max(updated_at) as at from requirements where ${NOT_DELETED_SQL}`, [], 'all');
     const assessed = await conn.execute<{ framework: string; at: Date | string }[]>(
       'select framework, max(taken_at) as at from metric_snapshots where framework is not null group by framework',
       [],

@@ -1,18 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { actorOf, type AuditTrail } from '../../audit/audit-trail.service';
-import type { ComplianceStatusService } from '../status/compliance-status.service';
 import { requirePermission } from '../../auth/principal';
 import type { DomainContext } from '../../context';
 import { DomainError, notFound } from '../../errors';
 import { newId } from '../../ids';
 import { parseInput } from '../../validation';
-import type { ActivityService } from '../activity/activity.service';
 import { isFrameworkId, SUPPORTED_FRAMEWORKS } from '../catalogue';
-import type { ComplianceEventPublisher } from '../events';
+import type { ChangeRunner } from '../change-runner';
 import { precheckFramework } from '../frameworks.service';
-import { Requirement } from '../requirements/requirement.entity';
-import { PageQuery, runChange, withoutNulls, type Page } from '../requirements/requirement.service';
+import { findRequirement, PageQuery, withoutNulls, type Page } from '../requirements/requirement.service';
 import { AuditFinding, FINDING_STATUSES, SEVERITIES } from './audit-finding.entity';
 import { clock } from '../../clock';
 
@@ -97,8 +93,8 @@ const fieldError = (field: string, message: string) => new DomainError('VALIDATI
  * resolvedAt (now unless given); reopening clears both, since they describe a fix no longer in force.
  */
 export class FindingService {
-  /** `status` re-scores after each change: open findings weigh on the score (docs/scoring.md). */
-  constructor(private readonly deps: { events: ComplianceEventPublisher; activity: ActivityService; auditTrail: AuditTrail; status: ComplianceStatusService }) {}
+  /** Changes re-score through the runner: open findings weigh on the score (docs/scoring.md). */
+  constructor(private readonly deps: { changes: ChangeRunner }) {}
 
   async list(ctx: DomainContext, rawQuery: unknown): Promise<Page<FindingView>> {
     requirePermission(ctx, 'read:audits');
@@ -124,17 +120,16 @@ export class FindingService {
     requirePermission(ctx, 'write:audits');
     precheckFramework(raw);
     const input = parseInput(CreateFindingInput, raw);
-    return runChange(ctx, this.deps.events, async (tx, staged) => {
-      const before = await this.deps.status.measure(tx);
+    return this.deps.changes.run(ctx, async (change) => {
       if (input.requirementId) {
-        const req = await tx.findOne(Requirement, { id: input.requirementId, deletedAt: null });
+        const req = await findRequirement(change.tx, input.requirementId);
         if (!req) throw fieldError('requirementId', `requirement '${input.requirementId}' not found`);
         if (req.framework !== input.framework) {
           throw fieldError('framework', `requirement '${req.id}' belongs to framework '${req.framework}', not '${input.framework}'`);
         }
       }
       const now = clock.now();
-      const f = tx.create(AuditFinding, {
+      const f = change.tx.create(AuditFinding, {
         id: newId('fnd'),
         title: input.title,
         description: input.description ?? null,
@@ -151,10 +146,9 @@ export class FindingService {
         updatedAt: now,
       });
       const view = findingView(f);
-      this.deps.auditTrail.recordChange(tx, actorOf(ctx), { action: 'finding.create', entityType: 'finding', entityId: f.id }, null, { ...view });
-      staged.push(await this.deps.events.stage(tx, 'finding.created', { ...view }));
-      staged.push(await this.deps.activity.record(tx, ctx, 'finding.created', `Recorded ${f.severity} finding "${f.title}" (${f.framework})`, f.id));
-      staged.push(...(await this.deps.status.recordChanges(tx, before)));
+      change.audit('finding', 'finding.create', f.id, null, { ...view });
+      await change.emit('finding.created', { ...view });
+      await change.log('finding.created', `Recorded ${f.severity} finding "${f.title}" (${f.framework})`, f.id);
       return view;
     });
   }
@@ -164,9 +158,8 @@ export class FindingService {
     const input = parseInput(UpdateFindingInput, withoutUndefined(raw));
     const changed = Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined);
     if (!changed.length) throw fieldError('(body)', `give one or more of: ${Object.keys(UpdateFindingInput.shape).join(', ')}`);
-    return runChange(ctx, this.deps.events, async (tx, staged) => {
-      const f = await this.load(tx, id);
-      const before = await this.deps.status.measure(tx);
+    return this.deps.changes.run(ctx, async (change) => {
+      const f = await this.load(change.tx, id);
       const previous = findingView(f);
       const previousStatus = f.status;
       const nextStatus = input.status ?? f.status;
@@ -192,11 +185,10 @@ export class FindingService {
       f.status = nextStatus;
       f.updatedAt = clock.now();
       const view = findingView(f);
-      this.deps.auditTrail.recordChange(tx, actorOf(ctx), { action: 'finding.update', entityType: 'finding', entityId: f.id }, { ...previous }, { ...view });
-      staged.push(await this.deps.events.stage(tx, 'finding.updated', { ...view, changes: changed, previousStatus }));
+      change.audit('finding', 'finding.update', f.id, { ...previous }, { ...view });
+      await change.emit('finding.updated', { ...view, changes: changed, previousStatus });
       const statusNote = f.status !== previousStatus ? `; status ${previousStatus} → ${f.status}` : '';
-      staged.push(await this.deps.activity.record(tx, ctx, 'finding.updated', `Updated finding "${f.title}" (${changed.join(', ')})${statusNote}`, f.id));
-      staged.push(...(await this.deps.status.recordChanges(tx, before)));
+      await change.log('finding.updated', `Updated finding "${f.title}" (${changed.join(', ')})${statusNote}`, f.id);
       return view;
     });
   }

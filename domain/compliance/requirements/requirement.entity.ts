@@ -1,4 +1,4 @@
-import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, Filter, Index, PrimaryKey, Property } from '@mikro-orm/core';
 import { clock } from '../../clock';
 
 export type RequirementStatus = 'pending' | 'in-progress' | 'completed';
@@ -28,7 +28,16 @@ export interface ValidationState {
   issues: unknown[];
 }
 
+/**
+ * Soft deletion: the ORM filter every entity query of requirements gets unless it turns it off by
+ * name (`filters: { [NOT_DELETED]: false }`), for the few readers that must see deleted rows.
+ */
+export const NOT_DELETED = 'notDeleted';
+/** The same condition for hand-written SQL over `requirements`, which the ORM's filters do not reach. */
+export const NOT_DELETED_SQL = 'deleted_at is null';
+
 @Entity({ tableName: 'requirements' })
+@Filter({ name: NOT_DELETED, cond: { deletedAt: null }, default: true })
 @Index({ properties: ['framework', 'status'] })
 @Index({ properties: ['createdAt', 'id'] })
 export class Requirement {

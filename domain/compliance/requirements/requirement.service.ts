@@ -1,21 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { actorOf, type AuditTrail } from '../../audit/audit-trail.service';
 import { requirePermission } from '../../auth/principal';
 import type { DomainContext } from '../../context';
 import { DomainError, notFound } from '../../errors';
-import type { DomainEvent } from '../../events/bus';
 import { newId } from '../../ids';
 import { parseInput, zodFieldErrors } from '../../validation';
-import type { ActivityService } from '../activity/activity.service';
 import { isFrameworkId, SUPPORTED_FRAMEWORKS, type FrameworkId } from '../catalogue';
-import type { ComplianceEventPublisher } from '../events';
 import { precheckFramework } from '../frameworks.service';
-import type { ComplianceStatusService } from '../status/compliance-status.service';
+import type { Change, ChangeRunner } from '../change-runner';
 import type { ReadModel } from '../read-model/read-model';
 import { validateRequirement, type ValidationResult } from '../validation';
 import { clausesOf } from './clauses';
-import { PRIORITIES, REQUIREMENT_STATUSES, Requirement, type Implementation, type RequirementStatus, type TechnicalContext, type ValidationState } from './requirement.entity';
+import { NOT_DELETED_SQL, PRIORITIES, REQUIREMENT_STATUSES, Requirement, type Implementation, type RequirementStatus, type TechnicalContext, type ValidationState } from './requirement.entity';
 import { clock } from '../../clock';
 
 /** Documented page-size limits of list endpoints. */
@@ -196,24 +192,8 @@ export function withoutNulls(raw: unknown): unknown {
   return Object.fromEntries(Object.entries(raw as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined));
 }
 
-// ---------- unit of work ----------
-
-/**
- * Runs a change in one transaction; the work pushes the events it stages (webhook outbox rows
- * commit with the change) and they go to live subscribers only after the commit.
- */
-export async function runChange<T>(ctx: DomainContext, events: ComplianceEventPublisher, work: (tx: EntityManager, staged: DomainEvent[]) => Promise<T>): Promise<T> {
-  const staged: DomainEvent[] = [];
-  const result = await ctx.em.transactional((tx) => work(tx as EntityManager, staged));
-  await events.publish(staged);
-  return result;
-}
-
 export interface RequirementServiceDeps {
-  events: ComplianceEventPublisher;
-  activity: ActivityService;
-  status: ComplianceStatusService;
-  auditTrail: AuditTrail;
+  changes: ChangeRunner;
   readModel: ReadModel;
 }
 
@@ -240,14 +220,12 @@ export class RequirementService {
     requirePermission(ctx, 'write:requirements');
     precheckFramework(raw);
     const input = parseInput(CreateRequirementInput, raw);
-    return runChange(ctx, this.deps.events, async (tx, staged) => {
-      const before = await this.deps.status.measure(tx);
-      const r = this.insert(tx, input);
+    return this.deps.changes.run(ctx, async (change) => {
+      const r = this.insert(change.tx, input);
       const view = requirementDetail(r);
-      this.audit(tx, ctx, 'requirement.create', r.id, null, view);
-      staged.push(await this.deps.events.stage(tx, 'requirement.created', { ...view }));
-      staged.push(await this.deps.activity.record(tx, ctx, 'requirement.created', `Created requirement "${r.title}" (${r.framework})`, r.id));
-      staged.push(...(await this.deps.status.recordChanges(tx, before)));
+      change.audit('requirement', 'requirement.create', r.id, null, view);
+      await change.emit('requirement.created', { ...view });
+      await change.log('requirement.created', `Created requirement "${r.title}" (${r.framework})`, r.id);
       return view;
     });
   }
@@ -270,7 +248,7 @@ export class RequirementService {
    * change tracking and entity hydration the ORM would add are cost without use.
    */
   private async page(em: EntityManager, q: z.output<typeof ListRequirementsQuery>, detail: boolean): Promise<Page<RequirementListItem | RequirementDetail>> {
-    const where = ['deleted_at is null'];
+    const where = [NOT_DELETED_SQL];
     const params: unknown[] = [];
     for (const [column, value] of [['framework', q.framework], ['status', q.status], ['priority', q.priority]] as const) {
       if (value === undefined) continue;
@@ -310,19 +288,17 @@ export class RequirementService {
         fields: [{ field: '(body)', message: `give one or more of: ${Object.keys(UpdateRequirementInput.shape).join(', ')}` }],
       });
     }
-    return runChange(ctx, this.deps.events, async (tx, staged) => {
-      const r = await this.load(tx, id);
-      const before = await this.deps.status.measure(tx);
+    return this.deps.changes.run(ctx, async (change) => {
+      const r = await this.load(change.tx, id);
       const previousStatus = r.status;
       const previous = requirementDetail(r);
       this.apply(r, input);
       r.updatedAt = clock.now();
       const view = requirementDetail(r);
-      this.audit(tx, ctx, 'requirement.update', r.id, previous, view);
-      staged.push(await this.deps.events.stage(tx, 'requirement.updated', { ...view, changes: changed, previousStatus }));
+      change.audit('requirement', 'requirement.update', r.id, previous, view);
+      await change.emit('requirement.updated', { ...view, changes: changed, previousStatus });
       const statusNote = r.status !== previousStatus ? `; status ${previousStatus} → ${r.status}` : '';
-      staged.push(await this.deps.activity.record(tx, ctx, 'requirement.updated', `Updated requirement "${r.title}" (${changed.join(', ')})${statusNote}`, r.id));
-      staged.push(...(await this.deps.status.recordChanges(tx, before)));
+      await change.log('requirement.updated', `Updated requirement "${r.title}" (${changed.join(', ')})${statusNote}`, r.id);
       return view;
     });
   }
@@ -330,16 +306,14 @@ export class RequirementService {
   /** Soft delete: the row stays for the audit trail, hidden from every read. */
   async remove(ctx: DomainContext, id: string): Promise<{ id: string; deleted: true; deletedAt: string }> {
     requirePermission(ctx, 'write:requirements');
-    return runChange(ctx, this.deps.events, async (tx, staged) => {
-      const r = await this.load(tx, id);
-      const before = await this.deps.status.measure(tx);
+    return this.deps.changes.run(ctx, async (change) => {
+      const r = await this.load(change.tx, id);
       r.deletedAt = clock.now();
       r.updatedAt = r.deletedAt;
       const deletedAt = r.deletedAt.toISOString();
-      this.audit(tx, ctx, 'requirement.delete', r.id, { deletedAt: null }, { deletedAt });
-      staged.push(await this.deps.events.stage(tx, 'requirement.deleted', { id: r.id, title: r.title, framework: r.framework, deletedAt }));
-      staged.push(await this.deps.activity.record(tx, ctx, 'requirement.deleted', `Deleted requirement "${r.title}" (${r.framework})`, r.id));
-      staged.push(...(await this.deps.status.recordChanges(tx, before)));
+      change.audit('requirement', 'requirement.delete', r.id, { deletedAt: null }, { deletedAt });
+      await change.emit('requirement.deleted', { id: r.id, title: r.title, framework: r.framework, deletedAt });
+      await change.log('requirement.deleted', `Deleted requirement "${r.title}" (${r.framework})`, r.id);
       return { id: r.id, deleted: true as const, deletedAt };
     });
   }
@@ -347,13 +321,7 @@ export class RequirementService {
   /** Validates a stored requirement and records the outcome on it. */
   async validate(ctx: DomainContext, id: string): Promise<ValidationResult> {
     requirePermission(ctx, 'write:requirements');
-    return runChange(ctx, this.deps.events, async (tx, staged) => {
-      const r = await this.load(tx, id);
-      const before = await this.deps.status.measure(tx);
-      const result = await this.validateOne(tx, ctx, r, staged);
-      staged.push(...(await this.deps.status.recordChanges(tx, before)));
-      return result;
-    });
+    return this.deps.changes.run(ctx, async (change) => this.validateOne(change, await this.load(change.tx, id)));
   }
 
   /** Validates a requirement given in the body without storing anything. */
@@ -385,9 +353,8 @@ export class RequirementService {
   async validateBatch(ctx: DomainContext, raw: unknown): Promise<BatchValidateResult> {
     requirePermission(ctx, 'write:requirements');
     const { requirementIds } = parseInput(BatchValidateInput, raw);
-    return runChange(ctx, this.deps.events, async (tx, staged) => {
-      const before = await this.deps.status.measure(tx);
-      const rows = await tx.find(Requirement, { id: { $in: [...new Set(requirementIds)] }, deletedAt: null });
+    return this.deps.changes.run(ctx, async (change) => {
+      const rows = await change.tx.find(Requirement, { id: { $in: [...new Set(requirementIds)] } });
       const byId = new Map(rows.map((r) => [r.id, r]));
       const out: BatchValidateResult = { results: [], errors: [] };
       for (const id of requirementIds) {
@@ -396,9 +363,8 @@ export class RequirementService {
           out.errors.push({ requirementId: id, message: `Requirement '${id}' not found` });
           continue;
         }
-        out.results.push({ requirementId: id, ...(await this.validateOne(tx, ctx, r, staged)) });
+        out.results.push({ requirementId: id, ...(await this.validateOne(change, r)) });
       }
-      staged.push(...(await this.deps.status.recordChanges(tx, before)));
       return out;
     });
   }
@@ -415,17 +381,15 @@ export class RequirementService {
       else for (const f of zodFieldErrors(parsed.error)) out.errors.push({ index, field: f.field, message: f.message });
     });
     if (!valid.length) return out;
-    return runChange(ctx, this.deps.events, async (tx, staged) => {
-      const before = await this.deps.status.measure(tx);
+    return this.deps.changes.run(ctx, async (change) => {
       for (const { input } of valid) {
-        const r = this.insert(tx, input);
+        const r = this.insert(change.tx, input);
         out.created.push({ id: r.id, title: r.title, status: 'created' });
         const view = requirementDetail(r);
-        this.audit(tx, ctx, 'requirement.create', r.id, null, view);
-        staged.push(await this.deps.events.stage(tx, 'requirement.created', { ...view }));
-        staged.push(await this.deps.activity.record(tx, ctx, 'requirement.created', `Created requirement "${r.title}" (${r.framework}) in a batch`, r.id));
+        change.audit('requirement', 'requirement.create', r.id, null, view);
+        await change.emit('requirement.created', { ...view });
+        await change.log('requirement.created', `Created requirement "${r.title}" (${r.framework}) in a batch`, r.id);
       }
-      staged.push(...(await this.deps.status.recordChanges(tx, before)));
       return out;
     });
   }
@@ -434,13 +398,12 @@ export class RequirementService {
   async batchUpdateStatus(ctx: DomainContext, raw: unknown): Promise<BatchStatusResult> {
     requirePermission(ctx, 'write:requirements');
     const { updates } = parseInput(BatchStatusInput, raw);
-    return runChange(ctx, this.deps.events, async (tx, staged) => {
+    return this.deps.changes.run(ctx, async (change) => {
       const out: BatchStatusResult = { updated: [], errors: [] };
       const items = updates.map((item, index) => ({ index, item, parsed: BatchStatusItem.safeParse(item) }));
       const ids = items.flatMap((i) => (i.parsed.success ? [i.parsed.data.id] : []));
-      const rows = ids.length ? await tx.find(Requirement, { id: { $in: [...new Set(ids)] }, deletedAt: null }) : [];
+      const rows = ids.length ? await change.tx.find(Requirement, { id: { $in: [...new Set(ids)] } }) : [];
       const byId = new Map(rows.map((r) => [r.id, r]));
-      const before = await this.deps.status.measure(tx);
       for (const { index, item, parsed } of items) {
         if (!parsed.success) {
           const rawId = item && typeof item === 'object' && typeof (item as any).id === 'string' ? (item as any).id : null;
@@ -459,25 +422,19 @@ export class RequirementService {
         const previous = requirementDetail(r);
         this.apply(r, { status: parsed.data.status });
         r.updatedAt = clock.now();
-        this.audit(tx, ctx, 'requirement.update', r.id, previous, requirementDetail(r));
+        change.audit('requirement', 'requirement.update', r.id, previous, requirementDetail(r));
         out.updated.push({ id: r.id, status: r.status });
-        staged.push(await this.deps.events.stage(tx, 'requirement.updated', { ...requirementDetail(r), changes: ['status'], previousStatus }));
-        staged.push(await this.deps.activity.record(tx, ctx, 'requirement.updated', `Set status of requirement "${r.title}" ${previousStatus} → ${r.status} in a batch`, r.id));
+        await change.emit('requirement.updated', { ...requirementDetail(r), changes: ['status'], previousStatus });
+        await change.log('requirement.updated', `Set status of requirement "${r.title}" ${previousStatus} → ${r.status} in a batch`, r.id);
       }
-      if (out.updated.length) staged.push(...(await this.deps.status.recordChanges(tx, before)));
       return out;
     });
   }
 
   // ---------- internals ----------
 
-  /** One trail entry per changed requirement, in the change's transaction. */
-  private audit(tx: EntityManager, ctx: DomainContext, action: string, id: string, before: object | null, after: object) {
-    this.deps.auditTrail.recordChange(tx, actorOf(ctx), { action, entityType: 'requirement', entityId: id }, before as Record<string, unknown> | null, after as Record<string, unknown>);
-  }
-
   private async load(em: EntityManager, id: string): Promise<Requirement> {
-    const r = typeof id === 'string' && id.length <= 100 ? await em.findOne(Requirement, { id, deletedAt: null }) : null;
+    const r = typeof id === 'string' && id.length <= 100 ? await findRequirement(em, id) : null;
     if (!r) throw notFound('Requirement', String(id).slice(0, 100));
     return r;
   }
@@ -534,7 +491,7 @@ export class RequirementService {
     r.clauses = clausesOf(r);
   }
 
-  private async validateOne(tx: EntityManager, ctx: DomainContext, r: Requirement, staged: DomainEvent[]): Promise<ValidationResult> {
+  private async validateOne(change: Change, r: Requirement): Promise<ValidationResult> {
     const result = validateRequirement({ ...r, framework: r.framework as FrameworkId });
     const previous = r.validation ?? null;
     r.validation = {
@@ -543,20 +500,28 @@ export class RequirementService {
       score: result.score,
       issues: result.issues,
     };
-    this.audit(tx, ctx, 'requirement.validate', r.id, { validation: previous }, { validation: r.validation });
-    staged.push(
-      await this.deps.events.stage(tx, 'validation.completed', {
-        requirementId: r.id,
-        framework: r.framework,
-        valid: result.valid,
-        score: result.score,
-        status: r.validation.status,
-        issueCount: result.issues.length,
-      }),
-    );
-    staged.push(await this.deps.activity.record(tx, ctx, 'requirement.validated', `Validated requirement "${r.title}": ${r.validation.status} (score ${result.score})`, r.id));
+    change.audit('requirement', 'requirement.validate', r.id, { validation: previous }, { validation: r.validation });
+    await change.emit('validation.completed', {
+      requirementId: r.id,
+      framework: r.framework,
+      valid: result.valid,
+      score: result.score,
+      status: r.validation.status,
+      issueCount: result.issues.length,
+    });
+    await change.log('requirement.validated', `Validated requirement "${r.title}": ${r.validation.status} (score ${result.score})`, r.id);
     return result;
   }
+}
+
+/**
+ * A requirement that is not deleted, by id. The soft-delete filter applies to queries only, and a
+ * lookup by primary key is answered from the identity map when the entity is there: a requirement
+ * deleted earlier in the same request (two mutations in one GraphQL document) would be found.
+ * `refresh` always asks the database, through the filter.
+ */
+export function findRequirement(em: EntityManager, id: string): Promise<Requirement | null> {
+  return em.findOne(Requirement, { id }, { refresh: true });
 }
 
 /** Drops undefined members so JSON columns hold only what was given. */

@@ -7,7 +7,7 @@ import { SUPPORTED_FRAMEWORKS, type FrameworkId } from '../catalogue';
 import { MetricSnapshot } from '../dashboard/snapshot.entity';
 import type { ComplianceEventPublisher } from '../events';
 import { assertFramework } from '../frameworks.service';
-import { Requirement, type Priority, type RequirementStatus } from '../requirements/requirement.entity';
+import { NOT_DELETED, Requirement, type Priority, type RequirementStatus } from '../requirements/requirement.entity';
 import { clausesOf } from '../requirements/clauses';
 import { getFramework } from '../catalogue';
 import type { Severity } from '../findings/audit-finding.entity';
@@ -113,6 +113,52 @@ function overallMeasure(t: Tally, frameworks: Measure[]): Measure {
   return { score, status: levelOf(score, t.total), ...counts(t), parts: null };
 }
 
+/** A `compliance_tally` bucket: its kind, its key columns and its summed deltas. */
+interface TallyRow {
+  kind: 'r' | 'c' | 'f';
+  framework: string;
+  status: RequirementStatus | null;
+  priority: Priority | null;
+  clause: string | null;
+  severity: Severity | null;
+  n: number;
+  passed: number;
+}
+
+/** Folds the tally's buckets into the figures of each framework and overall. */
+function measurementOf(rows: TallyRow[]): Measurement {
+  const overall = emptyTally();
+  const byFramework = Object.fromEntries(SUPPORTED_FRAMEWORKS.map((f) => [f, emptyTally()])) as Record<FrameworkId, Tally>;
+  for (const r of rows) {
+    const t = byFramework[r.framework as FrameworkId];
+    if (r.kind === 'c') {
+      if (t && r.clause && Number(r.n) > 0) t.covered.add(r.clause);
+      continue;
+    }
+    if (r.kind === 'f') {
+      if (t && r.severity && r.severity in t.open) t.open[r.severity] += Number(r.n);
+      continue;
+    }
+    const n = Number(r.n);
+    const weight = (PRIORITY_WEIGHT[r.priority as Priority] ?? PRIORITY_WEIGHT.medium) * n;
+    const earned = weight * (STATUS_CREDIT[r.status as RequirementStatus] ?? 0);
+    const passed = Number(r.passed);
+    for (const tally of [overall, t]) {
+      if (!tally) continue; // a framework no longer in the catalogue counts only overall
+      tally.weight += weight;
+      tally.earned += earned;
+      tally.validatedWeight += (PRIORITY_WEIGHT[r.priority as Priority] ?? PRIORITY_WEIGHT.medium) * passed;
+      tally.total += n;
+      tally.passed += passed;
+      if (r.status === 'completed') tally.completed += n;
+      else if (r.status === 'in-progress') tally.inProgress += n;
+      else tally.pending += n;
+    }
+  }
+  const frameworks = Object.fromEntries(SUPPORTED_FRAMEWORKS.map((f) => [f, frameworkMeasure(f, byFramework[f])])) as Record<FrameworkId, Measure>;
+  return { overall: overallMeasure(overall, Object.values(frameworks)), frameworks };
+}
+
 /** How often each instance checks whether the tally needs compacting. */
 export const TALLY_COMPACT_INTERVAL_MS = 1000;
 
@@ -143,9 +189,7 @@ export class ComplianceStatusService {
    * of deltas since the last compaction, not the number of requirements.
    */
   async measure(em: EntityManager): Promise<Measurement> {
-    const rows = await em.getConnection().execute<
-      { kind: 'r' | 'c' | 'f'; framework: string; status: RequirementStatus | null; priority: Priority | null; n: number; passed: number; clause: string | null; severity: Severity | null }[]
-    >(
+    const rows = await em.getConnection().execute<TallyRow[]>(
       `select kind, framework, status, priority, clause, severity, sum(n)::int as n, sum(passed)::int as passed
          from compliance_tally
         group by kind, framework, status, priority, clause, severity
@@ -154,46 +198,41 @@ export class ComplianceStatusService {
       'all',
       em.getTransactionContext(),
     );
-    const overall = emptyTally();
-    const byFramework = Object.fromEntries(SUPPORTED_FRAMEWORKS.map((f) => [f, emptyTally()])) as Record<FrameworkId, Tally>;
-    for (const r of rows) {
-      const t = byFramework[r.framework as FrameworkId];
-      if (r.kind === 'c') {
-        if (t && r.clause && Number(r.n) > 0) t.covered.add(r.clause);
-        continue;
-      }
-      if (r.kind === 'f') {
-        if (t && r.severity && r.severity in t.open) t.open[r.severity] += Number(r.n);
-        continue;
-      }
-      const n = Number(r.n);
-      const weight = (PRIORITY_WEIGHT[r.priority as Priority] ?? PRIORITY_WEIGHT.medium) * n;
-      const earned = weight * (STATUS_CREDIT[r.status as RequirementStatus] ?? 0);
-      const passed = Number(r.passed);
-      for (const tally of [overall, t]) {
-        if (!tally) continue; // a framework no longer in the catalogue counts only overall
-        tally.weight += weight;
-        tally.earned += earned;
-        tally.validatedWeight += (PRIORITY_WEIGHT[r.priority as Priority] ?? PRIORITY_WEIGHT.medium) * passed;
-        tally.total += n;
-        tally.passed += passed;
-        if (r.status === 'completed') tally.completed += n;
-        else if (r.status === 'in-progress') tally.inProgress += n;
-        else tally.pending += n;
-      }
-    }
-    const frameworks = Object.fromEntries(SUPPORTED_FRAMEWORKS.map((f) => [f, frameworkMeasure(f, byFramework[f])])) as Record<FrameworkId, Measure>;
-    return { overall: overallMeasure(overall, Object.values(frameworks)), frameworks };
+    return measurementOf(rows);
   }
 
   /**
-   * After a change (inside its transaction): compares with the measurement taken before it, writes
-   * history snapshots for whatever moved, and stages `compliance.score_changed` for every framework
-   * whose score or status moved. Returns the staged events.
+   * The numbers without and with what the transaction of `em` has written so far, in one read: the
+   * tally rows this transaction appended (their `xmin` is its id; a change runs in no savepoint) are
+   * left out of the first. Both come from one snapshot, so another writer's commit meanwhile counts on
+   * both sides and never in this change's difference.
    */
-  async recordChanges(em: EntityManager, before: Measurement): Promise<DomainEvent[]> {
+  async measureChange(em: EntityManager): Promise<{ before: Measurement; after: Measurement }> {
+    const rows = await em.getConnection().execute<(TallyRow & { n_before: number; passed_before: number })[]>(
+      `select kind, framework, status, priority, clause, severity, sum(n)::int as n, sum(passed)::int as passed,
+              coalesce(sum(n) filter (where xmin <> me.id), 0)::int as n_before,
+              coalesce(sum(passed) filter (where xmin <> me.id), 0)::int as passed_before
+         from compliance_tally, (select pg_current_xact_id()::xid as id) me
+        group by kind, framework, status, priority, clause, severity
+       having sum(n) <> 0 or sum(n) filter (where xmin <> me.id) <> 0`,
+      [],
+      'all',
+      em.getTransactionContext(),
+    );
+    return {
+      before: measurementOf(rows.filter((r) => Number(r.n_before) !== 0).map((r) => ({ ...r, n: r.n_before, passed: r.passed_before }))),
+      after: measurementOf(rows.filter((r) => Number(r.n) !== 0)),
+    };
+  }
+
+  /**
+   * After a change (inside its transaction, once its writes are made): writes history snapshots for
+   * whatever moved, and stages `compliance.score_changed` for every framework whose score or status
+   * moved. Returns the staged events.
+   */
+  async recordChanges(em: EntityManager): Promise<DomainEvent[]> {
     await em.flush();
-    const after = await this.measure(em);
+    const { before, after } = await this.measureChange(em);
     const staged: DomainEvent[] = [];
     const now = clock.now();
     let anyChanged = false;
@@ -283,12 +322,12 @@ export class ComplianceStatusService {
     return Number(rows[0]?.n ?? 0);
   }
 
-  /** Maps requirements stored before clause mapping existed (once, under the start-up lock). */
+  /** Maps requirements stored before clause mapping existed (once, under the start-up lock); deleted ones too, since their record is kept whole. */
   async backfillClauses(): Promise<number> {
     const em = this.rootEm.fork() as EntityManager;
     let done = 0;
     for (;;) {
-      const rows = await em.find(Requirement, { clauses: null }, { limit: 500, orderBy: { id: 'asc' } });
+      const rows = await em.find(Requirement, { clauses: null }, { limit: 500, orderBy: { id: 'asc' }, filters: { [NOT_DELETED]: false } });
       if (!rows.length) return done;
       for (const r of rows) r.clauses = clausesOf(r);
       await em.flush();

@@ -109,7 +109,7 @@ function traceFinding(f: AuditFinding): TraceFinding {
  */
 export async function buildTraceability(em: EntityManager, framework: FrameworkId, opts: { includeFindings: boolean; now?: Date }): Promise<TraceabilityMatrix> {
   const catalogue = getFramework(framework);
-  const requirements = await em.find(Requirement, { framework, deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const requirements = await em.find(Requirement, { framework }, { orderBy: { createdAt: 'asc', id: 'asc' } });
   const findings = opts.includeFindings ? await em.find(AuditFinding, { framework }, { orderBy: { discoveredAt: 'asc', id: 'asc' } }) : [];
   const byRequirement = new Map<string, AuditFinding[]>();
   for (const f of findings) if (f.requirementId) byRequirement.set(f.requirementId, [...(byRequirement.get(f.requirementId) ?? []), f]);
