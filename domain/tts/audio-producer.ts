@@ -19,9 +19,6 @@ import type { ProviderStatsRecorder } from './stats';
 import type { StoredAudio } from './stored-audio';
 import { chunkText, computeHashes, normalizeContent, type HashMode } from './text';
 
-/** How far chunk generation may run ahead of the encoder (chunks kept waiting in memory at most). */
-const CHUNK_LOOKAHEAD = 16;
-
 /** A progressive generation's part: its chunks as announced, the caller's signal, and its live stream. */
 export interface ProgressiveOutput {
   chunks: string[];
@@ -128,7 +125,7 @@ export class AudioProducer {
               // chunks are made ahead and taken whole (a failure of theirs is still retried).
               const first = upstreamStream({ ...call, text: chunks[0], format: 'wav' });
               // Chunk 0's call holds one of the `concurrency` slots until its body ends.
-              const ahead = aheadInOrder(chunks.slice(1), Math.max(1, concurrency - 1), CHUNK_LOOKAHEAD, synthesize);
+              const ahead = aheadInOrder(chunks.slice(1), Math.max(1, concurrency - 1), concurrency, synthesize);
               allHashes();
               live = await joinStreamedWavChunksLive(first, chunks.length, (i) => ahead.take(i - 1), o.format, encodeOpts, progressive.live).catch((err) => {
                 throw err instanceof AudioDecodeError ? badAudio(o.provider, err.message) : err;
@@ -136,7 +133,7 @@ export class AudioProducer {
             } else {
               // Encoded in order as the chunks come, each encoder output handed to the live stream at
               // once; chunk 0 (the first sentence) is asked for first, so the first audio comes early.
-              const ahead = aheadInOrder(chunks, concurrency, CHUNK_LOOKAHEAD, synthesize);
+              const ahead = aheadInOrder(chunks, concurrency, concurrency, synthesize);
               allHashes();
               live = await joinWavChunksLive(chunks.length, (i) => ahead.take(i), o.format, encodeOpts, progressive.live);
             }
@@ -152,9 +149,9 @@ export class AudioProducer {
           allHashes();
           joined = await joinWavChunks(await generating, o.format, { quality: o.quality, encoder: this.deps.encoder });
         } else {
-          // Encoded as the chunks come, in order, with chunks made at most CHUNK_LOOKAHEAD ahead of the
+          // Encoded as the chunks come, in order, with chunks made at most `concurrency` ahead of the
           // encoder: memory is that window plus the encoded file, not every chunk of a long text.
-          const ahead = aheadInOrder(chunks, concurrency, CHUNK_LOOKAHEAD, synthesize);
+          const ahead = aheadInOrder(chunks, concurrency, concurrency, synthesize);
           allHashes();
           joined = await joinWavChunksInOrder(chunks.length, (i) => ahead.take(i), o.format, { quality: o.quality, encoder: this.deps.encoder });
         }

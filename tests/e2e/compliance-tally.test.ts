@@ -53,8 +53,7 @@ test('every kind of change keeps the tally equal to a full recount, before and a
   await json(`/v1/requirements/${ids[4]}`, { method: 'PUT', json: { title: 'A new title only' } });
   await json('/v1/requirements/batch', { method: 'PATCH', json: { updates: ids.slice(5, 10).map((id) => ({ id, status: 'completed' })) } });
   for (const id of ids.slice(10, 14)) await json(`/v1/requirements/${id}/validate`, { method: 'POST' });
-  await gw.request(`/v1/requirements/${ids[14]}`, { method: 'DELETE' });
-  await gw.request(`/v1/requirements/${ids[15]}`, { method: 'DELETE' });
+  for (const id of ids.slice(14, 16)) expect((await gw.request(`/api/requirements/${id}`, { method: 'DELETE' })).status).toBe(200);
 
   // Findings opened, resolved, reopened.
   const findings: string[] = [];

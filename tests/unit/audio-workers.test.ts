@@ -85,6 +85,26 @@ describe('audio worker pool', () => {
   });
 });
 
+describe('which thread takes the work', () => {
+  it('a generation\'s chunks are synthesised on the thread that encodes it: short tasks start no second thread while one is running', async () => {
+    const shared = new AudioWorkerPool({ size: 2, idleMs: 60_000, keepWarm: 1, nice: 0 });
+    try {
+      await shared.warm();
+      const session = await shared.openEncoder('mp3', 24000, 'standard');
+      const chunks = await Promise.all(Array.from({ length: 8 }, (_, i) => shared.synthesize({ text: `Chunk ${i} of a long text.`, voice: 'alloy', speed: 1, format: 'wav', quality: 'standard' })));
+      expect(chunks.every((wav) => wav.subarray(0, 4).toString('latin1') === 'RIFF')).toBe(true);
+      expect(shared.threads).toBe(1);
+      expect((await session.finalize()).length).toBeGreaterThan(0);
+      // A queue deeper than one generation's chunks in flight is worth a second thread.
+      const flood = Promise.all(Array.from({ length: 40 }, (_, i) => shared.synthesize({ text: `Another text, number ${i}.`, voice: 'alloy', speed: 1, format: 'wav', quality: 'standard' })));
+      expect(shared.threads).toBe(2);
+      await flood;
+    } finally {
+      await shared.close();
+    }
+  });
+});
+
 describe('threads kept warm', () => {
   it('warm() starts the kept threads before any work, and idleness never takes the pool below them', async () => {
     const warmPool = new AudioWorkerPool({ size: 2, idleMs: 100, keepWarm: 1 });
@@ -92,12 +112,11 @@ describe('threads kept warm', () => {
       expect(warmPool.threads).toBe(0);
       await warmPool.warm();
       expect(warmPool.threads).toBe(1);
-      // Two generations at once take both threads (the second is started for them); once idle, only
-      // the one above the warm count ends. (Counted as they start: a quick one may already be idle
-      // and gone by the time the slower one ends.)
-      const both = Promise.all(['One.', 'Two.'].map((text) => warmPool.synthesize({ text, voice: 'alloy', speed: 1, format: 'wav', quality: 'standard' })));
+      // Two generations at once (two encoder sessions) take both threads, the second started for
+      // them; once idle, only the one above the warm count ends.
+      const sessions = await Promise.all([warmPool.openEncoder('mp3', 24000, 'standard'), warmPool.openEncoder('mp3', 24000, 'standard')]);
       expect(warmPool.threads).toBe(2);
-      await both;
+      await Promise.all(sessions.map((s) => s.finalize()));
       const until = Date.now() + 10_000;
       while (warmPool.threads > 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
       await new Promise((r) => setTimeout(r, 400));

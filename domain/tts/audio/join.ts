@@ -1,9 +1,21 @@
 import { decode, encodeBlocks, encodeBlocksLive, type EncodeOptions, type EncodeSink, type TaggedBlock } from './codec';
+import { gcPacer, release } from './gc-pacer';
 import { concatPcmBlocks, DEFAULT_CROSSFADE_MS, resample, seamMix, seamOverlap, type Pcm } from './pcm';
 import type { AudioFormat } from './types';
 import { joinMono16Wavs } from './wav';
 
 const EMPTY = Buffer.alloc(0);
+
+/** A long join decodes hundreds of chunks, each dead a chunk later; collected as they pass (gc-pacer.ts). */
+const pacer = gcPacer();
+
+/** A chunk's samples; its WAV bytes are the caller's no more (they are released). */
+async function decodeChunk(wav: Buffer): Promise<Pcm> {
+  const pcm = await decode(wav, 'wav');
+  pacer.passed(wav.byteLength + pcm.samples.byteLength);
+  if (pcm.samples.buffer !== wav.buffer) release(wav);
+  return pcm;
+}
 
 /**
  * One file of `format` from chunks that came as WAV, with the same crossfaded seams whatever the
@@ -21,7 +33,7 @@ export async function joinWavChunks(
   const parts: (() => Promise<Pcm>)[] = wavs.map((_, i) => () => {
     const wav = wavs[i];
     wavs[i] = EMPTY;
-    return decode(wav, 'wav');
+    return decodeChunk(wav);
   });
   const first = await parts[0]();
   parts[0] = async () => first;
@@ -39,7 +51,7 @@ export async function joinWavChunksInOrder(
   format: Exclude<AudioFormat, 'wav'>,
   opts: EncodeOptions = {},
 ): Promise<{ data: Buffer; sampleRate: number; bitrate: number; durationSeconds: number }> {
-  const parts: (() => Promise<Pcm>)[] = Array.from({ length: count }, (_, i) => async () => decode(await take(i), 'wav'));
+  const parts: (() => Promise<Pcm>)[] = Array.from({ length: count }, (_, i) => async () => decodeChunk(await take(i)));
   const first = await parts[0]();
   parts[0] = async () => first;
   return encodeBlocks(concatPcmBlocks(parts), first.sampleRate, format, opts);
@@ -58,8 +70,8 @@ export async function joinWavChunksLive(
   opts: EncodeOptions,
   sink: EncodeSink,
 ): Promise<{ data: Buffer | null; size: number; sampleRate: number; bitrate: number; durationSeconds: number; streamHeaderBytes: number }> {
-  const first = await decode(await take(0), 'wav');
-  return encodeBlocksLive(taggedBlocks(first, count, async (i) => decode(await take(i), 'wav')), first.sampleRate, format, opts, sink);
+  const first = await decodeChunk(await take(0));
+  return encodeBlocksLive(taggedBlocks(first, count, async (i) => decodeChunk(await take(i))), first.sampleRate, format, opts, sink);
 }
 
 /**
@@ -79,6 +91,8 @@ async function* taggedBlocks(first: Pcm, count: number, part: (i: number) => Pro
     const mixed = new Float32Array(overlap);
     for (let j = 0; j < overlap; j++) mixed[j] = Math.max(-1, Math.min(1, seamMix(previous[tail + j], current[j], j, overlap)));
     if (overlap) yield { samples: mixed, endsChunk: null };
+    // Every block of it has been encoded (the encoders copy what they are given).
+    release(previous);
     previous = current;
     from = overlap;
   }

@@ -5,6 +5,7 @@
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { encode, openLocalEncoder, type BlockEncoder } from './codec';
+import { gcPacer } from './gc-pacer';
 import { synthesizeSpeechLike } from './synth';
 import type { WorkerReply, WorkerRequest } from './worker-protocol';
 
@@ -20,6 +21,8 @@ try {
 }
 
 const encoders = new Map<number, BlockEncoder>();
+/** Each task's large buffers are dead once it is answered; collected as they pile up (gc-pacer.ts). */
+const pacer = gcPacer();
 
 function reply(message: WorkerReply, bytes?: Uint8Array) {
   parentPort!.postMessage(message, bytes ? [bytes.buffer as ArrayBuffer] : []);
@@ -36,13 +39,18 @@ async function handle(req: WorkerRequest): Promise<Uint8Array | undefined> {
     case 'synthesize': {
       const { text, voice, speed, pitch, format, quality } = req;
       const pcm = synthesizeSpeechLike({ text, voice, speed, pitch });
-      return owned((await encode(pcm, format, { quality })).data);
+      const data = owned((await encode(pcm, format, { quality })).data);
+      pacer.passed(pcm.samples.byteLength + data.byteLength);
+      return data;
     }
     case 'open':
       encoders.set(req.session, await openLocalEncoder(req.format, req.sampleRate, req.quality));
       return undefined;
-    case 'encode':
-      return owned(await encoderOf(req.session).encode(req.samples));
+    case 'encode': {
+      const data = owned(await encoderOf(req.session).encode(req.samples));
+      pacer.passed(req.samples.byteLength + data.byteLength);
+      return data;
+    }
     case 'finish': {
       const tail = await encoderOf(req.session).finalize();
       encoders.delete(req.session);
