@@ -35,13 +35,19 @@ export interface Part {
   formatError?(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError;
 }
 
+/** A query text parsed and validated, with its key. */
+export interface Prepared {
+  document: DocumentNode;
+  documentKey: string;
+}
+
 export interface Pipeline {
   schema: GraphQLSchema;
   parseOptions: ParseOptions;
   /** The parts' rules (graphql-js's standard rules not included: Apollo adds those itself). */
   validationRules: ValidationRule[];
   /** Parses and validates a query text (graphql-ws), kept by its text while valid. */
-  prepare(query: string): { document: DocumentNode; documentKey: string } | readonly GraphQLError[];
+  prepare(query: string): Prepared | { errors: readonly GraphQLError[] };
   admit(op: Operation): Promise<void>;
   execute: Execute;
   formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError;
@@ -74,7 +80,7 @@ export function createPipeline(schema: GraphQLSchema, parts: readonly Part[]): P
   // Parse and validation depend only on the query text (variables are coerced at execution), so a
   // valid document is kept by its text, as Apollo does over HTTP: a thousand subscribers sending the
   // same subscription share one AST and are validated once. Refused documents are not kept.
-  const documents = new Map<string, { document: DocumentNode; documentKey: string }>(); // insertion order = least recently used first
+  const documents = new Map<string, Prepared>(); // insertion order = least recently used first
   const prepare: Pipeline['prepare'] = (query) => {
     const known = documents.get(query);
     if (known) {
@@ -86,10 +92,10 @@ export function createPipeline(schema: GraphQLSchema, parts: readonly Part[]): P
     try {
       document = parse(query, parseOptions);
     } catch (err) {
-      return [err instanceof GraphQLError ? err : new GraphQLError('The document could not be parsed')];
+      return { errors: [err instanceof GraphQLError ? err : new GraphQLError('The document could not be parsed')] };
     }
     const errors = validate(schema, document, rules);
-    if (errors.length) return errors;
+    if (errors.length) return { errors };
     const prepared = { document, documentKey: documentKeyOf(query) };
     documents.set(query, prepared);
     if (documents.size > DOCUMENT_CACHE_SIZE) documents.delete(documents.keys().next().value!);

@@ -57,8 +57,8 @@ export function graphqlWsServer(deps: { pipeline: Pipeline; services: Services; 
           }
         }
         const prepared = pipeline.prepare(payload.query);
-        if (Array.isArray(prepared)) return prepared;
-        const { document, documentKey } = prepared as Exclude<typeof prepared, readonly GraphQLError[]>;
+        if ('errors' in prepared) return prepared.errors;
+        const { document, documentKey } = prepared;
         documentKeys.set(document, documentKey);
         const context: GqlContext = { services, domain: contexts.of({ principal: ctx.extra.principal ?? null, ip: deps.clientIpOf(ctx.extra.request) }) };
         const operationName = payload.operationName ?? null;
