@@ -63,10 +63,11 @@ export class AudioRetrieval {
     const { accesses } = this.deps;
     this.deps.access.require(ctx, 'tts:read');
     assertAudioHash(hash);
-    await accesses.settled();
-    const e = await this.deps.stored.findLive(ctx.em, hash);
+    const { e, pending } = await accesses.steadyRead(async () => {
+      const e = await this.deps.stored.findLive(ctx.em, hash);
+      return { e, pending: accesses.pendingFor(hash) };
+    });
     if (!e) throw audioNotFound(hash);
-    const pending = accesses.pendingFor(hash);
     const lastAccessed = pending && pending.last > e.lastAccessedAt ? pending.last : e.lastAccessedAt;
     return {
       hash: e.hash,

@@ -54,6 +54,9 @@ export class ProviderStatsRecorder {
  * cost a database write per request, yet `accessCount` stays current to within that second
  * (and reads of the metadata add what is still pending).
  */
+/** Flushes in a row that readers may put off (one a second): a count is written within this many seconds. */
+const MAX_DEFERRED_FLUSHES = 5;
+
 export class AccessRecorder {
   private pending = new Map<string, { count: number; last: Date }>();
   private timer?: NodeJS.Timeout;
@@ -78,15 +81,25 @@ export class AccessRecorder {
   }
 
   /**
-   * Resolves once every flush under way has been written. A batch being written is in neither the
-   * pending counts nor the table yet, so a reader that adds the two must wait for it first.
+   * Runs `read` (a read of the stored counts) while no batch moves from memory to the table: a batch
+   * being written is in neither the pending counts nor the table yet, so a reader that adds the two
+   * waits for the writes under way, and no flush starts until it has added them.
    */
-  async settled(): Promise<void> {
-    await Promise.all([...this.writing].map((w) => w.catch(() => undefined)));
+  async steadyRead<T>(read: () => Promise<T>): Promise<T> {
+    this.readers++;
+    try {
+      await Promise.all([...this.writing].map((w) => w.catch(() => undefined)));
+      return await read();
+    } finally {
+      this.readers--;
+    }
   }
 
-  async flush() {
+  async flush(force = false) {
     if (!this.pending.size) return;
+    // Put off while a reader adds pending counts to stored ones, but not for ever under a stream of reads.
+    if (this.readers > 0 && !force && ++this.deferred < MAX_DEFERRED_FLUSHES) return;
+    this.deferred = 0;
     const batch = this.pending;
     this.pending = new Map();
     const write = (async () => {
@@ -107,9 +120,11 @@ export class AccessRecorder {
   }
 
   private readonly writing = new Set<Promise<void>>();
+  private readers = 0;
+  private deferred = 0;
 
   async close() {
     clearInterval(this.timer);
-    await this.flush().catch(() => undefined);
+    await this.flush(true).catch(() => undefined);
   }
 }
