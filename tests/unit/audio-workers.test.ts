@@ -63,7 +63,7 @@ describe('audio worker pool', () => {
     expect(pool.threads).toBe(1);
     await pool.workers()[0].terminate(); // not the pool's doing: as a crash
     const block = speech('After the crash.').samples;
-    await expect(Promise.resolve().then(() => encoder.encode(block))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', headers: { 'Retry-After': '1' } });
+    await expect(Promise.resolve().then(() => encoder.encode(block))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 1 });
     await expect(Promise.resolve().then(() => encoder.finalize())).rejects.toBeInstanceOf(DomainError);
     expect(pool.threads).toBe(0);
     const again = await pool.synthesize({ text: 'A new thread.', voice: 'alloy', speed: 1, format: 'mp3', quality: 'standard' });
