@@ -4,26 +4,12 @@
  * and reopened, an UPDATE in SQL, a TRUNCATE — the tally must equal a full recount of the tables,
  * before and after it is compacted.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { startGateway, type TestGateway } from '../helpers/gateway';
+import { okJson, sqlOf, useGateway, type TestGateway } from '../helpers/gateway';
 import { tallyDrift } from '../helpers/tally';
 
-let gw: TestGateway;
-const sql = (text: string) => (gw.db.orm.em as unknown as EntityManager).getConnection().execute(text) as Promise<Record<string, unknown>[]>;
-
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(async () => {
-  await gw?.close();
-});
-
-async function json(path: string, init: Parameters<TestGateway["request"]>[1] = {}): Promise<any> {
-  const res = await gw.request(path, init);
-  const body = await res.json();
-  if (res.status >= 300) throw new Error(`${init.method ?? 'GET'} ${path} → ${res.status}: ${JSON.stringify(body)}`);
-  return body;
-}
+const gw = useGateway();
+const sql = sqlOf(gw);
+const json = (path: string, init: Parameters<TestGateway['request']>[1] = {}) => okJson(gw, path, init);
 
 const FRAMEWORKS = ['iso13485', 'fda21cfr11', 'gdpr', 'soc2'];
 const PRIORITIES = ['critical', 'high', 'medium', 'low'];

@@ -3,25 +3,11 @@
  * change finds it again. The condition lives in one ORM filter on `Requirement` (and one SQL
  * fragment for the hand-written reads); the readers that must see deleted rows turn it off by name.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { startGateway, type TestGateway } from '../helpers/gateway';
+import { okJson, sqlOf, useGateway, type TestGateway } from '../helpers/gateway';
 
-let gw: TestGateway;
-const sql = (text: string, params: unknown[] = []) => (gw.db.orm.em as unknown as EntityManager).getConnection().execute(text, params) as Promise<Record<string, any>[]>;
-
-beforeAll(async () => {
-  gw = await startGateway();
-});
-afterAll(async () => {
-  await gw?.close();
-});
-
-async function json(path: string, init: Parameters<TestGateway['request']>[1] = {}): Promise<any> {
-  const res = await gw.request(path, init);
-  const body = await res.json();
-  if (res.status >= 300) throw new Error(`${init.method ?? 'GET'} ${path} → ${res.status}: ${JSON.stringify(body)}`);
-  return body;
-}
+const gw = useGateway();
+const sql = sqlOf(gw);
+const json = (path: string, init: Parameters<TestGateway['request']>[1] = {}) => okJson(gw, path, init);
 
 const requirement = (title: string) => ({
   title,

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -94,6 +95,20 @@ export function useGateway(env: Record<string, string | undefined> = {}, opts: {
     },
   });
 }
+
+/** The JSON body of a request that must succeed; any other status fails the test with the answer. */
+export async function okJson(gw: TestGateway, pathname: string, init: Parameters<TestGateway['request']>[1] = {}): Promise<any> {
+  const res = await gw.request(pathname, init);
+  const body = await res.json();
+  if (res.status >= 300) throw new Error(`${init.method ?? 'GET'} ${pathname} → ${res.status}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** SQL on a started gateway's own database (checks beside the API). */
+export const sqlOf =
+  (gw: TestGateway) =>
+  (text: string, params: unknown[] = []): Promise<Record<string, any>[]> =>
+    (gw.db.orm.em as unknown as EntityManager).getConnection().execute(text, params);
 
 /** A request whose answer is read as JSON when it has a body: status, body (or null) and headers. */
 export async function callJson(gw: TestGateway, pathname: string, init: Parameters<TestGateway['request']>[1] = {}): Promise<{ status: number; body: any; headers: Headers }> {

@@ -517,7 +517,7 @@ export class RequirementService {
 /**
  * A requirement that is not deleted, by id. The soft-delete filter applies to queries only, and a
  * lookup by primary key is answered from the identity map when the entity is there: a requirement
- * deleted earlier in the same request (two mutations in one GraphQL document) would be found.
+ * deleted earlier in the same request (two mutations in one document) would be found.
  * `refresh` always asks the database, through the filter.
  */
 export function findRequirement(em: EntityManager, id: string): Promise<Requirement | null> {
