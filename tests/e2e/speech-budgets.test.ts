@@ -90,7 +90,10 @@ test('a full server-wide queue answers 503 with Retry-After, on REST and GraphQL
   const keys = await Promise.all(Array.from({ length: 10 }, () => speechKey()));
   // Two run, six wait, the rest find the queue full.
   const calls = keys.slice(0, 9).map((key) => generate(key, text(120)).then((res) => res.status));
-  await new Promise((r) => setTimeout(r, 300));
+  // The queue is full once one of the nine is refused; the others hold it for a generation's length
+  // (MOCK_LATENCY_MS), however long the nine took to arrive on a busy machine.
+  const refused = new Promise<void>((resolve) => calls.forEach((call) => void call.then((status) => status === 503 && resolve())));
+  await Promise.race([refused, Promise.all(calls)]); // none refused: the counts below say so
   const gql = await gw.request('/graphql', { method: 'POST', auth: keys[9], json: { query: 'mutation($t: String!) { generate(input: { text: $t, options: { provider: MOCK } }) { hash } }', variables: { t: text(120) } } });
   const gqlBody: any = await gql.json();
   const statuses = await Promise.all(calls);
