@@ -78,10 +78,17 @@ export class ClientError {
   }
   /** Retry-After and the budget the request was refused by, as HTTP answers carry them. */
   get headers(): Record<string, string> | undefined {
-    const { retryAfterSeconds, quota } = this.error;
-    if (retryAfterSeconds === undefined && !quota) return undefined;
-    return { ...(retryAfterSeconds !== undefined ? { 'Retry-After': String(retryAfterSeconds) } : {}), ...(quota ? quotaHeaders(quota) : {}) };
+    if (this.written === null) {
+      const { retryAfterSeconds, quota } = this.error;
+      this.written =
+        retryAfterSeconds === undefined && !quota
+          ? undefined
+          : { ...(retryAfterSeconds !== undefined ? { 'Retry-After': String(retryAfterSeconds) } : {}), ...(quota ? quotaHeaders(quota) : {}) };
+    }
+    return this.written;
   }
+  /** The headers, made once: a transport reads them to test and again to write them. */
+  private written: Record<string, string> | undefined | null = null;
   get details(): Record<string, unknown> | undefined {
     return this.error.details;
   }
