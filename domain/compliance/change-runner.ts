@@ -35,6 +35,9 @@ export class ChangeRunner {
   constructor(private readonly deps: ChangeRunnerDeps) {}
 
   async run<T>(ctx: DomainContext, work: (change: Change) => Promise<T>): Promise<T> {
+    // The change's tally rows are told apart by the top transaction's id (`measureChange`); inside a
+    // savepoint they would carry another id and the change would count as if made by someone else.
+    if (ctx.em.isInTransaction()) throw new Error('A compliance change runs in a transaction of its own, never inside another one');
     const { events, activity, status, auditTrail } = this.deps;
     const staged: DomainEvent[] = [];
     const result = await ctx.em.transactional(async (em) => {
