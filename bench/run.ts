@@ -5,7 +5,7 @@
  *
  * Environment: BENCH_SECONDS (10) per throughput run, BENCH_CONNECTIONS (50),
  * BENCH_WARMUP_SECONDS (2), BENCH_MIXED_REQUESTS (100000), BENCH_SUBSCRIBERS (1000),
- * BENCH_ONLY (comma list of case ids: audio,generate,graphql,data,growth,postgres,progressive,first-audio,subscribers,mixed,startup,console,fair-use),
+ * BENCH_ONLY (comma list of case ids: audio,generate,graphql,data,writes,growth,postgres,progressive,first-audio,subscribers,mixed,startup,console,fair-use),
  * BENCH_LOAD_WORKERS (2), BENCH_GROWTH (1000,10000,100000), BENCH_DATABASE_URL (a PostgreSQL server for the
  * `postgres` case: a fresh database is created and dropped there).
  */
@@ -22,6 +22,7 @@ import { runFairUseCase } from './cases/fair-use';
 import { runFirstAudioCase } from './cases/first-audio';
 import { GRAPHQL_QUERY, seedCompliance } from './cases/compliance-seed';
 import { measureConsole } from './cases/console-size';
+import { runWritesCase } from './cases/writes';
 import { freshPostgresDatabase, runDataPathsCase, startUncachedGateway, runGrowthCase, runTwoInstancesCase, type DataPathsDeps } from './cases/data-paths';
 
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -349,6 +350,17 @@ async function main() {
       },
       stopBare: (child) => stopChild(child),
     };
+    if (wants('writes')) {
+      await runWritesCase(deps, {}, 'embedded');
+      if (process.env.BENCH_DATABASE_URL) {
+        const pg = await freshPostgresDatabase(process.env.BENCH_DATABASE_URL);
+        try {
+          await runWritesCase(deps, { DATABASE_URL: pg.url }, 'PostgreSQL');
+        } finally {
+          await pg.drop();
+        }
+      }
+    }
     if (wants('data') && complianceSeeded) {
       await settle(gw);
       const computing = await startUncachedGateway(deps, {}, 'gateway (no kept answers)', 500);
