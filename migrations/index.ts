@@ -6,6 +6,7 @@ import { Migration20261123071500 } from './Migration20261123071500';
 import { Migration20261123080000 } from './Migration20261123080000';
 import { Migration20261123110000 } from './Migration20261123110000';
 import { Migration20261123120000 } from './Migration20261123120000';
+import { Migration20261125200000 } from './Migration20261125200000';
 
 /** Listed by hand (not globbed) so the same list works from TypeScript sources and the compiled build. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123080000_report_integrity', class: Migration20261123080000 },
   { name: 'Migration20261123110000_activity_key_id', class: Migration20261123110000 },
   { name: 'Migration20261123120000_compliance_tally', class: Migration20261123120000 },
+  { name: 'Migration20261125200000_webhook_subscribers_version', class: Migration20261125200000 },
 ];

@@ -373,11 +373,22 @@ export class AuditTrail {
       const trx = tx.getTransactionContext();
       const [lock] = await conn.execute<{ locked: boolean }[]>(`select pg_try_advisory_xact_lock(${SEAL_LOCK}) as locked`, [], 'all', trx);
       if (!lock?.locked) return { sealed: 0, busy: true };
-      const pending = await conn.execute<TrailRow[]>(`select ${ROW_COLUMNS} from audit_trail where seq is null order by at, id limit ?`, [SEAL_BATCH], 'all', trx);
+      // The unsealed rows in (time, id) order, then the chain's last row (the link to continue from), in one statement.
+      const rows = await conn.execute<TrailRow[]>(
+        `select ${ROW_COLUMNS} from (
+           (select ${ROW_COLUMNS} from audit_trail where seq is null order by at, id limit ?)
+           union all
+           (select ${ROW_COLUMNS} from audit_trail where seq is not null order by seq desc limit 1)
+         ) r order by (seq is not null), at, id`,
+        [SEAL_BATCH],
+        'all',
+        trx,
+      );
+      const pending = rows.filter((r) => r.seq === null);
       if (!pending.length) return { sealed: 0, busy: false };
-      const [last] = await conn.execute<{ seq: string | number; hash: string }[]>('select seq, hash from audit_trail where seq is not null order by seq desc limit 1', [], 'all', trx);
+      const last = rows.find((r) => r.seq !== null);
       let seq = last ? Number(last.seq) : 0;
-      let previousHash = last ? last.hash : GENESIS_HASH;
+      let previousHash = last ? String(last.hash) : GENESIS_HASH;
       const sealedRows = pending.map((r) => {
         seq += 1;
         // The stored content hash is chained as it is: a row altered before sealing stays detectable.

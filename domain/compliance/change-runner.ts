@@ -40,8 +40,11 @@ export class ChangeRunner {
     if (ctx.em.isInTransaction()) throw new Error('A compliance change runs in a transaction of its own, never inside another one');
     const { events, activity, status, auditTrail } = this.deps;
     const staged: DomainEvent[] = [];
+    // The webhook subscribers, read (or found unchanged) before the transaction begins.
+    const bindOutbox = await events.prepare();
     const result = await ctx.em.transactional(async (em) => {
       const tx = em as EntityManager;
+      bindOutbox(tx);
       const change: Change = {
         tx,
         audit: (entityType, action, entityId, previous, next) => {

@@ -38,6 +38,8 @@ export const WS_EVENT_OF: Record<ComplianceEventType, WsEventType> = {
 /** Persists webhook deliveries for an event inside the caller's unit of work (the outbox). */
 export interface OutboxWriter {
   enqueue(em: EntityManager, event: DomainEvent): Promise<void>;
+  /** Readies what `enqueue` reads before a transaction begins; the returned function binds it to that transaction's unit of work. */
+  prefetch?(): Promise<(em: EntityManager) => void>;
 }
 
 /**
@@ -60,6 +62,15 @@ export class ComplianceEventPublisher {
     const event = makeEvent(type, data);
     await this.outbox?.enqueue(em, event);
     return event;
+  }
+
+  /**
+   * Call before a change's transaction begins: what staging reads (the webhook subscribers) is read
+   * now, and the returned function binds it to the transaction's unit of work, so staging inside it
+   * sends no statement.
+   */
+  async prepare(): Promise<(em: EntityManager) => void> {
+    return (await this.outbox?.prefetch?.()) ?? (() => undefined);
   }
 
   async publish(events: DomainEvent[]): Promise<void> {

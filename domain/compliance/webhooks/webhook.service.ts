@@ -16,6 +16,13 @@ import { isPermission } from '../../auth/permissions';
 import { requirePermission, type Principal } from '../../auth/principal';
 import { eventRefusal } from '../event-access';
 import { clock } from '../../clock';
+import { CoalescedRead } from '../../util/coalesced-read';
+
+/** The active webhooks and their owners as the fan-out sees them. */
+interface Subscribers {
+  hooks: Webhook[];
+  owners: Map<string, Principal>;
+}
 
 /** `*` subscribes to every event type, including ones added later. */
 export const WEBHOOK_EVENT_NAMES = [...COMPLIANCE_EVENT_TYPES, '*'] as const;
@@ -77,10 +84,52 @@ export class WebhookService implements OutboxWriter {
   /** Called after an outbox write commits may be worth a look; the worker also polls. */
   onEnqueued?: () => void;
 
+  /** The subscribers' version (migration 20261125200000), read by many writers at once. */
+  private readonly version?: CoalescedRead<string>;
+  /** The subscribers as read at a version: every version moves on any change to webhooks or their owners' keys. */
+  private kept: { version: string; read: Promise<Subscribers> } | null = null;
+
+  /**
+   * With `rootEm`, the subscribers are kept in memory and read again only when their version has
+   * moved (`prefetch`); without it, every unit of work reads them.
+   */
   constructor(
     private readonly policy: UrlPolicy,
     private readonly auditTrail?: AuditTrail,
-  ) {}
+    private readonly rootEm?: EntityManager,
+  ) {
+    if (rootEm) {
+      this.version = new CoalescedRead(async () => {
+        const rows = await rootEm.getConnection().execute<{ version: string | number }[]>('select "version" from "webhook_subscribers_version" where "id" = 1');
+        return String(rows[0]?.version ?? '');
+      });
+    }
+  }
+
+  /**
+   * Readies the subscribers for a change about to begin its transaction, so `enqueue` inside it
+   * sends no statement: the version is read after this call (a webhook or key change committed
+   * before it is seen, on whichever instance it was made), the rows only when it moved. Outside any
+   * transaction: the embedded database runs one transaction at a time, and a read beside an open one
+   * would wait for it. Returns what binds them to the change's unit of work.
+   */
+  async prefetch(): Promise<(em: EntityManager) => void> {
+    if (!this.version || !this.rootEm) return () => undefined;
+    const version = await this.version.next();
+    let kept = this.kept;
+    if (kept?.version !== version) {
+      // Labelled with the version read before the rows: the rows are that version or newer, never older.
+      const read = this.readSubscribers(this.rootEm.fork() as EntityManager);
+      kept = this.kept = { version, read };
+      read.catch(() => {
+        if (this.kept?.read === read) this.kept = null;
+      });
+    }
+    const subscribers = await kept.read;
+    return (em) => {
+      this.subscribersByUnitOfWork.set(em, Promise.resolve(subscribers));
+    };
+  }
 
   async create(ctx: DomainContext, raw: unknown): Promise<WebhookView & { secret: string }> {
     const principal = requirePermission(ctx, 'manage:webhooks');
@@ -168,23 +217,13 @@ export class WebhookService implements OutboxWriter {
   }
 
   /**
-   * The active webhooks and their owners, read once per unit of work: a change stages two to four
-   * events in one transaction, and each used to read the same rows again.
+   * The active webhooks and their owners, read once per unit of work (a change stages two to four
+   * events in one transaction), or bound to it beforehand by `prefetch`.
    */
-  private subscribersIn(em: EntityManager): Promise<{ hooks: Webhook[]; owners: Map<string, Principal> }> {
+  private subscribersIn(em: EntityManager): Promise<Subscribers> {
     let read = this.subscribersByUnitOfWork.get(em);
     if (!read) {
-      read = (async () => {
-        const hooks = await em.find(Webhook, { active: true });
-        const ownerIds = [...new Set(hooks.map((h) => h.ownerKeyId).filter((id): id is string => !!id && id !== ADMIN_PRINCIPAL_ID))];
-        const owners = new Map<string, Principal>(
-          (ownerIds.length ? await em.find(ApiKey, { id: { $in: ownerIds } }) : []).map((k) => [
-            k.id,
-            { keyId: k.id, name: k.name, permissions: new Set(k.permissions.filter(isPermission)), isAdmin: k.isAdmin, plan: k.plan },
-          ]),
-        );
-        return { hooks, owners };
-      })();
+      read = this.readSubscribers(em);
       this.subscribersByUnitOfWork.set(em, read);
       // A failed read is not kept: the transaction fails with it, and a retry reads again.
       read.catch(() => this.subscribersByUnitOfWork.delete(em));
@@ -192,7 +231,19 @@ export class WebhookService implements OutboxWriter {
     return read;
   }
 
-  private readonly subscribersByUnitOfWork = new WeakMap<EntityManager, Promise<{ hooks: Webhook[]; owners: Map<string, Principal> }>>();
+  private async readSubscribers(em: EntityManager): Promise<Subscribers> {
+    const hooks = await em.find(Webhook, { active: true });
+    const ownerIds = [...new Set(hooks.map((h) => h.ownerKeyId).filter((id): id is string => !!id && id !== ADMIN_PRINCIPAL_ID))];
+    const owners = new Map<string, Principal>(
+      (ownerIds.length ? await em.find(ApiKey, { id: { $in: ownerIds } }) : []).map((k) => [
+        k.id,
+        { keyId: k.id, name: k.name, permissions: new Set(k.permissions.filter(isPermission)), isAdmin: k.isAdmin, plan: k.plan },
+      ]),
+    );
+    return { hooks, owners };
+  }
+
+  private readonly subscribersByUnitOfWork = new WeakMap<EntityManager, Promise<Subscribers>>();
 
   private async owned(ctx: DomainContext, id: string): Promise<Webhook> {
     const principal = requirePermission(ctx, 'manage:webhooks');
