@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { requirePermission, type Principal } from '../auth/principal';
 import { newId } from '../ids';
 import { parseInput } from '../validation';
+import type { RowSink } from '../database/row-batch';
 import { AuditEntry } from './audit-entry.entity';
 import { changedFields, chainHashOf, contentHashOf, GENESIS_HASH } from './chain';
 import { clock } from '../clock';
@@ -191,18 +192,7 @@ export class AuditTrail {
   record(em: EntityManager, actor: AuditActor, subject: AuditSubject, before: Record<string, unknown> | null, after: Record<string, unknown> | null): void {
     const trx = em.getTransactionContext();
     if (!trx) throw new Error('audit entries are written inside the transaction of the change they record');
-    const content = {
-      id: newId('aud'),
-      at: clock.now(),
-      keyId: actor.keyId,
-      actor: actor.name.slice(0, 200),
-      action: subject.action,
-      entityType: subject.entityType,
-      entityId: subject.entityId,
-      requestId: actor.requestId ? actor.requestId.slice(0, 100) : null,
-      before,
-      after,
-    };
+    const content = this.contentOf(actor, subject, before, after);
     em.create(AuditEntry, { ...content, seq: null, contentHash: contentHashOf(content), previousHash: null, hash: null });
     this.pendingCommits.add(trx as object);
   }
@@ -223,6 +213,59 @@ export class AuditTrail {
     if (!diff.fields.length) return false;
     this.record(em, actor, subject, diff.before, diff.after);
     return true;
+  }
+
+  /**
+   * `recordChange`, with the entry handed to `sink` as a row of `audit_trail` (the caller inserts it
+   * in `em`'s transaction, before it commits) instead of the unit of work.
+   */
+  recordChangeInto(
+    sink: RowSink,
+    em: EntityManager,
+    actor: AuditActor,
+    subject: AuditSubject,
+    before: Record<string, unknown> | null,
+    after: Record<string, unknown> | null,
+    ignore: readonly string[] = ['updatedAt'],
+  ): boolean {
+    const trx = em.getTransactionContext();
+    if (!trx) throw new Error('audit entries are written inside the transaction of the change they record');
+    const diff = changedFields(before, after, before && after ? ignore : []);
+    if (!diff.fields.length) return false;
+    const c = this.contentOf(actor, subject, diff.before, diff.after);
+    sink.add('audit_trail', {
+      id: c.id,
+      seq: null,
+      at: c.at,
+      key_id: c.keyId,
+      actor: c.actor,
+      action: c.action,
+      entity_type: c.entityType,
+      entity_id: c.entityId,
+      request_id: c.requestId,
+      before: c.before === null ? null : JSON.stringify(c.before),
+      after: c.after === null ? null : JSON.stringify(c.after),
+      content_hash: contentHashOf(c),
+      previous_hash: null,
+      hash: null,
+    });
+    this.pendingCommits.add(trx as object);
+    return true;
+  }
+
+  private contentOf(actor: AuditActor, subject: AuditSubject, before: Record<string, unknown> | null, after: Record<string, unknown> | null) {
+    return {
+      id: newId('aud'),
+      at: clock.now(),
+      keyId: actor.keyId,
+      actor: actor.name.slice(0, 200),
+      action: subject.action,
+      entityType: subject.entityType,
+      entityId: subject.entityId,
+      requestId: actor.requestId ? actor.requestId.slice(0, 100) : null,
+      before,
+      after,
+    };
   }
 
   async list(ctx: { em: EntityManager; principal: Principal | null }, raw: unknown) {

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { actorOf, type AuditEntityType, type AuditTrail } from '../audit/audit-trail.service';
 import type { DomainContext } from '../context';
-import type { DomainEvent } from '../events/bus';
+import { makeEvent, type DomainEvent } from '../events/bus';
+import { RowBatch } from '../database/row-batch';
 import type { ActivityService } from './activity/activity.service';
 import type { ComplianceEventPublisher, ComplianceEventType } from './events';
 import type { ComplianceStatusService } from './status/compliance-status.service';
@@ -45,21 +46,28 @@ export class ChangeRunner {
     const result = await ctx.em.transactional(async (em) => {
       const tx = em as EntityManager;
       bindOutbox(tx);
+      // What a change appends (audit entries, activity, history snapshots, webhook deliveries) is
+      // inserted in one statement at the end; the change's own entities go through the unit of work.
+      const rows = new RowBatch();
       const change: Change = {
         tx,
         audit: (entityType, action, entityId, previous, next) => {
-          auditTrail.recordChange(tx, actorOf(ctx), { action, entityType, entityId }, previous as Record<string, unknown> | null, next as Record<string, unknown>);
+          auditTrail.recordChangeInto(rows, tx, actorOf(ctx), { action, entityType, entityId }, previous as Record<string, unknown> | null, next as Record<string, unknown>);
         },
         emit: async (type, data) => {
-          staged.push(await events.stage(tx, type, data));
+          staged.push(makeEvent(type, data));
         },
         log: async (type, description, subjectId) => {
-          staged.push(await activity.record(tx, ctx, type, description, subjectId));
+          staged.push(activity.recordInto(rows, ctx, type, description, subjectId));
         },
       };
       const out = await work(change);
       // Nothing staged means nothing changed (every change says what it did): the figures cannot have moved.
-      if (staged.length) staged.push(...(await status.recordChanges(tx)));
+      if (staged.length) staged.push(...(await status.changesInto(rows, tx)));
+      // Deliveries in the order the events were staged: the change's own, then the score changes.
+      await events.stageInto(rows, tx, staged);
+      await tx.flush();
+      await rows.insert(tx);
       return out;
     });
     await events.publish(staged);

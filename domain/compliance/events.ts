@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { makeEvent, type DomainEvent, type EventBus } from '../events/bus';
+import type { RowSink } from '../database/row-batch';
 
 /** The bus channel every compliance event travels on. */
 export const COMPLIANCE_CHANNEL = 'compliance';
@@ -38,6 +39,8 @@ export const WS_EVENT_OF: Record<ComplianceEventType, WsEventType> = {
 /** Persists webhook deliveries for an event inside the caller's unit of work (the outbox). */
 export interface OutboxWriter {
   enqueue(em: EntityManager, event: DomainEvent): Promise<void>;
+  /** `enqueue`, with the rows handed to `sink` (the caller inserts them in `em`'s transaction). */
+  enqueueInto?(sink: RowSink, em: EntityManager, event: DomainEvent): Promise<void>;
   /** Readies what `enqueue` reads before a transaction begins; the returned function binds it to that transaction's unit of work. */
   prefetch?(): Promise<(em: EntityManager) => void>;
 }
@@ -62,6 +65,19 @@ export class ComplianceEventPublisher {
     const event = makeEvent(type, data);
     await this.outbox?.enqueue(em, event);
     return event;
+  }
+
+  /**
+   * Stages events made beforehand (`makeEvent`), in order, with their webhook deliveries handed to
+   * `sink` (inserted by the caller in `em`'s transaction, before it commits).
+   */
+  async stageInto(sink: RowSink, em: EntityManager, events: readonly DomainEvent[]): Promise<void> {
+    const outbox = this.outbox;
+    if (!outbox) return;
+    for (const event of events) {
+      if (outbox.enqueueInto) await outbox.enqueueInto(sink, em, event);
+      else await outbox.enqueue(em, event);
+    }
   }
 
   /**

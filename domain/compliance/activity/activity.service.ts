@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { actorKeyId, actorName, type DomainContext } from '../../context';
-import type { DomainEvent } from '../../events/bus';
+import { makeEvent, type DomainEvent } from '../../events/bus';
+import type { RowSink } from '../../database/row-batch';
 import { newId } from '../../ids';
 import type { ComplianceEventPublisher } from '../events';
 import { Activity } from './activity.entity';
@@ -44,6 +45,34 @@ export class ActivityService {
       subjectId: subjectId ?? null,
     });
     return this.events.stage(em, 'user.activity', { ...activityView(row) });
+  }
+
+  /**
+   * `record`, with the row handed to `sink` (inserted by the caller in its transaction) and the
+   * `user.activity` event returned unstaged (the caller stages it with the change's other events).
+   */
+  recordInto(sink: RowSink, ctx: DomainContext, type: string, description: string, subjectId?: string | null): DomainEvent {
+    const view: ActivityView = {
+      id: newId('act'),
+      timestamp: '',
+      type,
+      user: actorName(ctx),
+      userKeyId: actorKeyId(ctx),
+      description: description.slice(0, 2000),
+      subjectId: subjectId ?? null,
+    };
+    const at = clock.now();
+    view.timestamp = at.toISOString();
+    sink.add('activity_log', {
+      id: view.id,
+      at,
+      type: view.type,
+      user: view.user,
+      user_key_id: view.userKeyId,
+      description: view.description,
+      subject_id: view.subjectId,
+    });
+    return makeEvent('user.activity', { ...view });
   }
 
   /** Most recent first. */

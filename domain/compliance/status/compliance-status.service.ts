@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { requirePermission } from '../../auth/principal';
 import type { DomainContext } from '../../context';
-import type { DomainEvent } from '../../events/bus';
+import { makeEvent, type DomainEvent } from '../../events/bus';
+import type { RowSink } from '../../database/row-batch';
 import { newId } from '../../ids';
 import { SUPPORTED_FRAMEWORKS, type FrameworkId } from '../catalogue';
 import { MetricSnapshot } from '../dashboard/snapshot.entity';
@@ -232,32 +233,52 @@ export class ComplianceStatusService {
    */
   async recordChanges(em: EntityManager): Promise<DomainEvent[]> {
     await em.flush();
-    const { before, after } = await this.measureChange(em);
+    const { snapshots, events } = this.changesOf(await this.measureChange(em), clock.now());
+    for (const s of snapshots) this.snapshot(em, s.framework, s.measure, s.at);
     const staged: DomainEvent[] = [];
-    const now = clock.now();
+    for (const e of events) staged.push(await this.events.stage(em, e.type, e.data));
+    await em.flush();
+    return staged;
+  }
+
+  /**
+   * `recordChanges` for a change that appends its rows itself: the history snapshots go to `sink`
+   * (the caller inserts them in `em`'s transaction) and the `compliance.score_changed` events are
+   * returned unstaged (the caller stages them after the change's own).
+   */
+  async changesInto(sink: RowSink, em: EntityManager): Promise<DomainEvent[]> {
+    await em.flush();
+    const { snapshots, events } = this.changesOf(await this.measureChange(em), clock.now());
+    for (const s of snapshots) sink.add('metric_snapshots', this.snapshotRow(s.framework, s.measure, s.at));
+    return events.map((e) => makeEvent(e.type, e.data));
+  }
+
+  private changesOf({ before, after }: { before: Measurement; after: Measurement }, now: Date) {
+    const snapshots: { framework: FrameworkId | null; measure: Measure; at: Date }[] = [];
+    const events: { type: 'compliance.score_changed'; data: Record<string, unknown> }[] = [];
     let anyChanged = false;
     for (const f of SUPPORTED_FRAMEWORKS) {
       const prev = before.frameworks[f];
       const next = after.frameworks[f];
       if (sameMeasure(prev, next)) continue;
       anyChanged = true;
-      this.snapshot(em, f, next, now);
+      snapshots.push({ framework: f, measure: next, at: now });
       if (prev.score !== next.score || prev.status !== next.status) {
-        staged.push(
-          await this.events.stage(em, 'compliance.score_changed', {
+        events.push({
+          type: 'compliance.score_changed',
+          data: {
             framework: f,
             previousScore: prev.score,
             score: next.score,
             previousStatus: prev.status,
             status: next.status,
             overallScore: after.overall.score,
-          }),
-        );
+          },
+        });
       }
     }
-    if (anyChanged || !sameMeasure(before.overall, after.overall)) this.snapshot(em, null, after.overall, now);
-    await em.flush();
-    return staged;
+    if (anyChanged || !sameMeasure(before.overall, after.overall)) snapshots.push({ framework: null, measure: after.overall, at: now });
+    return { snapshots, events };
   }
 
   /** An explicit assessment: always records a snapshot of the framework (and overall). */
@@ -383,6 +404,17 @@ export class ComplianceStatusService {
       return;
     }
     this.snapshot(em, framework, m, at);
+  }
+
+  private snapshotRow(framework: FrameworkId | null, m: Measure, at: Date) {
+    return {
+      id: newId('snap'),
+      taken_at: at,
+      framework,
+      compliance_score: m.score,
+      requirement_completion: m.completionRate,
+      validation_rate: m.validationRate,
+    };
   }
 
   private snapshot(em: EntityManager, framework: FrameworkId | null, m: Measure, at: Date) {

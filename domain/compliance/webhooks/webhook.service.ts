@@ -17,6 +17,7 @@ import { requirePermission, type Principal } from '../../auth/principal';
 import { eventRefusal } from '../event-access';
 import { clock } from '../../clock';
 import { CoalescedRead } from '../../util/coalesced-read';
+import type { RowSink } from '../../database/row-batch';
 
 /** The active webhooks and their owners as the fan-out sees them. */
 interface Subscribers {
@@ -191,29 +192,52 @@ export class WebhookService implements OutboxWriter {
    * the owner is still valid, and what it may read then, is checked again when the delivery is sent.
    */
   async enqueue(em: EntityManager, event: DomainEvent): Promise<void> {
+    const rows = await this.deliveriesOf(em, event);
+    for (const row of rows) em.create(WebhookDelivery, row);
+    // The rows are only visible once the caller commits; nudge the worker shortly after.
+    if (rows.length) setTimeout(() => this.onEnqueued?.(), 50).unref();
+  }
+
+  /** `enqueue`, with the deliveries handed to `sink` as rows of `webhook_deliveries` (the caller inserts them in `em`'s transaction). */
+  async enqueueInto(sink: RowSink, em: EntityManager, event: DomainEvent): Promise<void> {
+    const rows = await this.deliveriesOf(em, event);
+    for (const d of rows) {
+      sink.add('webhook_deliveries', {
+        id: d.id,
+        webhook_id: d.webhookId,
+        event_id: d.eventId,
+        type: d.type,
+        payload: JSON.stringify(d.payload),
+        status: d.status,
+        attempts: d.attempts,
+        next_attempt_at: d.nextAttemptAt,
+        created_at: d.createdAt,
+      });
+    }
+    if (rows.length) setTimeout(() => this.onEnqueued?.(), 50).unref();
+  }
+
+  private async deliveriesOf(em: EntityManager, event: DomainEvent) {
     const { hooks: active, owners } = await this.subscribersIn(em);
     const hooks = active.filter((h) => h.events.includes('*') || h.events.includes(event.type));
-    if (!hooks.length) return;
-    let added = 0;
+    const rows = [];
     for (const hook of hooks) {
       const owner = hook.ownerKeyId === ADMIN_PRINCIPAL_ID ? AuthService.adminPrincipal() : hook.ownerKeyId ? owners.get(hook.ownerKeyId) : undefined;
       // An owner that is gone still gets the row, so the skip (and why) shows in its deliveries.
       if (owner && eventRefusal(owner, event)) continue;
-      em.create(WebhookDelivery, {
+      rows.push({
         id: newId('dlv'),
         webhookId: hook.id,
         eventId: event.id,
         type: event.type,
         payload: { id: event.id, type: event.type, data: event.data, createdAt: event.createdAt },
-        status: 'pending',
+        status: 'pending' as const,
         attempts: 0,
         nextAttemptAt: clock.now(),
         createdAt: clock.now(),
       });
-      added++;
     }
-    // The rows are only visible once the caller commits; nudge the worker shortly after.
-    if (added) setTimeout(() => this.onEnqueued?.(), 50).unref();
+    return rows;
   }
 
   /**

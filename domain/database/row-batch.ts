@@ -1,0 +1,49 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** A row as its table's columns name it; values as the driver sends them (JSON columns already serialised). */
+export type ColumnRow = Record<string, unknown>;
+
+/** Where a change's appended rows go (audit entries, activity, history snapshots, webhook deliveries). */
+export interface RowSink {
+  add(table: string, row: ColumnRow): void;
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * Rows that only ever get appended, of several tables, inserted in one statement (one round trip
+ * instead of one per table, and none of the unit of work's change tracking): a data-modifying
+ * `with` whose every part is an insert. Rows of one table must name the same columns.
+ */
+export class RowBatch implements RowSink {
+  private readonly tables = new Map<string, { columns: string[]; rows: ColumnRow[] }>();
+
+  add(table: string, row: ColumnRow): void {
+    let t = this.tables.get(table);
+    if (!t) this.tables.set(table, (t = { columns: Object.keys(row), rows: [] }));
+    t.rows.push(row);
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const t of this.tables.values()) n += t.rows.length;
+    return n;
+  }
+
+  /** Sends every row in `em`'s transaction and empties the batch; nothing is sent when it is empty. */
+  async insert(em: EntityManager): Promise<void> {
+    if (!this.tables.size) return;
+    const params: unknown[] = [];
+    const inserts = [...this.tables].map(([table, { columns, rows }]) => {
+      const values = rows.map((row) => {
+        for (const c of columns) params.push(row[c] ?? null);
+        return `(${columns.map(() => '?').join(', ')})`;
+      });
+      return `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values ${values.join(', ')}`;
+    });
+    this.tables.clear();
+    const last = inserts.pop()!;
+    const sql = inserts.length ? `with ${inserts.map((s, i) => `w${i} as (${s})`).join(', ')} ${last}` : last;
+    await em.getConnection().execute(sql, params, 'run', em.getTransactionContext());
+  }
+}
