@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { load } from '../lib/load';
-import { processTree, sqlCount, type Child } from '../lib/proc';
+import { processTree, sqlCounters, type Child } from '../lib/proc';
 import type { Report } from '../lib/report';
 
 export interface WritesDeps {
@@ -42,19 +42,25 @@ const spec = (gw: Child, key: string, connections: number) => ({
 /** One measured run: writes/s, CPU per write of the gateway and of its children, SQL per write. */
 async function measure(gw: Child, key: string, connections: number, run: { durationSeconds?: number; amount?: number }) {
   const children = () => processTree(gw.pid).slice(1);
-  const sql0 = await sqlCount(gw);
+  const sql0 = await sqlCounters(gw);
+  const t0 = performance.now();
   const own0 = cpuMs(gw.pid);
   const kids0 = children().reduce((s, p) => s + cpuMs(p), 0);
   const r = await load({ ...spec(gw, key, connections), ...run });
+  const wallMs = performance.now() - t0;
+  const heldMs = (await sqlCounters(gw)).transactionMs - sql0.transactionMs;
   // The audit seal runs right after the last commits: let it finish before counting.
   await new Promise((res) => setTimeout(res, 300));
-  const sql = (await sqlCount(gw)) - sql0;
+  const sql1 = await sqlCounters(gw);
+  const sql = sql1.count - sql0.count;
+  // Share of the run's wall time with a transaction open (on the embedded database: its one session held).
+  const held = heldMs / wallMs;
   const own = cpuMs(gw.pid) - own0;
   const kids = children().reduce((s, p) => s + cpuMs(p), 0) - kids0;
   const n = r.requests;
   return {
     r,
-    line: `${connections} connection(s): ${r.rps.toFixed(0)} writes/s, CPU per write gateway ${(own / n).toFixed(2)} ms + database process ${(kids / n).toFixed(2)} ms, ${(sql / n).toFixed(2)} SQL statements per write, p50 ${r.p50} ms, p97.5 ${r.p97_5} ms, ${n} writes, errors ${r.errors}, non-2xx ${r.non2xx}`,
+    line: `${connections} connection(s): ${r.rps.toFixed(0)} writes/s, CPU per write gateway ${(own / n).toFixed(2)} ms + database process ${(kids / n).toFixed(2)} ms, ${(sql / n).toFixed(2)} SQL statements per write, a transaction open ${(held * 100).toFixed(0)} % of the time (${(heldMs / n).toFixed(1)} ms per write), p50 ${r.p50} ms, p97.5 ${r.p97_5} ms, ${n} writes, errors ${r.errors}, non-2xx ${r.non2xx}`,
   };
 }
 

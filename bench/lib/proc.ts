@@ -124,14 +124,19 @@ export function killAllChildren() {
 }
 
 /** Asks a child started with BENCH_COUNT_SQL=1 how many SQL statements it has sent so far. */
-export function sqlCount(child: Child): Promise<number> {
+export async function sqlCount(child: Child): Promise<number> {
+  return (await sqlCounters(child)).count;
+}
+
+/** The same, with the wall time (ms) during which the child had at least one transaction open. */
+export function sqlCounters(child: Child): Promise<{ count: number; transactionMs: number }> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('no sql-count answer (is BENCH_COUNT_SQL=1 set?)')), 5000);
     const onMessage = (m: any) => {
       if (m?.type !== 'sql-count') return;
       clearTimeout(timer);
       child.proc.off('message', onMessage);
-      resolve(m.count);
+      resolve({ count: m.count, transactionMs: m.transactionMs ?? NaN });
     };
     child.proc.on('message', onMessage);
     child.proc.send({ type: 'sql-count' });

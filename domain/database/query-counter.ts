@@ -7,6 +7,23 @@ import { DefaultLogger, type LoggerOptions } from '@mikro-orm/core';
  * nothing is exposed to clients.
  */
 let statements = 0;
+/**
+ * Wall time during which at least one transaction was open (from its `begin` to its `commit` or
+ * `rollback` as the driver reports them). The embedded database runs one transaction at a time, so
+ * there this is the time its single session was held by a transaction.
+ */
+let open = 0;
+let openSince = 0;
+let transactionMs = 0;
+
+function noteTransaction(query: string) {
+  const q = query.trim().toLowerCase();
+  if (q === 'begin' || q.startsWith('begin ') || q.startsWith('start transaction')) {
+    if (open++ === 0) openSince = performance.now();
+  } else if ((q === 'commit' || q === 'rollback') && open > 0) {
+    if (--open === 0) transactionMs += performance.now() - openSince;
+  }
+}
 
 export const sqlCountingEnabled = () => process.env.BENCH_COUNT_SQL === '1';
 
@@ -15,16 +32,17 @@ export function countingLoggerFactory(options: LoggerOptions) {
   const logQuery = logger.logQuery.bind(logger);
   logger.logQuery = (context) => {
     statements++;
+    noteTransaction(String(context.query ?? ''));
     logQuery(context);
   };
   return logger;
 }
 
-/** Answers `{type: 'sql-count'}` messages from the parent process with the running total. */
+/** Answers `{type: 'sql-count'}` messages from the parent process with the running totals. */
 export function answerSqlCountOverIpc() {
   if (!process.send) return;
   process.on('message', (m: any) => {
-    if (m?.type === 'sql-count') process.send!({ type: 'sql-count', count: statements });
+    if (m?.type === 'sql-count') process.send!({ type: 'sql-count', count: statements, transactionMs: transactionMs + (open > 0 ? performance.now() - openSince : 0) });
   });
   process.channel?.unref(); // never keeps the process alive by itself
 }
