@@ -41,11 +41,10 @@ export class ChangeRunner {
     if (ctx.em.isInTransaction()) throw new Error('A compliance change runs in a transaction of its own, never inside another one');
     const { events, activity, status, auditTrail } = this.deps;
     const staged: DomainEvent[] = [];
-    // The webhook subscribers, read (or found unchanged) before the transaction begins.
-    const bindOutbox = await events.prepare();
+    // The webhook subscribers' version, read with the tally (the subscribers themselves only when it moved).
+    const probe = events.versionProbe();
     const result = await ctx.em.transactional(async (em) => {
       const tx = em as EntityManager;
-      bindOutbox(tx);
       // What a change appends (audit entries, activity, history snapshots, webhook deliveries) is
       // inserted in one statement at the end; the change's own entities go through the unit of work.
       const rows = new RowBatch();
@@ -63,7 +62,7 @@ export class ChangeRunner {
       };
       const out = await work(change);
       // Nothing staged means nothing changed (every change says what it did): the figures cannot have moved.
-      if (staged.length) staged.push(...(await status.changesInto(rows, tx)));
+      if (staged.length) staged.push(...(await status.changesInto(rows, tx, probe && { sql: probe.sql, seen: (v) => probe.seen(tx, v) })));
       // Deliveries in the order the events were staged: the change's own, then the score changes.
       await events.stageInto(rows, tx, staged);
       await tx.flush();

@@ -41,8 +41,9 @@ export interface OutboxWriter {
   enqueue(em: EntityManager, event: DomainEvent): Promise<void>;
   /** `enqueue`, with the rows handed to `sink` (the caller inserts them in `em`'s transaction). */
   enqueueInto?(sink: RowSink, em: EntityManager, event: DomainEvent): Promise<void>;
-  /** Readies what `enqueue` reads before a transaction begins; the returned function binds it to that transaction's unit of work. */
-  prefetch?(): Promise<(em: EntityManager) => void>;
+  /** A scalar query telling whether what `enqueue` reads has moved; read in the change's transaction, then handed to `atVersion`. */
+  readonly versionQuery?: string;
+  atVersion?(em: EntityManager, version: unknown): void;
 }
 
 /**
@@ -81,12 +82,13 @@ export class ComplianceEventPublisher {
   }
 
   /**
-   * Call before a change's transaction begins: what staging reads (the webhook subscribers) is read
-   * now, and the returned function binds it to the transaction's unit of work, so staging inside it
-   * sends no statement.
+   * What staging reads (the webhook subscribers) has a version a change reads in its transaction
+   * beside a statement it sends anyway (the tally read): `sql`, then `seen(em, value)`.
    */
-  async prepare(): Promise<(em: EntityManager) => void> {
-    return (await this.outbox?.prefetch?.()) ?? (() => undefined);
+  versionProbe(): { sql: string; seen: (em: EntityManager, value: unknown) => void } | undefined {
+    const outbox = this.outbox;
+    if (!outbox?.versionQuery || !outbox.atVersion) return undefined;
+    return { sql: outbox.versionQuery, seen: (em, value) => outbox.atVersion!(em, value) };
   }
 
   async publish(events: DomainEvent[]): Promise<void> {

@@ -27,7 +27,7 @@ export function createLiveComplianceServices(
 ) {
   const policy = { allowPrivateNetworks: deps.webhookAllowPrivateNetworks };
   const jobs = new JobQueue(deps.rootEm, { instanceId: deps.instanceId });
-  const webhooks = new WebhookService(policy, shared.auditTrail, deps.rootEm);
+  const webhooks = new WebhookService(policy, shared.auditTrail);
   shared.events.setOutbox(webhooks);
   const webhookDelivery = new DeliveryWorker(deps.rootEm, { instanceId: deps.instanceId, policy });
   webhooks.onEnqueued = () => webhookDelivery.kick();

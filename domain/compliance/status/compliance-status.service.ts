@@ -208,11 +208,12 @@ export class ComplianceStatusService {
    * left out of the first. Both come from one snapshot, so another writer's commit meanwhile counts on
    * both sides and never in this change's difference.
    */
-  async measureChange(em: EntityManager): Promise<{ before: Measurement; after: Measurement }> {
-    const rows = await em.getConnection().execute<(TallyRow & { n_before: number; passed_before: number })[]>(
+  async measureChange(em: EntityManager, alongside?: string): Promise<{ before: Measurement; after: Measurement; alongside?: unknown }> {
+    const rows = await em.getConnection().execute<(TallyRow & { n_before: number; passed_before: number; alongside?: unknown })[]>(
       `select kind, framework, status, priority, clause, severity, sum(n)::int as n, sum(passed)::int as passed,
               coalesce(sum(n) filter (where xmin <> me.id), 0)::int as n_before,
-              coalesce(sum(passed) filter (where xmin <> me.id), 0)::int as passed_before
+              coalesce(sum(passed) filter (where xmin <> me.id), 0)::int as passed_before${alongside ? `,
+              (${alongside}) as alongside` : ''}
          from compliance_tally, (select pg_current_xact_id()::xid as id) me
         group by kind, framework, status, priority, clause, severity
        having sum(n) <> 0 or sum(n) filter (where xmin <> me.id) <> 0`,
@@ -223,6 +224,8 @@ export class ComplianceStatusService {
     return {
       before: measurementOf(rows.filter((r) => Number(r.n_before) !== 0).map((r) => ({ ...r, n: r.n_before, passed: r.passed_before }))),
       after: measurementOf(rows.filter((r) => Number(r.n) !== 0)),
+      // A scalar read in the same statement (no row at all when the tally is empty).
+      ...(alongside && rows.length ? { alongside: rows[0].alongside } : {}),
     };
   }
 
@@ -244,11 +247,15 @@ export class ComplianceStatusService {
   /**
    * `recordChanges` for a change that appends its rows itself: the history snapshots go to `sink`
    * (the caller inserts them in `em`'s transaction) and the `compliance.score_changed` events are
-   * returned unstaged (the caller stages them after the change's own).
+   * returned unstaged (the caller stages them after the change's own). `alongside` is a scalar
+   * query read in the same statement as the tally (what else the change needs to know, for no round
+   * trip of its own).
    */
-  async changesInto(sink: RowSink, em: EntityManager): Promise<DomainEvent[]> {
+  async changesInto(sink: RowSink, em: EntityManager, alongside?: { sql: string; seen: (value: unknown) => void }): Promise<DomainEvent[]> {
     await em.flush();
-    const { snapshots, events } = this.changesOf(await this.measureChange(em), clock.now());
+    const measured = await this.measureChange(em, alongside?.sql);
+    if (alongside && 'alongside' in measured) alongside.seen(measured.alongside);
+    const { snapshots, events } = this.changesOf(measured, clock.now());
     for (const s of snapshots) sink.add('metric_snapshots', this.snapshotRow(s.framework, s.measure, s.at));
     return events.map((e) => makeEvent(e.type, e.data));
   }

@@ -16,7 +16,6 @@ import { isPermission } from '../../auth/permissions';
 import { requirePermission, type Principal } from '../../auth/principal';
 import { eventRefusal } from '../event-access';
 import { clock } from '../../clock';
-import { CoalescedRead } from '../../util/coalesced-read';
 import type { RowSink } from '../../database/row-batch';
 
 /** The active webhooks and their owners as the fan-out sees them. */
@@ -85,51 +84,35 @@ export class WebhookService implements OutboxWriter {
   /** Called after an outbox write commits may be worth a look; the worker also polls. */
   onEnqueued?: () => void;
 
-  /** The subscribers' version (migration 20261125200000), read by many writers at once. */
-  private readonly version?: CoalescedRead<string>;
-  /** The subscribers as read at a version: every version moves on any change to webhooks or their owners' keys. */
+  /** The subscribers as read at a version: the version moves on any change to webhooks or their owners' keys. */
   private kept: { version: string; read: Promise<Subscribers> } | null = null;
+  /** Units of work that read the version and found it moved: what they read is kept under it. */
+  private readonly readAtVersion = new WeakMap<EntityManager, string>();
 
-  /**
-   * With `rootEm`, the subscribers are kept in memory and read again only when their version has
-   * moved (`prefetch`); without it, every unit of work reads them.
-   */
   constructor(
     private readonly policy: UrlPolicy,
     private readonly auditTrail?: AuditTrail,
-    private readonly rootEm?: EntityManager,
-  ) {
-    if (rootEm) {
-      this.version = new CoalescedRead(async () => {
-        const rows = await rootEm.getConnection().execute<{ version: string | number }[]>('select "version" from "webhook_subscribers_version" where "id" = 1');
-        return String(rows[0]?.version ?? '');
-      });
-    }
-  }
+  ) {}
 
   /**
-   * Readies the subscribers for a change about to begin its transaction, so `enqueue` inside it
-   * sends no statement: the version is read after this call (a webhook or key change committed
-   * before it is seen, on whichever instance it was made), the rows only when it moved. Outside any
-   * transaction: the embedded database runs one transaction at a time, and a read beside an open one
-   * would wait for it. Returns what binds them to the change's unit of work.
+   * The subscribers' version (migration 20261125200000), for a change to read inside its
+   * transaction alongside a statement it sends anyway, then hand to `atVersion`.
    */
-  async prefetch(): Promise<(em: EntityManager) => void> {
-    if (!this.version || !this.rootEm) return () => undefined;
-    const version = await this.version.next();
-    let kept = this.kept;
-    if (kept?.version !== version) {
-      // Labelled with the version read before the rows: the rows are that version or newer, never older.
-      const read = this.readSubscribers(this.rootEm.fork() as EntityManager);
-      kept = this.kept = { version, read };
-      read.catch(() => {
-        if (this.kept?.read === read) this.kept = null;
-      });
-    }
-    const subscribers = await kept.read;
-    return (em) => {
-      this.subscribersByUnitOfWork.set(em, Promise.resolve(subscribers));
-    };
+  readonly versionQuery = 'select "version" from "webhook_subscribers_version" where "id" = 1';
+
+  /**
+   * The subscribers' version as `em`'s transaction read it: when the kept subscribers are of that
+   * version, `enqueue` in `em` uses them and sends no statement; otherwise it reads them in `em` and
+   * they are kept under that version. The version was read in the transaction, after the change
+   * began, so a webhook or key change committed before it is seen, on whichever instance it was made;
+   * the rows read after it are that version or newer, never older than their label.
+   */
+  atVersion(em: EntityManager, version: unknown): void {
+    if (version === null || version === undefined) return;
+    const v = String(version);
+    const kept = this.kept;
+    if (kept?.version === v) this.subscribersByUnitOfWork.set(em, kept.read);
+    else this.readAtVersion.set(em, v);
   }
 
   async create(ctx: DomainContext, raw: unknown): Promise<WebhookView & { secret: string }> {
@@ -242,15 +225,20 @@ export class WebhookService implements OutboxWriter {
 
   /**
    * The active webhooks and their owners, read once per unit of work (a change stages two to four
-   * events in one transaction), or bound to it beforehand by `prefetch`.
+   * events in one transaction), or the kept ones when `atVersion` found them current.
    */
   private subscribersIn(em: EntityManager): Promise<Subscribers> {
     let read = this.subscribersByUnitOfWork.get(em);
     if (!read) {
       read = this.readSubscribers(em);
       this.subscribersByUnitOfWork.set(em, read);
+      const version = this.readAtVersion.get(em);
+      const kept = version === undefined ? null : (this.kept = { version, read });
       // A failed read is not kept: the transaction fails with it, and a retry reads again.
-      read.catch(() => this.subscribersByUnitOfWork.delete(em));
+      read.catch(() => {
+        this.subscribersByUnitOfWork.delete(em);
+        if (kept && this.kept === kept) this.kept = null;
+      });
     }
     return read;
   }
