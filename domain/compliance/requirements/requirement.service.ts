@@ -234,13 +234,29 @@ export class RequirementService {
   async list(ctx: DomainContext, rawQuery: unknown): Promise<Page<RequirementListItem>>;
   async list(ctx: DomainContext, rawQuery: unknown, opts: { detail: true }): Promise<Page<RequirementDetail>>;
   async list(ctx: DomainContext, rawQuery: unknown, opts: { detail?: boolean } = {}): Promise<Page<RequirementListItem | RequirementDetail>> {
+    const { q, key } = this.listQuery(ctx, rawQuery, !!opts.detail);
+    return this.deps.readModel.cached(key, () => this.page(ctx.em, q, !!opts.detail));
+  }
+
+  /**
+   * The answer `list` would give, if the read model keeps it at its current version; undefined
+   * otherwise. Never computes: the same permission check and query parsing as `list` (and the same
+   * errors), then one version read. For callers that have a cheaper way to answer what is kept.
+   */
+  async keptList(ctx: DomainContext, rawQuery: unknown, opts: { detail?: boolean } = {}): Promise<Page<RequirementListItem | RequirementDetail> | undefined> {
+    const { key } = this.listQuery(ctx, rawQuery, !!opts.detail);
+    return this.deps.readModel.kept(key);
+  }
+
+  /** The permission check, the parsed query and the key its answer is kept under. */
+  private listQuery(ctx: DomainContext, rawQuery: unknown, detail: boolean) {
     requirePermission(ctx, 'read:requirements');
     const query = withoutNulls(rawQuery);
     precheckFramework(query);
     const q = parseInput(ListRequirementsQuery, query);
     // The answer depends on the arguments only (the permission is checked above), so every caller shares it.
-    const key = `requirements.list\u0000${opts.detail ? 'detail' : 'item'}\u0000${q.framework ?? ''}\u0000${q.status ?? ''}\u0000${q.priority ?? ''}\u0000${q.limit}\u0000${q.offset}`;
-    return this.deps.readModel.cached(key, () => this.page(ctx.em, q, !!opts.detail));
+    const key = `requirements.list\u0000${detail ? 'detail' : 'item'}\u0000${q.framework ?? ''}\u0000${q.status ?? ''}\u0000${q.priority ?? ''}\u0000${q.limit}\u0000${q.offset}`;
+    return { q, key };
   }
 
   /**
@@ -276,6 +292,12 @@ export class RequirementService {
   async get(ctx: DomainContext, id: string): Promise<RequirementDetail> {
     requirePermission(ctx, 'read:requirements');
     return this.deps.readModel.cached(`requirements.get\u0000${id}`, async () => requirementDetail(await this.load(ctx.em, id)));
+  }
+
+  /** The answer `get` would give, if the read model keeps it at its current version; undefined otherwise (never computes). */
+  async keptGet(ctx: DomainContext, id: string): Promise<RequirementDetail | undefined> {
+    requirePermission(ctx, 'read:requirements');
+    return this.deps.readModel.kept(`requirements.get\u0000${id}`);
   }
 
   async update(ctx: DomainContext, id: string, raw: unknown): Promise<RequirementDetail> {
