@@ -41,8 +41,6 @@ export class ChangeRunner {
     if (ctx.em.isInTransaction()) throw new Error('A compliance change runs in a transaction of its own, never inside another one');
     const { events, activity, status, auditTrail } = this.deps;
     const staged: DomainEvent[] = [];
-    // The webhook subscribers' version, read with the tally (the subscribers themselves only when it moved).
-    const probe = events.versionProbe();
     const result = await ctx.em.transactional(async (em) => {
       const tx = em as EntityManager;
       // What a change appends (audit entries, activity, history snapshots, webhook deliveries) is
@@ -62,10 +60,13 @@ export class ChangeRunner {
       };
       const out = await work(change);
       // Nothing staged means nothing changed (every change says what it did): the figures cannot have moved.
-      if (staged.length) staged.push(...(await status.changesInto(rows, tx, probe && { sql: probe.sql, seen: (v) => probe.seen(tx, v) })));
-      // Deliveries in the order the events were staged: the change's own, then the score changes.
-      await events.stageInto(rows, tx, staged);
-      await tx.flush();
+      if (staged.length) {
+        // The webhook subscribers' version is read with the tally (the subscribers themselves only when it moved).
+        const probe = events.versionProbe();
+        staged.push(...(await status.changesInto(rows, tx, probe && { sql: probe.sql, seen: (v) => probe.seen(tx, v) })));
+        // Deliveries in the order the events were staged: the change's own, then the score changes.
+        await events.stageInto(rows, tx, staged);
+      }
       await rows.insert(tx);
       return out;
     });
