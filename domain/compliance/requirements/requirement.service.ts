@@ -13,6 +13,7 @@ import { validateRequirement, type ValidationResult } from '../validation';
 import { clausesOf } from './clauses';
 import { NOT_DELETED_SQL, PRIORITIES, REQUIREMENT_STATUSES, Requirement, type Implementation, type RequirementStatus, type TechnicalContext, type ValidationState } from './requirement.entity';
 import { clock } from '../../clock';
+import { isoOfTimestamp } from '../../database/timestamps';
 
 /** Documented page-size limits of list endpoints. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -164,7 +165,6 @@ interface RequirementRow {
 const REQUIREMENT_LIST_COLUMNS = 'id, title, description, framework, status, priority, created_at, updated_at';
 const REQUIREMENT_DETAIL_COLUMNS = `${REQUIREMENT_LIST_COLUMNS}, category, acceptance_criteria, technical_context, implementation, validation`;
 
-const isoOf = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
 
 const listItemOfRow = (r: RequirementRow): RequirementListItem => ({
   id: r.id,
@@ -173,8 +173,8 @@ const listItemOfRow = (r: RequirementRow): RequirementListItem => ({
   framework: r.framework,
   status: r.status,
   priority: r.priority,
-  createdAt: isoOf(r.created_at),
-  updatedAt: isoOf(r.updated_at),
+  createdAt: isoOfTimestamp(r.created_at),
+  updatedAt: isoOfTimestamp(r.updated_at),
 });
 
 const detailOfRow = (r: RequirementRow): RequirementDetail => ({
