@@ -87,10 +87,14 @@ export function startChild(name: string, script: string, env: NodeJS.ProcessEnv,
       reject(new Error(`${err.message}\n--- ${name} output ---\n${output}`));
     };
     proc.once('exit', (code) => fail(new Error(`${name} exited with code ${code} before it was ready`)));
-    proc.stdout!.on('data', (chunk: Buffer) => {
+    // Matched once: after the ready line, output is only kept. (Matching again on a later chunk, such as
+    // a log line while stopping, removed the exit listener `stopChild` waits on, and the bench hung.)
+    const watch = (chunk: Buffer) => {
       keep(chunk);
       const m = readyLine.exec(output);
       if (m) {
+        proc.stdout!.off('data', watch);
+        proc.stdout!.on('data', keep);
         clearTimeout(timer);
         proc.removeAllListeners('exit');
         proc.once('exit', (code, signal) => {
@@ -100,7 +104,8 @@ export function startChild(name: string, script: string, env: NodeJS.ProcessEnv,
         });
         resolve({ name, proc, url: m[1], pid: proc.pid!, listenMs: performance.now() - started });
       }
-    });
+    };
+    proc.stdout!.on('data', watch);
   });
 }
 
