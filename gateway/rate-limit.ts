@@ -4,7 +4,7 @@ import { RedisStore } from 'rate-limit-redis';
 import type Redis from 'ioredis';
 import type { Plan } from '../domain/auth/api-key.entity';
 import type { Principal } from '../domain/auth/principal';
-import { rateLimitError, type BudgetKind, type Caller, type OperationBudgets, type RateVerdict, type TtsRateCounter } from './kit/budgets';
+import { rateLimitError, type BudgetKind, type Caller, type OperationBudgets, type PlanRateCounter, type RateVerdict, type TtsRateCounter } from './kit/budgets';
 import { errorBody, envelopeForPath } from '../rest-adapter/envelopes';
 import { clock } from '../domain/clock';
 
@@ -106,6 +106,7 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
   tts: RequestHandler;
   plan: RequestHandler;
   ttsCounter: TtsRateCounter;
+  planCounter: PlanRateCounter;
   budgets: OperationBudgets;
 } {
   const ttsStore = storeFor(opts.redis, 'rl:tts:') ?? new WindowCounterStore();
@@ -161,6 +162,25 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
       return counted instanceof Promise ? counted.then(verdict) : verdict(counted);
     },
   };
+  // The same figures as express-rate-limit's legacy headers (its `Date` header aside: node sets one).
+  const notLimited: RateVerdict = { exceeded: false, retryAfterSeconds: 0, headers: [] };
+  const planVerdict = (limit: number, { totalHits, resetTime }: ClientRateLimitInfo): RateVerdict => {
+    const headers = ['X-RateLimit-Limit', String(limit), 'X-RateLimit-Remaining', String(Math.max(limit - totalHits, 0))];
+    if (resetTime instanceof Date) headers.push('X-RateLimit-Reset', String(Math.ceil(resetTime.getTime() / 1000)));
+    return { exceeded: totalHits > limit, retryAfterSeconds: secondsUntil(resetTime), headers };
+  };
+  const planCounter: PlanRateCounter = {
+    hit({ principal, ip }) {
+      if (planExempt(principal)) return notLimited;
+      const limit = planLimitOf(principal);
+      const counted = planStore.increment(planKeyOf(principal, ip));
+      return counted instanceof Promise ? counted.then((c) => planVerdict(limit, c)) : planVerdict(limit, counted);
+    },
+    undo({ principal, ip }) {
+      if (planExempt(principal)) return;
+      return planStore.decrement(planKeyOf(principal, ip));
+    },
+  };
   const budgets: OperationBudgets = {
     async charge(kind, caller, units = 1) {
       if (units <= 0) return;
@@ -183,5 +203,5 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
       }
     },
   };
-  return { tts, plan, ttsCounter, budgets };
+  return { tts, plan, ttsCounter, planCounter, budgets };
 }

@@ -64,6 +64,13 @@ export interface RouteSpec {
    * through `handle` as usual. Only for POST routes without path parameters.
    */
   answerFromMemory?(call: { ctx: DomainContext; services: Services; body(): unknown; bodyText: string }): unknown;
+  /**
+   * A GET route's answer from the read model's kept answers alone (never computed), or undefined on
+   * a miss: the read lane (`gateway/read-lane.ts`) serves such answers before express, with what
+   * `handle` would have answered. `query` is parsed as express parses it; a thrown error (refused
+   * key, invalid query) sends the request to express as well, which answers it through `handle`.
+   */
+  answerFromKept?(call: { ctx: DomainContext; services: Services; query: Record<string, unknown>; params: Record<string, string> }): Promise<unknown>;
   /** Returns the JSON body; or, for `raw` routes, writes the response itself and returns undefined. */
   handle(call: RestCall): Promise<unknown> | unknown;
   raw?: boolean;

@@ -47,6 +47,12 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
 
 export const router = t.router;
 
+/**
+ * A query's answer from the read model's kept answers alone (never computed), or undefined on a
+ * miss; `input` is the call's raw input. Declared next to the procedure it stands for.
+ */
+export type KeptAnswer = (call: { ctx: DomainContext; services: Services; input: unknown }) => Promise<unknown>;
+
 /** Inputs are typed for clients but validated by the domain, so every transport reports the same codes. */
 export const body = <T>() => z.custom<T>(() => true);
 

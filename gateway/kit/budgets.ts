@@ -26,6 +26,18 @@ export interface TtsRateCounter {
 }
 
 /**
+ * The plan limit as a counter, for callers outside express (the read lane): the same store, key and
+ * limit as the `plan` middleware and `OperationBudgets.charge('plan')`. `headers` are the
+ * `X-RateLimit-*` headers the middleware sets (none for a caller the plan does not limit, who is
+ * not counted). `undo` takes one count back, for a request counted here and then handed on to be
+ * counted again. Synchronous with the in-process store, a promise with Redis.
+ */
+export interface PlanRateCounter {
+  hit(caller: Caller): RateVerdict | Promise<RateVerdict>;
+  undo(caller: Caller): void | Promise<void>;
+}
+
+/**
  * TTS: `API_RATE_LIMIT` requests a minute per client IP, with the `RateLimit-*` headers of the spec.
  * Compliance (and GraphQL/tRPC): the caller's plan per hour, keyed by API key (by IP when there
  * is none), with `X-RateLimit-*` headers and `Retry-After` on 429.

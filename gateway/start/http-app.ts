@@ -11,6 +11,8 @@ import { errorBody, envelopeForPath } from '../../rest-adapter/envelopes';
 import { sendError } from '../../rest-adapter/mount';
 import { captureHeaders, createFastLane } from '../../rest-adapter/fast-lane';
 import { ROUTE_TABLE } from '../../rest-adapter/route-table';
+import { KEPT_PROCEDURES } from '../../trpc/router';
+import { createReadLane } from '../read-lane';
 import { bearerFrom } from '../kit/credentials';
 import { bodyParserFailure, toClientError } from '../kit/client-error';
 import { RequestContexts } from '../kit/request-context';
@@ -85,6 +87,12 @@ export async function createHttpApp(config: GatewayConfig, deps: { services: Ser
   };
   const clientIpOf = (req: http.IncomingMessage) => proxyaddr(req as any, app.get('trust proxy fn'));
   const contexts = new RequestContexts(deps.rootEm);
+  const answered = (lane: string) => (req: http.IncomingMessage, route: string, status: number, requestId: string, startedNs: bigint) => {
+    const seconds = Number(process.hrtime.bigint() - startedNs) / 1e9;
+    observe(route, req.method!, status, seconds);
+    if (log.isLevelEnabled('debug')) log.debug({ requestId, method: req.method, path: route, status, ms: Math.round(seconds * 1000), lane }, 'request');
+  };
+  const authenticate = (secret: string) => services.auth.authenticate(secret);
   const fastLane = createFastLane({
     routes: ROUTE_TABLE,
     services,
@@ -93,14 +101,22 @@ export async function createHttpApp(config: GatewayConfig, deps: { services: Ser
     staticHeaders: await captureHeaders([security, corsHeaders]),
     requestIdOf,
     clientIpOf,
-    authenticate: (secret) => services.auth.authenticate(secret),
-    answered: (req, route, status, requestId, startedNs) => {
-      const seconds = Number(process.hrtime.bigint() - startedNs) / 1e9;
-      observe(route, req.method!, status, seconds);
-      if (log.isLevelEnabled('debug')) log.debug({ requestId, method: req.method, path: route, status, ms: Math.round(seconds * 1000), lane: 'fast' }, 'request');
-    },
+    authenticate,
+    answered: answered('fast'),
   });
-  const httpServer = http.createServer(fastLane(app));
+  const readLane = createReadLane({
+    routes: ROUTE_TABLE,
+    procedures: KEPT_PROCEDURES,
+    services,
+    contexts,
+    planCounter: limiters.planCounter,
+    staticHeaders: await captureHeaders([security, corsHeaders], 'GET'),
+    requestIdOf,
+    clientIpOf,
+    authenticate,
+    answered: answered('read'),
+  });
+  const httpServer = http.createServer(fastLane(readLane(app)));
   httpServer.keepAliveTimeout = 65_000;
   httpServer.headersTimeout = 66_000;
   httpServer.requestTimeout = 120_000;

@@ -90,6 +90,7 @@ export const complianceRoutes = defineRoutes([
     request: { query: ListRequirementsQuery },
     responses: invalidFramework,
     handle: ({ ctx, services, query }) => services.requirements.list(ctx, query),
+    answerFromKept: ({ ctx, services, query }) => services.requirements.keptList(ctx, query),
   }),
   route({
     method: 'post',
@@ -114,6 +115,7 @@ export const complianceRoutes = defineRoutes([
     permission: 'read:requirements',
     responses: notFound,
     handle: ({ ctx, services, params }) => services.requirements.get(ctx, params.id),
+    answerFromKept: ({ ctx, services, params }) => services.requirements.keptGet(ctx, params.id),
   }),
   route({
     method: 'put',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CreateApiKeyInput } from '../../domain/auth/auth.service';
 import type { CreateRequirementInput, ListRequirementsQuery, UpdateRequirementInput } from '../../domain/compliance/requirements/requirement.service';
-import { body, procedure, router } from '../init';
+import { body, procedure, router, type KeptAnswer } from '../init';
 import { viewerProcedure } from './viewer.router';
 
 const byId = z.object({ id: z.string() });
@@ -9,6 +9,16 @@ const byId = z.object({ id: z.string() });
 type FindingsQuery = { framework?: string; severity?: string; status?: string; requirementId?: string; limit?: number; offset?: number };
 type CreateFinding = { title: string; description?: string; framework: string; severity: string; requirementId?: string; evidence?: string[]; discoveredAt?: string; dueDate?: string };
 type UpdateFinding = { status?: string; resolution?: string | null; resolvedAt?: string; evidence?: string[]; severity?: string; dueDate?: string | null; description?: string | null };
+
+/**
+ * Queries the read lane (gateway/read-lane.ts) may answer from the read model's kept answers alone:
+ * the same input handling as the procedures below; undefined (a miss) or a thrown error sends the
+ * call to tRPC, which answers it as usual.
+ */
+export const complianceKept: Record<string, KeptAnswer> = {
+  requirements: ({ ctx, services, input }) => services.requirements.keptList(ctx, input ?? {}, { detail: true }),
+  requirement: ({ ctx, services, input }) => services.requirements.keptGet(ctx, byId.parse(input).id),
+};
 
 export const complianceRouter = router({
   requirements: procedure.input(body<ListRequirementsQuery | undefined>()).query(({ ctx, input }) => ctx.services.requirements.list(ctx.domain, input ?? {}, { detail: true })),

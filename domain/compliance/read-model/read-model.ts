@@ -74,6 +74,17 @@ export class ReadModel {
   }
 
   /**
+   * The answer kept for `key` at the current version, or undefined (nothing kept, or kept for an
+   * older version). Reads the version like `cached` does, so a change committed before the call is
+   * never hidden; computes nothing.
+   */
+  async kept<T>(key: string): Promise<T | undefined> {
+    // Nothing kept under the key at any version: no version to read.
+    if (!this.keeps || !this.answers.get(key)) return undefined;
+    return this.get<T>(key, await this.version());
+  }
+
+  /**
    * The answer for `key`: kept, or computed by `compute` and kept. Answers are shared between
    * requests, so `compute` must return a value nobody changes afterwards.
    */

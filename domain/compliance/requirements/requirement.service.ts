@@ -246,17 +246,35 @@ export class RequirementService {
     });
   }
 
-  /** The short list form is the documented subset; `{detail: true}` gives every field. */
+  /**
+   * The short list form is the documented subset; `{detail: true}` gives every field.
+   * `{keptOnly: true}`: the answer the read model keeps for these arguments at its current version,
+   * or undefined; never computed (the same permission check, parsing and errors, then one version
+   * read). The kept form goes through here, so whatever wraps or replaces `list` covers it too.
+   */
   async list(ctx: DomainContext, rawQuery: unknown): Promise<Page<RequirementListItem>>;
   async list(ctx: DomainContext, rawQuery: unknown, opts: { detail: true }): Promise<Page<RequirementDetail>>;
-  async list(ctx: DomainContext, rawQuery: unknown, opts: { detail?: boolean } = {}): Promise<Page<RequirementListItem | RequirementDetail>> {
+  async list(ctx: DomainContext, rawQuery: unknown, opts: { detail?: boolean; keptOnly: true }): Promise<Page<RequirementListItem | RequirementDetail> | undefined>;
+  async list(ctx: DomainContext, rawQuery: unknown, opts: { detail?: boolean; keptOnly?: boolean } = {}): Promise<Page<RequirementListItem | RequirementDetail> | undefined> {
+    const { q, key } = this.listQuery(ctx, rawQuery, !!opts.detail);
+    if (opts.keptOnly) return this.deps.readModel.kept(key);
+    return this.deps.readModel.cached(key, () => this.page(ctx.em, q, !!opts.detail));
+  }
+
+  /** `list`'s kept answer, if any (`list` with `{keptOnly: true}`): for callers with a cheaper way to send what is kept. */
+  keptList(ctx: DomainContext, rawQuery: unknown, opts: { detail?: boolean } = {}): Promise<Page<RequirementListItem | RequirementDetail> | undefined> {
+    return this.list(ctx, rawQuery, { detail: opts.detail, keptOnly: true });
+  }
+
+  /** The permission check, the parsed query and the key its answer is kept under. */
+  private listQuery(ctx: DomainContext, rawQuery: unknown, detail: boolean) {
     requirePermission(ctx, 'read:requirements');
     const query = withoutNulls(rawQuery);
     precheckFramework(query);
     const q = parseInput(ListRequirementsQuery, query);
     // The answer depends on the arguments only (the permission is checked above), so every caller shares it.
-    const key = `requirements.list\u0000${opts.detail ? 'detail' : 'item'}\u0000${q.framework ?? ''}\u0000${q.status ?? ''}\u0000${q.priority ?? ''}\u0000${q.limit}\u0000${q.offset}`;
-    return this.deps.readModel.cached(key, () => this.page(ctx.em, q, !!opts.detail));
+    const key = `requirements.list\u0000${detail ? 'detail' : 'item'}\u0000${q.framework ?? ''}\u0000${q.status ?? ''}\u0000${q.priority ?? ''}\u0000${q.limit}\u0000${q.offset}`;
+    return { q, key };
   }
 
   /**
@@ -298,9 +316,19 @@ export class RequirementService {
     };
   }
 
-  async get(ctx: DomainContext, id: string): Promise<RequirementDetail> {
+  /** `{keptOnly: true}`: the kept answer at the current version or undefined, never computed (as `list`). */
+  async get(ctx: DomainContext, id: string): Promise<RequirementDetail>;
+  async get(ctx: DomainContext, id: string, opts: { keptOnly: true }): Promise<RequirementDetail | undefined>;
+  async get(ctx: DomainContext, id: string, opts: { keptOnly?: boolean } = {}): Promise<RequirementDetail | undefined> {
     requirePermission(ctx, 'read:requirements');
-    return this.deps.readModel.cached(`requirements.get\u0000${id}`, async () => requirementDetail(await this.load(ctx.em, id)));
+    const key = `requirements.get\u0000${id}`;
+    if (opts.keptOnly) return this.deps.readModel.kept(key);
+    return this.deps.readModel.cached(key, async () => requirementDetail(await this.load(ctx.em, id)));
+  }
+
+  /** `get`'s kept answer, if any (`get` with `{keptOnly: true}`). */
+  keptGet(ctx: DomainContext, id: string): Promise<RequirementDetail | undefined> {
+    return this.get(ctx, id, { keptOnly: true });
   }
 
   async update(ctx: DomainContext, id: string, raw: unknown): Promise<RequirementDetail> {
