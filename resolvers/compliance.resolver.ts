@@ -1,7 +1,6 @@
 import { FrameworkIdEnum } from '../schema/enums';
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { requirePermission } from '../domain/auth/principal';
-import { findingView } from '../domain/compliance/findings/finding.service';
 import type { RequirementDetail } from '../domain/compliance/requirements/requirement.service';
 import type { ComplianceStatusView, FrameworkStatusView } from '../domain/compliance/status/compliance-status.service';
 import {
@@ -59,9 +58,9 @@ export class ComplianceResolver {
 
   /** Batched per request through the findings DataLoader: one query for a whole page. */
   @FieldResolver(() => [Finding], { nullable: true, description: 'Audit findings recorded against this requirement (needs read:audits; null with an error without it)' })
-  async findings(@Root() requirement: RequirementDetail, @Ctx() { domain }: GqlContext) {
+  findings(@Root() requirement: RequirementDetail, @Ctx() { domain }: GqlContext) {
     requirePermission(domain, 'read:audits');
-    return (await domain.loaders.findingsByRequirement.load(requirement.id)).map(findingView);
+    return domain.loaders.findingsByRequirement.load(requirement.id);
   }
 
   @FieldResolver(() => FrameworkInfo, { nullable: true, description: 'The framework from the catalogue' })

@@ -10,7 +10,10 @@ import type { ChangeRunner } from '../change-runner';
 import { precheckFramework } from '../frameworks.service';
 import { findRequirement, PageQuery, withoutNulls, type Page } from '../requirements/requirement.service';
 import { AuditFinding, FINDING_STATUSES, SEVERITIES } from './audit-finding.entity';
+import { findingView, type FindingView } from './finding-view';
 import { clock } from '../../clock';
+
+export { findingView, type FindingView } from './finding-view';
 
 const isoDateTime = z.iso.datetime({ offset: true });
 /** A due date may be a calendar date (end of that day is not implied: it is read as midnight UTC) or a timestamp. */
@@ -48,42 +51,6 @@ export const ListFindingsQuery = z.object({
   status: z.enum(FINDING_STATUSES).optional(),
   requirementId: z.string().min(1).max(100).optional(),
   ...PageQuery.shape,
-});
-
-export interface FindingView {
-  id: string;
-  title: string;
-  description: string | null;
-  framework: string;
-  requirementId: string | null;
-  severity: string;
-  status: string;
-  evidence: string[];
-  resolution: string | null;
-  resolvedAt: string | null;
-  discoveredAt: string;
-  dueDate: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
-
-export const findingView = (f: AuditFinding): FindingView => ({
-  id: f.id,
-  title: f.title,
-  description: f.description ?? null,
-  framework: f.framework,
-  requirementId: f.requirementId ?? null,
-  severity: f.severity,
-  status: f.status,
-  evidence: f.evidence ?? [],
-  resolution: f.resolution ?? null,
-  resolvedAt: iso(f.resolvedAt),
-  discoveredAt: f.discoveredAt.toISOString(),
-  dueDate: iso(f.dueDate),
-  createdAt: f.createdAt.toISOString(),
-  updatedAt: f.updatedAt.toISOString(),
 });
 
 const fieldError = (field: string, message: string) => new DomainError('VALIDATION_ERROR', `${field}: ${message}`, { fields: [{ field, message }] });
