@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { load } from '../lib/load';
-import { processTree, sqlCounters, type Child } from '../lib/proc';
+import { processTree, sqlCounters, treeRssMb, type Child } from '../lib/proc';
 import type { Report } from '../lib/report';
 
 export interface WritesDeps {
@@ -59,7 +59,8 @@ async function measure(gw: Child, key: string, connections: number, run: { durat
   const kids = children().reduce((s, p) => s + cpuMs(p), 0) - kids0;
   const n = r.requests;
   return {
-    r,
+    // The table's CPU column: the gateway and every process it started, per write.
+    r: { ...r, cpuMsPerRequest: (own + kids) / n },
     line: `${connections} connection(s): ${r.rps.toFixed(0)} writes/s, CPU per write gateway ${(own / n).toFixed(2)} ms + database process ${(kids / n).toFixed(2)} ms, ${(sql / n).toFixed(2)} SQL statements per write, a transaction open ${(held * 100).toFixed(0)} % of the time (${(heldMs / n).toFixed(1)} ms per write), p50 ${r.p50} ms, p97.5 ${r.p97_5} ms, ${n} writes, errors ${r.errors}, non-2xx ${r.non2xx}`,
   };
 }
@@ -71,7 +72,7 @@ export async function runWritesCase(deps: WritesDeps, env: Record<string, string
     await load({ ...spec(gw, key, 20), durationSeconds: 3 });
     const one = await measure(gw, key, 1, { amount: 300 });
     const twenty = await measure(gw, key, 20, { durationSeconds: seconds });
-    report.throughput(`POST /v1/requirements, 20 connections (${db}, writes case)`, gw.name, twenty.r, NaN);
+    report.throughput(`POST /v1/requirements, 20 connections (${db}, writes case)`, gw.name, twenty.r, treeRssMb(gw.pid));
     report.note(`writes (${db}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}: ${one.line}; ${twenty.line}`);
   } finally {
     await deps.stopGateway(gw);
