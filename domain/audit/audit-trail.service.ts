@@ -198,26 +198,9 @@ export class AuditTrail {
   }
 
   /**
-   * Records the fields that differ between two views of a record (nothing when none does). A
-   * creation passes `before` null, a deletion `after` with what marks it deleted.
-   */
-  recordChange(
-    em: EntityManager,
-    actor: AuditActor,
-    subject: AuditSubject,
-    before: Record<string, unknown> | null,
-    after: Record<string, unknown> | null,
-    ignore: readonly string[] = ['updatedAt'],
-  ): boolean {
-    const diff = changedFields(before, after, before && after ? ignore : []);
-    if (!diff.fields.length) return false;
-    this.record(em, actor, subject, diff.before, diff.after);
-    return true;
-  }
-
-  /**
-   * `recordChange`, with the entry handed to `sink` as a row of `audit_trail` (the caller inserts it
-   * in `em`'s transaction, before it commits) instead of the unit of work.
+   * Records the fields that differ between two views of a record (nothing when none does), as a row
+   * of `audit_trail` handed to `sink` (the caller inserts it in `em`'s transaction, before it
+   * commits). A creation passes `before` null, a deletion `after` with what marks it deleted.
    */
   recordChangeInto(
     sink: RowSink,

@@ -33,23 +33,10 @@ export const activityView = (a: Activity): ActivityView => ({
 export class ActivityService {
   constructor(private readonly events: ComplianceEventPublisher) {}
 
-  /** Call inside the transaction that makes the change; publish the returned event after commit. */
-  async record(em: EntityManager, ctx: DomainContext, type: string, description: string, subjectId?: string | null): Promise<DomainEvent> {
-    const row = em.create(Activity, {
-      id: newId('act'),
-      at: clock.now(),
-      type,
-      user: actorName(ctx),
-      userKeyId: actorKeyId(ctx),
-      description: description.slice(0, 2000),
-      subjectId: subjectId ?? null,
-    });
-    return this.events.stage(em, 'user.activity', { ...activityView(row) });
-  }
-
   /**
-   * `record`, with the row handed to `sink` (inserted by the caller in its transaction) and the
-   * `user.activity` event returned unstaged (the caller stages it with the change's other events).
+   * One activity line for a change, handed to `sink` (inserted by the caller in the change's
+   * transaction), and its `user.activity` event returned unstaged (the caller stages it with the
+   * change's other events and publishes after commit).
    */
   recordInto(sink: RowSink, ctx: DomainContext, type: string, description: string, subjectId?: string | null): DomainEvent {
     const view: ActivityView = {

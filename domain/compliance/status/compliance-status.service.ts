@@ -230,26 +230,11 @@ export class ComplianceStatusService {
   }
 
   /**
-   * After a change (inside its transaction, once its writes are made): writes history snapshots for
-   * whatever moved, and stages `compliance.score_changed` for every framework whose score or status
-   * moved. Returns the staged events.
-   */
-  async recordChanges(em: EntityManager): Promise<DomainEvent[]> {
-    await em.flush();
-    const { snapshots, events } = this.changesOf(await this.measureChange(em), clock.now());
-    for (const s of snapshots) this.snapshot(em, s.framework, s.measure, s.at);
-    const staged: DomainEvent[] = [];
-    for (const e of events) staged.push(await this.events.stage(em, e.type, e.data));
-    await em.flush();
-    return staged;
-  }
-
-  /**
-   * `recordChanges` for a change that appends its rows itself: the history snapshots go to `sink`
-   * (the caller inserts them in `em`'s transaction) and the `compliance.score_changed` events are
-   * returned unstaged (the caller stages them after the change's own). `alongside` is a scalar
-   * query read in the same statement as the tally (what else the change needs to know, for no round
-   * trip of its own).
+   * After a change (inside its transaction, once its writes are made): the history snapshots for
+   * whatever moved go to `sink` (the caller inserts them in `em`'s transaction), and the
+   * `compliance.score_changed` events for every framework whose score or status moved are returned
+   * unstaged (the caller stages them after the change's own). `alongside` is a scalar query read in
+   * the same statement as the tally (what else the change needs to know, for no round trip of its own).
    */
   async changesInto(sink: RowSink, em: EntityManager, alongside?: { sql: string; seen: (value: unknown) => void }): Promise<DomainEvent[]> {
     await em.flush();
