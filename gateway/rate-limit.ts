@@ -181,6 +181,13 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
       return planStore.decrement(planKeyOf(principal, ip));
     },
   };
+  /** The store, key and limit a `kind` counts a caller on (null: not limited). */
+  const counting = (kind: BudgetKind, caller: Caller) =>
+    kind === 'tts'
+      ? { store: ttsStore, key: ttsKey(caller.ip), limit }
+      : planExempt(caller.principal)
+        ? null
+        : { store: planStore, key: planKeyOf(caller.principal, caller.ip), limit: planLimitOf(caller.principal) };
   const budgets: OperationBudgets = {
     async charge(kind, caller, units = 1) {
       if (units <= 0) return;
@@ -201,6 +208,23 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
           throw rateLimitError(seconds);
         }
       }
+    },
+    async tryCharge(kind, caller, units) {
+      const c = units > 0 ? counting(kind, caller) : null;
+      if (!c) return true;
+      for (let i = 0; i < units; i++) {
+        const { totalHits } = await c.store.increment(c.key);
+        if (totalHits > c.limit) {
+          for (let j = 0; j <= i; j++) await c.store.decrement(c.key);
+          return false;
+        }
+      }
+      return true;
+    },
+    async refund(kind, caller, units) {
+      const c = units > 0 ? counting(kind, caller) : null;
+      if (!c) return;
+      for (let i = 0; i < units; i++) await c.store.decrement(c.key);
     },
   };
   return { tts, plan, ttsCounter, planCounter, budgets };

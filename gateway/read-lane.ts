@@ -10,6 +10,7 @@ import type { RequestContexts } from './kit/request-context';
 import { expressPath } from '../rest-adapter/mount';
 import type { RouteSpec } from '../rest-adapter/route';
 import type { KeptAnswer } from '../trpc/init';
+import { createGraphqlBranch } from './read-lane-graphql';
 
 /**
  * The read lane: a repeated read that the read model keeps (a REST route's `answerFromKept`, a tRPC
@@ -18,7 +19,8 @@ import type { KeptAnswer } from '../trpc/init';
  * real middlewares at start-up), the caller's key, the plan limit counted once on the same counter
  * (with its `X-RateLimit-*` headers on REST), metrics. Only plain GETs are taken; a miss, an error,
  * an invalid query, a refused key, a request over its limit or anything unusual goes to express
- * unchanged (nothing read, nothing sent, nothing counted).
+ * unchanged (nothing read, nothing sent, nothing counted). A `POST /graphql` whose result is kept
+ * is the GraphQL branch's (gateway/read-lane-graphql.ts).
  */
 export interface ReadLaneDeps {
   routes: RouteSpec[];
@@ -29,6 +31,8 @@ export interface ReadLaneDeps {
   planCounter: PlanRateCounter;
   /** Headers every answer carries, as the security and CORS middlewares set them for a GET without `Origin`. */
   staticHeaders: Record<string, string>;
+  /** The same for a POST (the GraphQL branch, gateway/read-lane-graphql.ts). */
+  postHeaders: Record<string, string>;
   requestIdOf(req: IncomingMessage): string;
   clientIpOf(req: IncomingMessage): string | undefined;
   authenticate(secret: string): Promise<Principal | null>;
@@ -228,10 +232,15 @@ export function createReadLane(deps: ReadLaneDeps) {
     return true;
   }
 
+  const graphql = createGraphqlBranch({ ...deps, staticHeaders: deps.postHeaders });
+
   /** The server's request listener: the lane when it can, else `fallback` (express). */
-  return function readLane(fallback: Handler): Handler {
+  const readLane = function readLane(fallback: Handler): Handler {
     return (req, res) => {
-      if (!takes(req)) return fallback(req, res);
+      if (!takes(req)) {
+        if (!graphql.take(req, res, fallback)) fallback(req, res);
+        return;
+      }
       let lane: Lane | undefined;
       try {
         lane = laneOf(req);
@@ -250,4 +259,6 @@ export function createReadLane(deps: ReadLaneDeps) {
       );
     };
   };
+  /** `graphql.use(...)`: kept GraphQL answers too, once the GraphQL server is mounted. */
+  return Object.assign(readLane, { graphql: { use: graphql.use } });
 }

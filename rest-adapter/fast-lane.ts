@@ -38,9 +38,56 @@ export interface FastLaneDeps {
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** The body the fast lane read before handing the request on, if it did. */
+/** The body the fast lane (or the read lane's GraphQL branch) read before handing the request on, if it did. */
 export function preReadBodyOf(req: IncomingMessage): string | undefined {
   return (req as any)[PRE_READ];
+}
+
+/** Hands a request whose body was read on to `fallback` with that body (`preReadBodyOf`). */
+export function handOnWithBody(req: IncomingMessage, res: ServerResponse, text: string, fallback: Handler) {
+  if (res.headersSent) return;
+  (req as any)[PRE_READ] = text;
+  fallback(req, res);
+}
+
+/**
+ * A pre-read body parsed as `express.json()` (strict) parses what it reads: a UTF-8 byte order mark
+ * dropped, an empty body `{}`, only an object or an array at the top; what it refuses throws its
+ * error (status 400, type `entity.parse.failed`), for express's error handler to answer.
+ */
+export function parseLikeExpressJson(text: string): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.length === 0) return {};
+  const first = /^[\x20\x09\x0a\x0d]*(.|$)/s.exec(body)?.[1];
+  try {
+    if (first !== '{' && first !== '[') throw new SyntaxError(`Unexpected token ${first ?? 'end'} in JSON`);
+    return JSON.parse(body);
+  } catch (err) {
+    throw Object.assign(err as Error, { status: 400, statusCode: 400, expose: true, type: 'entity.parse.failed' });
+  }
+}
+
+/** Reads a body of at most MAX_BODY_BYTES (the lanes take only requests with such a Content-Length) as UTF-8 text. */
+export function readSmallBody(req: IncomingMessage, done: (text: string) => void) {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => void chunks.push(chunk));
+  // node:http delivers exactly Content-Length bytes.
+  req.once('end', () => done(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+}
+
+/** Whether a request's body is plain JSON of at most MAX_BODY_BYTES, without Origin or anything else that needs express's handling. */
+export function takesSmallJsonBody(req: IncomingMessage): boolean {
+  const h = req.headers;
+  const length = Number(h['content-length']);
+  return (
+    length > 0 &&
+    length <= MAX_BODY_BYTES &&
+    h['transfer-encoding'] === undefined &&
+    h['content-encoding'] === undefined &&
+    h.origin === undefined &&
+    h.expect === undefined &&
+    JSON_TYPE.test(h['content-type'] ?? '')
+  );
 }
 
 /**

@@ -31,6 +31,8 @@ export interface Part {
   admit?(op: Operation): void | Promise<void>;
   /** Wraps execution of queries and mutations; the first part listed is the outermost. */
   execute?(op: Operation, next: Execute): Promise<ExecutionResult>;
+  /** The result `execute` would answer without executing anything (a kept answer), or undefined. */
+  kept?(op: Operation): Promise<ExecutionResult | undefined>;
   /** The error a client sees (both transports), given graphql-js's own formatting. */
   formatError?(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError;
 }
@@ -50,6 +52,11 @@ export interface Pipeline {
   prepare(query: string): Prepared | { errors: readonly GraphQLError[] };
   admit(op: Operation): Promise<void>;
   execute: Execute;
+  /**
+   * The result execution would answer from what the parts keep, computing nothing (the read lane);
+   * undefined when nothing is kept for the operation at the read model's current version.
+   */
+  kept(op: Operation): Promise<ExecutionResult | undefined>;
   formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError;
   /** A result as the client gets it: its errors formatted (graphql-ws; Apollo formats its own). */
   formatResult(result: ExecutionResult): ExecutionResult;
@@ -75,6 +82,7 @@ export function createPipeline(schema: GraphQLSchema, parts: readonly Part[]): P
   const rules = [...specifiedRules, ...validationRules];
   const admitters = parts.filter((p) => p.admit).map((p) => p.admit!.bind(p));
   const formatters = parts.filter((p) => p.formatError).map((p) => p.formatError!.bind(p));
+  const keepers = parts.filter((p) => p.kept).map((p) => p.kept!.bind(p));
   const execute = parts.reduceRight<Execute>((next, part) => (part.execute ? (op) => part.execute!(op, next) : next), graphqlJsExecute(schema));
 
   // Parse and validation depend only on the query text (variables are coerced at execution), so a
@@ -112,6 +120,13 @@ export function createPipeline(schema: GraphQLSchema, parts: readonly Part[]): P
       for (const admit of admitters) await admit(op);
     },
     execute,
+    async kept(op) {
+      for (const kept of keepers) {
+        const result = await kept(op);
+        if (result !== undefined) return result;
+      }
+      return undefined;
+    },
     formatError,
     formatResult(result) {
       if (!result.errors?.length) return result;

@@ -58,4 +58,12 @@ export interface Caller {
 export interface OperationBudgets {
   /** Counts `units` requests against the `kind` limiter; throws 429 RATE_LIMIT_EXCEEDED (with Retry-After) when over. */
   charge(kind: BudgetKind, caller: Caller, units?: number): Promise<void>;
+  /**
+   * Counts like `charge`, but never refuses: when a count goes over the limit, every count this call
+   * took is taken back and it answers false (the read lane then hands the request to the path that
+   * refuses it, which counts it again).
+   */
+  tryCharge(kind: BudgetKind, caller: Caller, units: number): Promise<boolean>;
+  /** Takes back `units` counts a `tryCharge` took (an answer that was then not sent). */
+  refund(kind: BudgetKind, caller: Caller, units: number): Promise<void>;
 }

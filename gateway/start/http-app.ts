@@ -13,6 +13,7 @@ import { captureHeaders, createFastLane } from '../../rest-adapter/fast-lane';
 import { ROUTE_TABLE } from '../../rest-adapter/route-table';
 import { KEPT_PROCEDURES } from '../../trpc/router';
 import { createReadLane } from '../read-lane';
+import type { GraphqlLaneDeps } from '../read-lane-graphql';
 import { bearerFrom } from '../kit/credentials';
 import { bodyParserFailure, toClientError } from '../kit/client-error';
 import { RequestContexts } from '../kit/request-context';
@@ -32,6 +33,8 @@ export interface HttpApp {
   clientIpOf(req: http.IncomingMessage): string;
   /** Helmet's headers for HTML documents (the API docs page). */
   documentHeaders: express.RequestHandler;
+  /** The read lane's GraphQL branch, told the pipeline once GraphQL is mounted. */
+  graphqlLane: { use(deps: GraphqlLaneDeps): void };
 }
 
 /** The caller's `X-Request-Id` when it is a sane token, else a fresh one. */
@@ -93,12 +96,13 @@ export async function createHttpApp(config: GatewayConfig, deps: { services: Ser
     if (log.isLevelEnabled('debug')) log.debug({ requestId, method: req.method, path: route, status, ms: Math.round(seconds * 1000), lane }, 'request');
   };
   const authenticate = (secret: string) => services.auth.authenticate(secret);
+  const postHeaders = await captureHeaders([security, corsHeaders]);
   const fastLane = createFastLane({
     routes: ROUTE_TABLE,
     services,
     contexts,
     ttsCounter: limiters.ttsCounter,
-    staticHeaders: await captureHeaders([security, corsHeaders]),
+    staticHeaders: postHeaders,
     requestIdOf,
     clientIpOf,
     authenticate,
@@ -111,6 +115,7 @@ export async function createHttpApp(config: GatewayConfig, deps: { services: Ser
     contexts,
     planCounter: limiters.planCounter,
     staticHeaders: await captureHeaders([security, corsHeaders], 'GET'),
+    postHeaders,
     requestIdOf,
     clientIpOf,
     authenticate,
@@ -147,7 +152,7 @@ export async function createHttpApp(config: GatewayConfig, deps: { services: Ser
       sendError(res, req, envelopeForPath(req.path), err, log);
     }
   });
-  return { app, httpServer, limiters, contexts, clientIpOf, documentHeaders: documentHeaders() };
+  return { app, httpServer, limiters, contexts, clientIpOf, documentHeaders: documentHeaders(), graphqlLane: readLane.graphql };
 }
 
 /** Anything no route answered: a 404, and errors, in the envelope of the prefix they were meant for. */

@@ -7,6 +7,7 @@ import { DomainError } from '../../domain/errors';
 import type { EventBus } from '../../domain/events/bus';
 import type { Services } from '../../domain/services';
 import { mountRoutes } from '../../rest-adapter/mount';
+import { parseLikeExpressJson, preReadBodyOf } from '../../rest-adapter/fast-lane';
 import { buildOpenApi, docsPage, DOCS_INIT_JS } from '../../rest-adapter/openapi';
 import { buildAsyncApi } from '../../rest-adapter/asyncapi';
 import { ROUTE_TABLE } from '../../rest-adapter/route-table';
@@ -86,10 +87,11 @@ export async function mountGraphql(http: HttpApp, deps: { config: GatewayConfig;
   const { app } = http;
   const { config, services } = deps;
   const schema = await buildGraphqlSchema(deps.bus);
+  const charging = { budgets: http.limiters.budgets, ttsFields: ttsRootFields() };
   const pipeline = graphqlPipeline(schema, {
     log: deps.log,
     production: config.production,
-    charging: { budgets: http.limiters.budgets, ttsFields: ttsRootFields() },
+    charging,
     responseCache: { readModel: services.readModel, roots: READ_MODEL_QUERIES },
     maxResultBytes: config.graphqlMaxResultBytes,
   });
@@ -97,9 +99,20 @@ export async function mountGraphql(http: HttpApp, deps: { config: GatewayConfig;
   // GraphiQL for browsers (development only, like introspection), before the GraphQL server.
   if (!config.production) app.use(graphiqlRouter());
   const knownOperations = new Set(KNOWN_OPERATIONS);
+  const jsonBody = express.json({ limit: '1mb' });
   app.use(
     '/graphql',
-    express.json({ limit: '1mb' }),
+    (req, res, next) => {
+      // The read lane read the body and handed the request on: parsed as express.json would parse it.
+      const preRead = preReadBodyOf(req);
+      if (preRead === undefined) return jsonBody(req, res, next);
+      try {
+        req.body = parseLikeExpressJson(preRead);
+      } catch (err) {
+        return next(err);
+      }
+      next();
+    },
     (req, res, next) => {
       // Until the document is parsed (it may not parse): the name the request gives, if any.
       res.locals.route = graphqlRouteLabel(knownOperations, req.body?.operationName ?? req.query.operationName);
@@ -115,6 +128,8 @@ export async function mountGraphql(http: HttpApp, deps: { config: GatewayConfig;
       }),
     }),
   );
+  // Kept results are answered in front of express by the read lane, charged as admission charges them.
+  http.graphqlLane.use({ pipeline, charging, routeLabel: (name) => graphqlRouteLabel(knownOperations, name) });
   return { pipeline, apollo };
 }
 

@@ -1,4 +1,4 @@
-import { WindowCounterStore } from '../../gateway/rate-limit';
+import { createLimiters, WindowCounterStore } from '../../gateway/rate-limit';
 
 /** The in-process TTS rate-limit store: a fixed window per client, answered synchronously. */
 afterEach(() => jest.useRealTimers());
@@ -45,4 +45,31 @@ test('expired windows are swept, so idle clients do not accumulate', () => {
   jest.advanceTimersByTime(2000);
   expect((store as any).clients.size).toBe(0);
   store.shutdown();
+});
+
+/** What the read lane charges a GraphQL operation it answers: counted like `charge`, or not at all. */
+test('tryCharge counts like charge, and when over the limit takes back every count it took; refund takes counts back', async () => {
+  const { budgets, ttsCounter, planCounter } = createLimiters({ ttsPerMinute: 5 });
+  const remaining = (headers: string[]) => Number(headers[headers.indexOf('RateLimit-Remaining') + 1]);
+  const caller = { ip: '192.0.2.7' };
+  expect(await budgets.tryCharge('tts', caller, 2)).toBe(true);
+  expect(await budgets.tryCharge('tts', caller, 4)).toBe(false); // the 4th would be the 6th of 5: none of the 4 stays
+  expect(remaining((await ttsCounter.hit(caller.ip)).headers)).toBe(2); // 2 + this one
+  await budgets.refund('tts', caller, 1);
+  expect(remaining((await ttsCounter.hit(caller.ip)).headers)).toBe(2);
+  await expect(budgets.charge('tts', caller, 3)).rejects.toMatchObject({ code: 'RATE_LIMIT_EXCEEDED' });
+
+  const key = { keyId: 'key_lane', plan: 'standard', isAdmin: false, permissions: new Set() } as any;
+  const plan = { principal: key, ip: '192.0.2.8' };
+  expect(await budgets.tryCharge('plan', plan, 3)).toBe(true);
+  const left = Number((await planCounter.hit(plan)).headers[3]);
+  expect(left).toBe(1000 - 4);
+  expect(await budgets.tryCharge('plan', plan, left + 1)).toBe(false);
+  expect(Number((await planCounter.hit(plan)).headers[3])).toBe(left - 1);
+  await budgets.refund('plan', plan, 3);
+  expect(Number((await planCounter.hit(plan)).headers[3])).toBe(left + 1);
+  // A caller the plan does not limit is not counted.
+  const enterprise = { principal: { ...key, keyId: 'key_big', plan: 'enterprise' }, ip: '192.0.2.9' };
+  expect(await budgets.tryCharge('plan', enterprise, 5000)).toBe(true);
+  expect((await planCounter.hit(enterprise)).headers).toEqual([]);
 });

@@ -1,6 +1,6 @@
 import { getOperationAST, Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { BudgetKind, OperationBudgets } from '../../kit/budgets';
-import type { Part } from '../pipeline';
+import type { Operation, Part } from '../pipeline';
 
 /** Counts each root field of an operation against its limiter (see OperationBudgets). */
 export interface OperationCharging {
@@ -45,4 +45,18 @@ export function operationBudgets(charging: OperationCharging): Part {
       await charging.budgets.charge('plan', caller, counts.plan);
     },
   };
+}
+
+/**
+ * What `operationBudgets` charges an operation, for an answer sent without Apollo's admission (the
+ * read lane): the same counts on the same counters. When admission would refuse (over a budget),
+ * nothing stays counted and the answer is false: the request goes to Apollo, which counts and refuses.
+ */
+export async function chargeUnlessRefused(charging: OperationCharging, op: Operation): Promise<boolean> {
+  const counts = rootFieldCounts(op.document, op.operationName, charging.ttsFields);
+  const caller = { ip: op.context.domain.ip, principal: op.context.domain.principal };
+  if (!(await charging.budgets.tryCharge('tts', caller, counts.tts))) return false;
+  if (await charging.budgets.tryCharge('plan', caller, counts.plan)) return true;
+  await charging.budgets.refund('tts', caller, counts.tts);
+  return false;
 }

@@ -2,7 +2,7 @@ import { getOperationAST, GraphQLError, Kind, type DocumentNode, type ExecutionR
 import type { Principal } from '../../../domain/auth/principal';
 import type { ReadModel } from '../../../domain/compliance/read-model/read-model';
 import { toClientError } from '../../kit/client-error';
-import type { Part } from '../pipeline';
+import type { Operation, Part } from '../pipeline';
 import { jsonSize } from './limits';
 
 /** Answers of read-model queries kept for as long as the read model's version does not change. */
@@ -30,12 +30,28 @@ export function responseCache(opts: ResponseCacheOptions): Part {
     if (yes === undefined) byOperation.set(operationName ?? '', (yes = readsOnly(document, operationName, opts.roots)));
     return yes;
   };
+  /** The key an operation's answer is kept under; undefined when it is not kept. */
+  const keyOf = (op: Operation): string | undefined => {
+    if (!isCacheable(op.document, op.operationName)) return undefined;
+    const vars = variablesKey(op.variables);
+    if (vars === undefined) return undefined;
+    return `graphql\u0000${op.documentKey}\u0000${op.operationName ?? ''}\u0000${vars}\u0000${callerKey(op.context.domain.principal)}`;
+  };
   return {
     name: 'response-cache',
+    /**
+     * The answer `execute` would reuse, read like it (the version read after the call began, so a
+     * change committed before it is never hidden), or undefined; computes nothing. The caller's
+     * permissions are part of the key: a kept answer was computed, checks and all, for this caller.
+     */
+    async kept(op) {
+      const key = answers ? keyOf(op) : undefined;
+      if (key === undefined) return undefined;
+      return answers!.kept<ExecutionResult>(key);
+    },
     async execute(op, next) {
-      if (!answers || !isCacheable(op.document, op.operationName)) return next(op);
-      const vars = variablesKey(op.variables);
-      if (vars === undefined) return next(op);
+      const key = answers ? keyOf(op) : undefined;
+      if (!answers || key === undefined) return next(op);
       let version: string;
       try {
         version = await answers.version();
@@ -43,7 +59,6 @@ export function responseCache(opts: ResponseCacheOptions): Part {
         // The database is unavailable (or failing): the same error answer as from a resolver, not a 500.
         return { data: null, errors: [new GraphQLError(toClientError(err).message, { originalError: err as Error })] };
       }
-      const key = `graphql\u0000${op.documentKey}\u0000${op.operationName ?? ''}\u0000${vars}\u0000${callerKey(op.context.domain.principal)}`;
       const hit = answers.get<ExecutionResult>(key, version);
       if (hit) return hit;
       const result = await next(op);
