@@ -25,6 +25,8 @@ export interface UpkeepOptions {
   vacuum: boolean;
   onError?: (err: unknown) => void;
   onRun?: (table: string, action: UpkeepAction) => void;
+  /** The clock for back-off after a failure (tests). */
+  now?: () => number;
 }
 
 export type UpkeepAction = 'analyze' | 'vacuum';
@@ -40,6 +42,9 @@ export const ANALYZE_BASE = 50;
 export const ANALYZE_SCALE = 0.1;
 export const VACUUM_BASE = 50;
 export const VACUUM_SCALE = 0.2;
+/** A table whose upkeep failed waits this long before the next try, doubling up to the maximum. */
+export const MIN_BACKOFF_MS = 60_000;
+export const MAX_BACKOFF_MS = 3_600_000;
 
 export interface DatabaseUpkeep {
   /** Whether this upkeep vacuums too (see `UpkeepOptions.vacuum`). */
@@ -61,6 +66,8 @@ export function startUpkeep(orm: MikroORM, opts: UpkeepOptions): DatabaseUpkeep 
   const intervalMs = opts.intervalMs ?? 10_000;
   let running: Promise<unknown> | null = null;
   let stopped = false;
+  const failures = new Map<string, { waitMs: number; until: number }>();
+  const now = opts.now ?? Date.now;
 
   const pass = async () => {
     const connection = orm.em.getConnection();
@@ -78,7 +85,20 @@ export function startUpkeep(orm: MikroORM, opts: UpkeepOptions): DatabaseUpkeep 
             ? 'analyze'
             : null;
       if (!action) continue;
-      await connection.execute(action === 'vacuum' ? `vacuum (analyze) ${quoted(t.relname)}` : `analyze ${quoted(t.relname)}`);
+      const backoff = failures.get(t.relname);
+      if (backoff && now() < backoff.until) continue;
+      try {
+        await connection.execute(action === 'vacuum' ? `vacuum (analyze) ${quoted(t.relname)}` : `analyze ${quoted(t.relname)}`);
+      } catch (err) {
+        // A table that cannot be done (a VACUUM of a very large table past the pool's statement
+        // timeout, a lock it cannot have) is tried again later, not every pass: each try costs the
+        // server the work up to the failure.
+        const waitMs = Math.min(MAX_BACKOFF_MS, (backoff?.waitMs ?? MIN_BACKOFF_MS / 2) * 2);
+        failures.set(t.relname, { waitMs, until: now() + waitMs });
+        opts.onError?.(err);
+        continue;
+      }
+      failures.delete(t.relname);
       done.push({ table: t.relname, action });
       opts.onRun?.(t.relname, action);
     }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, type Database } from '../../domain/database/orm';
+import { MAX_BACKOFF_MS, MIN_BACKOFF_MS, startUpkeep } from '../../domain/database/upkeep';
 import { createStandaloneDatabase, testPostgresUrl, type TestDatabase } from '../helpers/database';
 import { waitFor } from '../helpers/wait';
 
@@ -93,5 +94,72 @@ describe.each(SETUPS)('upkeep on $name', (setup) => {
   test('a pass with nothing to do does nothing', async () => {
     await db.upkeep.runOnce();
     expect(await db.upkeep.runOnce()).toEqual([]);
+  });
+});
+
+describe('a table whose upkeep fails', () => {
+  // The server's side is stood in for: what is under test is when the upkeep tries again.
+  const TABLES = [
+    { relname: 'huge', n_live_tup: 1000, n_dead_tup: 900, n_mod_since_analyze: 0 },
+    { relname: 'requirements', n_live_tup: 1000, n_dead_tup: 0, n_mod_since_analyze: 500 },
+  ];
+  function fakeServer(failing: Set<string>) {
+    const statements: string[] = [];
+    const connection = {
+      execute: async (sql: string) => {
+        if (sql.startsWith('select')) return TABLES;
+        statements.push(sql);
+        if ([...failing].some((t) => sql.includes(`"${t}"`))) throw new Error('canceling statement due to statement timeout');
+        return [];
+      },
+    };
+    return { orm: { em: { getConnection: () => connection } } as any, statements };
+  }
+
+  test('is tried again after a back-off that doubles, while the other tables are still done', async () => {
+    let clock = 0;
+    const errors: unknown[] = [];
+    const server = fakeServer(new Set(['huge']));
+    const upkeep = startUpkeep(server.orm, { vacuum: true, intervalMs: 3_600_000, now: () => clock, onError: (e) => errors.push(e) });
+    try {
+      expect(await upkeep.runOnce()).toEqual([{ table: 'requirements', action: 'analyze' }]);
+      expect(server.statements).toEqual(['vacuum (analyze) "huge"', 'analyze "requirements"']);
+      expect(errors).toHaveLength(1);
+
+      clock = MIN_BACKOFF_MS - 1;
+      await upkeep.runOnce();
+      expect(server.statements.filter((s) => s.includes('huge'))).toHaveLength(1);
+
+      clock = MIN_BACKOFF_MS;
+      await upkeep.runOnce();
+      expect(server.statements.filter((s) => s.includes('huge'))).toHaveLength(2);
+
+      // Failed twice: the next try waits twice as long.
+      clock = MIN_BACKOFF_MS + 2 * MIN_BACKOFF_MS - 1;
+      await upkeep.runOnce();
+      expect(server.statements.filter((s) => s.includes('huge'))).toHaveLength(2);
+      clock = MIN_BACKOFF_MS + 2 * MIN_BACKOFF_MS;
+      await upkeep.runOnce();
+      expect(server.statements.filter((s) => s.includes('huge'))).toHaveLength(3);
+      expect(errors).toHaveLength(3);
+    } finally {
+      await upkeep.stop();
+    }
+  });
+
+  test('never waits longer than the maximum', async () => {
+    let clock = 0;
+    const server = fakeServer(new Set(['huge']));
+    const upkeep = startUpkeep(server.orm, { vacuum: true, intervalMs: 3_600_000, now: () => clock });
+    try {
+      for (let i = 0; i < 12; i++) {
+        await upkeep.runOnce();
+        clock += MAX_BACKOFF_MS;
+      }
+      // Every pass from the point the doubling reached the maximum tried again.
+      expect(server.statements.filter((s) => s.includes('huge')).length).toBe(12);
+    } finally {
+      await upkeep.stop();
+    }
   });
 });
