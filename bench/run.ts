@@ -5,7 +5,7 @@
  *
  * Environment: BENCH_SECONDS (10) per throughput run, BENCH_CONNECTIONS (50),
  * BENCH_WARMUP_SECONDS (2), BENCH_MIXED_REQUESTS (100000), BENCH_SUBSCRIBERS (1000),
- * BENCH_ONLY (comma list of case ids: audio,generate,graphql,data,writes,growth,postgres,progressive,first-audio,subscribers,mixed,startup,console,fair-use),
+ * BENCH_ONLY (comma list of case ids: audio,generate,graphql,data,writes,growth,postgres,postgres-growth,progressive,first-audio,subscribers,mixed,startup,console,fair-use),
  * BENCH_LOAD_WORKERS (2), BENCH_GROWTH (1000,10000,100000), BENCH_DATABASE_URL (a PostgreSQL server for the
  * `postgres` case: a fresh database is created and dropped there).
  */
@@ -333,6 +333,7 @@ async function main() {
       report,
       adminKey: ADMIN_KEY,
       seconds: BENCH_SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
       startGateway: async (env, name) => {
         const dir = fs.mkdtempSync(path.join(root, 'data-'));
         const child = await startChild(name, GATEWAY_MAIN, { ...gatewayEnv(), DATA_DIR: dir, ...env }, GATEWAY_READY, 120_000, PROFILE_ARGS);
@@ -394,13 +395,15 @@ async function main() {
       } finally {
         await pg.drop();
       }
+    }
+    if ((wants('postgres') || wants('postgres-growth')) && pgServer) {
       const pgGrowth = await freshPostgresDatabase(pgServer);
       try {
         await runGrowthCase(deps, { DATABASE_URL: pgGrowth.url }, 'PostgreSQL');
       } finally {
         await pgGrowth.drop();
       }
-    } else if (wants('postgres')) {
+    } else if (wants('postgres') || wants('postgres-growth')) {
       report.note('PostgreSQL cases not run: set BENCH_DATABASE_URL (for example postgresql://postgres@127.0.0.1:5432/postgres)');
     }
 

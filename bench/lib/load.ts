@@ -16,7 +16,7 @@ export interface LoadResult {
 
 export interface LoadSpec {
   url: string;
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
   body?: string;
   /** Cycled in order, one per request (autocannon `requests`). */

@@ -20,7 +20,7 @@ import { TraceabilityService } from './traceability/traceability.service';
 export function createComplianceServices(deps: DomainDeps, shared: { health: HealthService; auditTrail: AuditTrail }) {
   /** Stages events in the changing transaction (webhook outbox via `events.setOutbox`) and publishes after commit. */
   const events = new ComplianceEventPublisher(deps.bus);
-  const activity = new ActivityService(events);
+  const activity = new ActivityService();
   const complianceStatus = new ComplianceStatusService(deps.rootEm, events);
   const frameworks = new FrameworksService();
   const readModel = new ReadModel(deps.rootEm, deps.readModelCacheBytes);

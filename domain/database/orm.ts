@@ -1,7 +1,7 @@
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { embeddedDataDir, startEmbeddedPostgres, type EmbeddedPostgres } from './embedded';
-import { startEmbeddedUpkeep, type EmbeddedUpkeep } from './embedded-upkeep';
+import { serverRunsAutovacuum, startUpkeep, type DatabaseUpkeep } from './upkeep';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from '../../migrations';
 import { answerSqlCountOverIpc, countingLoggerFactory, sqlCountingEnabled } from './query-counter';
@@ -16,15 +16,15 @@ export interface DatabaseOptions {
   onDriverMessage?: (level: 'warn' | 'error' | 'deprecate' | 'debug', message: unknown) => void;
   /** The embedded database when its start was begun earlier (it overlaps the gateway's module loading). */
   embedded?: Promise<EmbeddedPostgres>;
-  /** How often the embedded database's statistics and dead rows are checked (see embedded-upkeep.ts). */
+  /** How often statistics (and, where no autovacuum runs, dead rows) are checked (see upkeep.ts). */
   upkeepIntervalMs?: number;
 }
 
 export interface Database {
   orm: MikroORM;
   embedded: boolean;
-  /** The embedded database's autovacuum stand-in; absent on a PostgreSQL server, which runs its own. */
-  upkeep?: EmbeddedUpkeep;
+  /** Statistics soon after bulk changes, and dead rows where no autovacuum runs (see upkeep.ts). */
+  upkeep: DatabaseUpkeep;
   close(): Promise<void>;
 }
 
@@ -82,18 +82,26 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     await stopEmbedded?.();
     throw err;
   }
-  const upkeep = stopEmbedded
-    ? startEmbeddedUpkeep(orm, {
-        intervalMs: opts.upkeepIntervalMs,
-        onError: (err) => opts.onDriverMessage?.('warn', `embedded database upkeep failed: ${(err as Error)?.message ?? err}`),
-      })
-    : undefined;
+  let upkeep: DatabaseUpkeep;
+  try {
+    // PGlite reports autovacuum on but runs no worker; a server says whether its own runs.
+    const vacuum = stopEmbedded ? true : !(await serverRunsAutovacuum(orm));
+    upkeep = startUpkeep(orm, {
+      vacuum,
+      intervalMs: opts.upkeepIntervalMs,
+      onError: (err) => opts.onDriverMessage?.('warn', `database upkeep failed: ${(err as Error)?.message ?? err}`),
+    });
+  } catch (err) {
+    await orm.close(true);
+    await stopEmbedded?.();
+    throw err;
+  }
   return {
     orm,
     embedded: !!stopEmbedded,
     upkeep,
     async close() {
-      await upkeep?.stop();
+      await upkeep.stop();
       await orm.close(true);
       await stopEmbedded?.();
     },

@@ -3,7 +3,6 @@ import { actorKeyId, actorName, type DomainContext } from '../../context';
 import { makeEvent, type DomainEvent } from '../../events/bus';
 import type { RowSink } from '../../database/row-batch';
 import { newId } from '../../ids';
-import type { ComplianceEventPublisher } from '../events';
 import { Activity } from './activity.entity';
 import { clock } from '../../clock';
 
@@ -31,8 +30,6 @@ export const activityView = (a: Activity): ActivityView => ({
 
 /** Who did what: one row per change, written in the change's own transaction, plus a `user.activity` event. */
 export class ActivityService {
-  constructor(private readonly events: ComplianceEventPublisher) {}
-
   /**
    * One activity line for a change, handed to `sink` (inserted by the caller in the change's
    * transaction), and its `user.activity` event returned unstaged (the caller stages it with the
