@@ -211,8 +211,25 @@ export class AuditTrail {
     after: Record<string, unknown> | null,
     ignore: readonly string[] = ['updatedAt'],
   ): boolean {
-    const trx = em.getTransactionContext();
-    if (!trx) throw new Error('audit entries are written inside the transaction of the change they record');
+    if (!em.getTransactionContext()) throw new Error('audit entries are written inside the transaction of the change they record');
+    if (!this.changeInto(sink, actor, subject, before, after, ignore)) return false;
+    this.sealAfterCommit(em);
+    return true;
+  }
+
+  /**
+   * `recordChangeInto` without a transaction yet: the row is made (ids, time, content hash) and handed
+   * to `sink`, for a change that states itself before its transaction opens. The caller inserts the
+   * row in the change's transaction and calls `sealAfterCommit` there.
+   */
+  changeInto(
+    sink: RowSink,
+    actor: AuditActor,
+    subject: AuditSubject,
+    before: Record<string, unknown> | null,
+    after: Record<string, unknown> | null,
+    ignore: readonly string[] = ['updatedAt'],
+  ): boolean {
     const diff = changedFields(before, after, before && after ? ignore : []);
     if (!diff.fields.length) return false;
     const c = this.contentOf(actor, subject, diff.before, diff.after);
@@ -232,8 +249,14 @@ export class AuditTrail {
       previous_hash: null,
       hash: null,
     });
-    this.pendingCommits.add(trx as object);
     return true;
+  }
+
+  /** A sealing pass right after the transaction of `em` commits (it wrote trail rows). */
+  sealAfterCommit(em: EntityManager): void {
+    const trx = em.getTransactionContext();
+    if (!trx) throw new Error('audit entries are written inside the transaction of the change they record');
+    this.pendingCommits.add(trx as object);
   }
 
   private contentOf(actor: AuditActor, subject: AuditSubject, before: Record<string, unknown> | null, after: Record<string, unknown> | null) {

@@ -2,20 +2,34 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { actorOf, type AuditEntityType, type AuditTrail } from '../audit/audit-trail.service';
 import type { DomainContext } from '../context';
 import { makeEvent, type DomainEvent } from '../events/bus';
-import { RowBatch } from '../database/row-batch';
+import { RowBatch, type ColumnRow } from '../database/row-batch';
 import type { ActivityService } from './activity/activity.service';
 import type { ComplianceEventPublisher, ComplianceEventType } from './events';
 import type { ComplianceStatusService } from './status/compliance-status.service';
 
-/** What a change works with: its transaction, and how it says what it did. */
-export interface Change {
-  readonly tx: EntityManager;
-  /** One trail entry for a changed entity (the fields that differ, `updatedAt` aside), in the change's transaction. */
+/** How a change says what it did: trail entries, events, activity lines. */
+export interface ChangeStatement {
+  /** One trail entry for a changed entity (the fields that differ, `updatedAt` aside). */
   audit(entityType: AuditEntityType, action: string, entityId: string, before: object | null, after: object): void;
   /** Stages an event: its webhook deliveries commit with the change, live subscribers hear it after the commit. */
   emit(type: ComplianceEventType, data: Record<string, unknown>): Promise<void>;
   /** The activity feed's line (and its `user.activity` event). */
   log(type: string, description: string, subjectId: string): Promise<void>;
+}
+
+/** What a change works with: its transaction, and how it says what it did. */
+export interface Change extends ChangeStatement {
+  readonly tx: EntityManager;
+}
+
+/**
+ * What a creation works with before its transaction opens: the new rows of its own tables (written
+ * as plain inserts, in one statement, first thing in the transaction, so the figures read after
+ * them count them) and how it says what it did. Nothing here reads or writes the database.
+ */
+export interface NewRows extends ChangeStatement {
+  /** A new row of `table`, columns as the table names them (JSON columns already serialised). */
+  insert(table: string, row: ColumnRow): void;
 }
 
 export interface ChangeRunnerDeps {
@@ -36,17 +50,13 @@ export class ChangeRunner {
   constructor(private readonly deps: ChangeRunnerDeps) {}
 
   async run<T>(ctx: DomainContext, work: (change: Change) => Promise<T>): Promise<T> {
-    // The change's tally rows are told apart by the top transaction's id (`measureChange`); inside a
-    // savepoint they would carry another id and the change would count as if made by someone else.
-    if (ctx.em.isInTransaction()) throw new Error('A compliance change runs in a transaction of its own, never inside another one');
-    const { events, activity, status, auditTrail } = this.deps;
+    const { activity, auditTrail } = this.deps;
     const staged: DomainEvent[] = [];
-    const result = await ctx.em.transactional(async (em) => {
-      const tx = em as EntityManager;
-      // What a change appends (audit entries, activity, history snapshots, webhook deliveries) is
-      // inserted in one statement at the end; the change's own entities go through the unit of work.
-      const rows = new RowBatch();
-      const change: Change = {
+    // What a change appends (audit entries, activity, history snapshots, webhook deliveries) is
+    // inserted in one statement at the end; the change's own entities go through the unit of work.
+    const rows = new RowBatch();
+    return this.commit(ctx, staged, rows, async (tx) =>
+      work({
         tx,
         audit: (entityType, action, entityId, previous, next) => {
           auditTrail.recordChangeInto(rows, tx, actorOf(ctx), { action, entityType, entityId }, previous as Record<string, unknown> | null, next as Record<string, unknown>);
@@ -57,8 +67,52 @@ export class ChangeRunner {
         log: async (type, description, subjectId) => {
           staged.push(activity.recordInto(rows, ctx, type, description, subjectId));
         },
-      };
-      const out = await work(change);
+      }),
+    );
+  }
+
+  /**
+   * A change that only adds rows and reads nothing first (a creation). `prepare` states all of it
+   * before the transaction opens: ids, views, trail entries with their hashes, events and activity
+   * are made while no database session is held (the embedded database has one, and a transaction
+   * holds it from begin to commit). In the transaction: the new rows in one plain insert (no unit of
+   * work: no change sets, no identity map), then the figures, the appended rows and the commit as
+   * `run` does.
+   */
+  async create<T>(ctx: DomainContext, prepare: (change: NewRows) => T): Promise<T> {
+    assertOwnTransaction(ctx);
+    const { activity, auditTrail } = this.deps;
+    const staged: DomainEvent[] = [];
+    const rows = new RowBatch();
+    const own = new RowBatch();
+    const actor = actorOf(ctx);
+    let audited = false;
+    const out = prepare({
+      insert: (table, row) => own.add(table, row),
+      audit: (entityType, action, entityId, previous, next) => {
+        audited = auditTrail.changeInto(rows, actor, { action, entityType, entityId }, previous as Record<string, unknown> | null, next as Record<string, unknown>) || audited;
+      },
+      emit: async (type, data) => {
+        staged.push(makeEvent(type, data));
+      },
+      log: async (type, description, subjectId) => {
+        staged.push(activity.recordInto(rows, ctx, type, description, subjectId));
+      },
+    });
+    return this.commit(ctx, staged, rows, async (tx) => {
+      await own.insert(tx);
+      if (audited) auditTrail.sealAfterCommit(tx);
+      return out;
+    });
+  }
+
+  /** One transaction around `work`, then the figures, the appended rows, the commit and the publishing. */
+  private async commit<T>(ctx: DomainContext, staged: DomainEvent[], rows: RowBatch, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    assertOwnTransaction(ctx);
+    const { events, status } = this.deps;
+    const result = await ctx.em.transactional(async (em) => {
+      const tx = em as EntityManager;
+      const out = await work(tx);
       // Nothing staged means nothing changed (every change says what it did): the figures cannot have moved.
       if (staged.length) {
         // The webhook subscribers' version is read with the tally (the subscribers themselves only when it moved).
@@ -73,4 +127,12 @@ export class ChangeRunner {
     await events.publish(staged);
     return result;
   }
+}
+
+/**
+ * The change's tally rows are told apart by the top transaction's id (`measureChange`); inside a
+ * savepoint they would carry another id and the change would count as if made by someone else.
+ */
+function assertOwnTransaction(ctx: DomainContext): void {
+  if (ctx.em.isInTransaction()) throw new Error('A compliance change runs in a transaction of its own, never inside another one');
 }

@@ -7,7 +7,7 @@ import { newId } from '../../ids';
 import { parseInput, zodFieldErrors } from '../../validation';
 import { isFrameworkId, SUPPORTED_FRAMEWORKS, type FrameworkId } from '../catalogue';
 import { precheckFramework } from '../frameworks.service';
-import type { Change, ChangeRunner } from '../change-runner';
+import type { Change, ChangeRunner, NewRows } from '../change-runner';
 import type { ReadModel } from '../read-model/read-model';
 import { validateRequirement, type ValidationResult } from '../validation';
 import { clausesOf } from './clauses';
@@ -236,12 +236,11 @@ export class RequirementService {
     requirePermission(ctx, 'write:requirements');
     precheckFramework(raw);
     const input = parseInput(CreateRequirementInput, raw);
-    return this.deps.changes.run(ctx, async (change) => {
-      const r = this.insert(change.tx, input);
-      const view = requirementDetail(r);
-      change.audit('requirement', 'requirement.create', r.id, null, view);
-      await change.emit('requirement.created', { ...view });
-      await change.log('requirement.created', `Created requirement "${r.title}" (${r.framework})`, r.id);
+    return this.deps.changes.create(ctx, (change) => {
+      const view = this.insert(change, input);
+      change.audit('requirement', 'requirement.create', view.id, null, view);
+      void change.emit('requirement.created', { ...view });
+      void change.log('requirement.created', `Created requirement "${view.title}" (${view.framework})`, view.id);
       return view;
     });
   }
@@ -434,14 +433,13 @@ export class RequirementService {
       else for (const f of zodFieldErrors(parsed.error)) out.errors.push({ index, field: f.field, message: f.message });
     });
     if (!valid.length) return out;
-    return this.deps.changes.run(ctx, async (change) => {
+    return this.deps.changes.create(ctx, (change) => {
       for (const { input } of valid) {
-        const r = this.insert(change.tx, input);
-        out.created.push({ id: r.id, title: r.title, status: 'created' });
-        const view = requirementDetail(r);
-        change.audit('requirement', 'requirement.create', r.id, null, view);
-        await change.emit('requirement.created', { ...view });
-        await change.log('requirement.created', `Created requirement "${r.title}" (${r.framework}) in a batch`, r.id);
+        const view = this.insert(change, input);
+        out.created.push({ id: view.id, title: view.title, status: 'created' });
+        change.audit('requirement', 'requirement.create', view.id, null, view);
+        void change.emit('requirement.created', { ...view });
+        void change.log('requirement.created', `Created requirement "${view.title}" (${view.framework}) in a batch`, view.id);
       }
       return out;
     });
@@ -492,25 +490,47 @@ export class RequirementService {
     return r;
   }
 
-  private insert(em: EntityManager, input: z.output<typeof CreateRequirementInput>): Requirement {
+  /**
+   * A new requirement as a plain `requirements` row for the change to insert, and its view (what the
+   * entity's view would be: `requirementDetail` of the same values). No entity: the change's
+   * transaction writes the row without the unit of work.
+   */
+  private insert(change: NewRows, input: z.output<typeof CreateRequirementInput>): RequirementDetail {
     const now = clock.now();
-    return em.create(Requirement, {
+    const at = now.toISOString();
+    const view: RequirementDetail = {
       id: newId('req'),
       title: input.title,
       description: input.description ?? null,
       framework: input.framework,
-      category: input.category ?? null,
-      priority: input.priority,
       status: 'pending',
+      priority: input.priority,
+      createdAt: at,
+      updatedAt: at,
+      category: input.category ?? null,
       acceptanceCriteria: input.acceptanceCriteria,
       technicalContext: input.technicalContext ? compact(input.technicalContext) : null,
       implementation: input.implementation ? compact(input.implementation) : null,
       validation: null,
-      clauses: clausesOf(input),
-      createdAt: now,
-      updatedAt: now,
-      deletedAt: null,
+    };
+    change.insert('requirements', {
+      id: view.id,
+      title: view.title,
+      description: view.description,
+      framework: view.framework,
+      category: view.category,
+      priority: view.priority,
+      status: view.status,
+      acceptance_criteria: JSON.stringify(view.acceptanceCriteria),
+      technical_context: view.technicalContext === null ? null : JSON.stringify(view.technicalContext),
+      implementation: view.implementation === null ? null : JSON.stringify(view.implementation),
+      validation: null,
+      clauses: JSON.stringify(clausesOf(input)),
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
     });
+    return view;
   }
 
   /**
