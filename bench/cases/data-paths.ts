@@ -8,7 +8,7 @@
 import { Client } from 'pg';
 import { mapLimit } from '../../domain/util/concurrency';
 import { load, type LoadResult } from '../lib/load';
-import { treeRssMb, type Child } from '../lib/proc';
+import { treeRssMb, waitUntilQuiet, type Child } from '../lib/proc';
 import type { Report } from '../lib/report';
 import { GRAPHQL_QUERY, seedCompliance } from './compliance-seed';
 
@@ -193,11 +193,12 @@ export async function runGrowthCase(deps: DataPathsDeps, env: Record<string, str
       const t0 = performance.now();
       have = await seedTo(gw.url, key, have, level);
       const seedMs = performance.now() - t0;
+      const settledMs = await waitUntilQuiet(gw.pid);
       const read = await load({ ...uncachedReads(gw.url, key).rest, connections: 20, durationSeconds: seconds, serverPid: gw.pid });
       const write = await load(writeSpec(gw.url, key, 20, seconds, gw.pid));
       have += write.requests;
       rows.push({ level, write, read, seedMs });
-      report.note(`growth (${db}) at ${level} requirements (seeded in ${(seedMs / 1000).toFixed(1)} s): write ${fmtRun(write)}; list of 50 ${fmtRun(read)}`);
+      report.note(`growth (${db}) at ${level} requirements (seeded in ${(seedMs / 1000).toFixed(1)} s, settled in ${(settledMs / 1000).toFixed(1)} s): write ${fmtRun(write)}; list of 50 ${fmtRun(read)}`);
     }
     const spread = (xs: number[]) => Math.max(...xs) / Math.min(...xs) - 1;
     report.budget(`CPU per write from ${levels[0]} to ${levels.at(-1)} requirements (${db}): largest over smallest`, spread(rows.map((r) => r.write.cpuMsPerRequest)), '<=', 0.2, 'percent');

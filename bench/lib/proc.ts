@@ -66,6 +66,22 @@ export function treeCpuMs(pid: number): number {
 }
 
 /**
+ * Waits until a process tree has settled: under `idleShare` of one core over `windowMs`, at most
+ * `timeoutMs`. Work a bulk load leaves behind (the audit seal catching up, the tally fold, the
+ * statistics upkeep) is then done before a measurement starts, so it is not charged to the
+ * requests measured next. Resolves with how long it waited.
+ */
+export async function waitUntilQuiet(pid: number, { idleShare = 0.05, windowMs = 1000, timeoutMs = 60_000 } = {}): Promise<number> {
+  const start = performance.now();
+  for (;;) {
+    const before = treeCpuMs(pid);
+    await new Promise((r) => setTimeout(r, windowMs));
+    const used = treeCpuMs(pid) - before;
+    if (used <= idleShare * windowMs || performance.now() - start > timeoutMs) return performance.now() - start;
+  }
+}
+
+/**
  * Starts `node <script>` and waits for a line matching `readyLine` (its first group is the URL).
  * stdout/stderr are kept (the last 8 KB) so a failed start explains itself.
  */
