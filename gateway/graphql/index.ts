@@ -10,6 +10,7 @@ import { documentLimits, listCost, resultSizeCap } from './parts/limits';
 import { responseCache, type ResponseCacheOptions } from './parts/response-cache';
 import { compiledExecution } from './parts/compiled-execution';
 import { errorFormatting } from './parts/errors';
+import { plainPropertyFields } from './property-fields';
 
 export { GRAPHQL_LIMITS, DEFAULT_MAX_RESULT_BYTES } from './parts/limits';
 export { createApollo } from './http';
@@ -25,7 +26,9 @@ export async function buildGraphqlSchema(bus: EventBus): Promise<GraphQLSchema> 
     publish: (routingKey: string, payload: unknown) => void bus.publish(routingKey, payload as any),
     subscribe: (routingKey: string) => subscribeIterator(bus, routingKey),
   };
+  // No globalMiddlewares and no authChecker: plainPropertyFields relies on it (permissions live in the resolvers and the domain).
   const schema = await buildSchema({ resolvers: RESOLVERS, validate: false, emitSchemaFile: false, pubSub });
+  plainPropertyFields(schema);
   guardArguments(schema);
   return schema;
 }
