@@ -7,6 +7,7 @@ import type { GqlContext } from '../../resolvers/context';
 import { toClientError, type ClientError } from '../kit/client-error';
 import type { Operation, Pipeline } from './pipeline';
 import { asGraphqlError } from './parts/errors';
+import { stringifyResult } from './parts/limits';
 
 type Gateway = ApolloServerOptionsWithGateway<GqlContext>['gateway'];
 type Executor = NonNullable<Awaited<ReturnType<Gateway['load']>>['executor']>;
@@ -96,6 +97,8 @@ export async function createApollo(opts: { pipeline: Pipeline; httpServer: Serve
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,
     formatError: pipeline.formatError,
+    // The text the result-size cap already made, when it made one (parts/limits.ts); else Apollo's own.
+    stringifyResult,
     validationRules: pipeline.validationRules,
     parseOptions: pipeline.parseOptions,
     plugins: [

@@ -45,11 +45,50 @@ export function listCost(schema: GraphQLSchema, maxCost = GRAPHQL_LIMITS.maxCost
 /** JSON lengths already measured, so a kept answer is never measured again (parts/response-cache.ts). */
 const sizes = new WeakMap<ExecutionResult, number>();
 
+/**
+ * The JSON text of a result just measured, by its `data` object, for the HTTP answer to reuse
+ * (`stringifyResult`): a computed list was turned into JSON twice, once to measure it and once by
+ * Apollo. Only results of `data` alone (no errors, no extensions, no other key), whose text is the
+ * one Apollo would write. Taken once; a kept answer's text is dropped (`forgetJson`), so the response
+ * cache does not hold every answer twice.
+ */
+const texts = new WeakMap<object, string>();
+
 /** The length of a result's JSON (what goes on the wire, near enough: UTF-16 units, not bytes). */
 export function jsonSize(result: ExecutionResult): number {
   let size = sizes.get(result);
-  if (size === undefined) sizes.set(result, (size = JSON.stringify(result).length));
+  if (size === undefined) {
+    const text = JSON.stringify(result);
+    sizes.set(result, (size = text.length));
+    if (dataAlone(result)) texts.set(result.data as object, text);
+  }
   return size;
+}
+
+function dataAlone(result: { data?: unknown; errors?: unknown; extensions?: unknown }): boolean {
+  if (typeof result.data !== 'object' || result.data === null || result.errors !== undefined || result.extensions !== undefined) return false;
+  for (const key in result) if (key !== 'data' && key !== 'errors' && key !== 'extensions') return false;
+  return true;
+}
+
+/** A kept answer does not keep its text (it is written anew for each hit, as before). */
+export function forgetJson(result: ExecutionResult) {
+  if (result.data) texts.delete(result.data);
+}
+
+/**
+ * Apollo's `stringifyResult`: its own `JSON.stringify(value) + '\n'`, the text measured by the size
+ * cap when there is one for this `data` (the same characters: `{"data":…}`).
+ */
+export function stringifyResult(value: { data?: unknown; errors?: unknown; extensions?: unknown }): string {
+  if (dataAlone(value)) {
+    const text = texts.get(value.data as object);
+    if (text !== undefined) {
+      texts.delete(value.data as object);
+      return text + '\n';
+    }
+  }
+  return JSON.stringify(value) + '\n';
 }
 
 /** A backstop to the cost limit: an answer whose JSON is over `maxBytes` becomes a 413 PAYLOAD_TOO_LARGE error. */

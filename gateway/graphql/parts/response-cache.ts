@@ -3,7 +3,7 @@ import type { Principal } from '../../../domain/auth/principal';
 import type { ReadModel } from '../../../domain/compliance/read-model/read-model';
 import { toClientError } from '../../kit/client-error';
 import type { Operation, Part } from '../pipeline';
-import { jsonSize } from './limits';
+import { forgetJson, jsonSize } from './limits';
 
 /** Answers of read-model queries kept for as long as the read model's version does not change. */
 export interface ResponseCacheOptions {
@@ -62,7 +62,10 @@ export function responseCache(opts: ResponseCacheOptions): Part {
       const hit = answers.get<ExecutionResult>(key, version);
       if (hit) return hit;
       const result = await next(op);
-      if (!result.errors) answers.set(key, version, result, jsonSize(result));
+      if (!result.errors) {
+        answers.set(key, version, result, jsonSize(result));
+        forgetJson(result);
+      }
       return result;
     },
   };
