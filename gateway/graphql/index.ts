@@ -10,7 +10,7 @@ import { documentLimits, listCost, resultSizeCap } from './parts/limits';
 import { responseCache, type ResponseCacheOptions } from './parts/response-cache';
 import { compiledExecution } from './parts/compiled-execution';
 import { errorFormatting } from './parts/errors';
-import { plainPropertyFields } from './property-fields';
+import { directFieldResolvers, plainPropertyFields } from './property-fields';
 
 export { GRAPHQL_LIMITS, DEFAULT_MAX_RESULT_BYTES } from './parts/limits';
 export { createApollo } from './http';
@@ -29,6 +29,7 @@ export async function buildGraphqlSchema(bus: EventBus): Promise<GraphQLSchema> 
   // No globalMiddlewares and no authChecker: plainPropertyFields relies on it (permissions live in the resolvers and the domain).
   const schema = await buildSchema({ resolvers: RESOLVERS, validate: false, emitSchemaFile: false, pubSub });
   plainPropertyFields(schema);
+  directFieldResolvers(schema, RESOLVERS);
   guardArguments(schema);
   return schema;
 }

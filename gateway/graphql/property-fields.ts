@@ -50,3 +50,71 @@ function fieldMetadataOf(target: Function, schemaName: string, defs: Map<Functio
 function isBasicResolver(resolve: GraphQLFieldResolver<unknown, unknown> | undefined): boolean {
   return typeof resolve === 'function' && /applyMiddlewares\)?\(container, resolverData, middlewares, \(\) => root\[fieldMetadata\.name\]\)/.test(resolve.toString());
 }
+
+type ParamMetadata = { kind: string; index: number; propertyName?: string; getType?: () => unknown };
+type FieldResolverMetadata = {
+  kind: 'internal' | 'external';
+  target: Function;
+  methodName: string;
+  schemaName: string;
+  getObjectType?: () => Function;
+  params?: ParamMetadata[];
+  middlewares?: unknown[];
+  roles?: unknown[];
+};
+
+/**
+ * type-graphql's resolver for a `@FieldResolver` method looks its parameters up again on every call
+ * (sorts them, reflects each one, runs the empty middleware chain), for every row of a list. For
+ * methods that take only `@Root()` (a plain object: type-graphql hands it over as it is), `@Ctx()`
+ * and `@Info()`, on a resolver class that holds no state, the same method is called directly with the
+ * same values. Fields with middleware, roles or arguments keep type-graphql's resolver. Returns how many
+ * fields were changed.
+ */
+export function directFieldResolvers(schema: GraphQLSchema, resolverClasses: readonly Function[]): number {
+  const storage = getMetadataStorage() as unknown as { objectTypes: TypeMetadata[]; interfaceTypes: TypeMetadata[]; fieldResolvers: FieldResolverMetadata[] };
+  const typeNameOf = new Map<Function, string>();
+  for (const def of [...storage.objectTypes, ...storage.interfaceTypes]) typeNameOf.set(def.target, def.name);
+  const instances = new Map<Function, Record<string, (...args: unknown[]) => unknown>>();
+  let changed = 0;
+  for (const meta of storage.fieldResolvers) {
+    if (meta.kind !== 'external' || !resolverClasses.includes(meta.target) || meta.middlewares?.length || meta.roles) continue;
+    const typeName = meta.getObjectType && typeNameOf.get(meta.getObjectType());
+    const type = typeName ? schema.getType(typeName) : undefined;
+    if (!isObjectType(type)) continue;
+    const field = type.getFields()[meta.schemaName];
+    if (!field || field.args.length || !isHandlerResolver(field.resolve)) continue;
+    const params = [...(meta.params ?? [])].sort((a, b) => a.index - b.index);
+    const plainRoot = (p: ParamMetadata) => p.kind === 'root' && !p.propertyName && (!p.getType || p.getType() === Object);
+    if (!params.every((p, i) => p.index === i && (plainRoot(p) || p.kind === 'context' || p.kind === 'info'))) continue;
+    let instance = instances.get(meta.target);
+    if (!instance) {
+      const made = new (meta.target as new () => Record<string, (...args: unknown[]) => unknown>)();
+      if (Object.keys(made).length) continue; // holds state: type-graphql's container decides which instance
+      instances.set(meta.target, (instance = made));
+    }
+    const method = instance[meta.methodName];
+    const self = instance;
+    const pick = params.map((p) =>
+      p.kind === 'root'
+        ? (root: unknown) => root
+        : p.kind === 'info'
+          ? (_root: unknown, _ctx: unknown, info: unknown) => info
+          : p.propertyName
+            ? (_root: unknown, ctx: any) => ctx[p.propertyName!]
+            : (_root: unknown, ctx: unknown) => ctx,
+    );
+    if (pick.length === 2 && params[0].kind === 'root' && params[1].kind === 'context' && !params[1].propertyName) {
+      field.resolve = (root, _args, ctx) => method.call(self, root, ctx);
+    } else {
+      field.resolve = (root, _args, ctx, info) => method.apply(self, pick.map((f) => f(root, ctx, info)));
+    }
+    changed++;
+  }
+  return changed;
+}
+
+/** type-graphql's resolver for a resolver-class method (`createHandlerResolver`). */
+function isHandlerResolver(resolve: GraphQLFieldResolver<unknown, unknown> | undefined): boolean {
+  return typeof resolve === 'function' && /getParams\)?\(resolverMetadata\.params, resolverData/.test(resolve.toString());
+}

@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type ExecutionResult } from 'graphql';
 import { forgetJson, jsonSize, stringifyResult } from '../../gateway/graphql/parts/limits';
 
 /** The HTTP answer reuses the text the size cap made; the characters are Apollo's own. */
@@ -32,8 +32,8 @@ describe('GraphQL result JSON written once', () => {
   });
 
   it('does not reuse a text when the measured result had another key', () => {
-    const odd = { data: { c: 1 }, hasNext: false } as { data: object };
-    jsonSize(odd);
+    const odd = { data: { c: 1 }, hasNext: false };
+    jsonSize(odd as ExecutionResult);
     expect(stringifyResult(ordered(odd))).toBe('{"data":{"c":1}}\n');
   });
 });
