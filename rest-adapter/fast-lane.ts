@@ -116,19 +116,6 @@ export function createFastLane(deps: FastLaneDeps) {
     if (route.answerFromMemory && route.method === 'post' && !route.path.includes('{')) byPath.set(route.path, route);
   }
 
-  /** Only plain requests: anything that needs express's handling (CORS, odd encodings, large bodies) skips the lane. */
-  const takes = (req: IncomingMessage) => {
-    const h = req.headers;
-    const length = Number(h['content-length']);
-    return (
-      length > 0 &&
-      length <= MAX_BODY_BYTES &&
-      h['transfer-encoding'] === undefined &&
-      h.origin === undefined &&
-      h.expect === undefined &&
-      JSON_TYPE.test(h['content-type'] ?? '')
-    );
-  };
 
   // A frozen answer (the same object for every hit on one cached item) is serialised once.
   const serialised = new WeakMap<object, { json: string; length: string }>();
@@ -205,7 +192,8 @@ export function createFastLane(deps: FastLaneDeps) {
   return function fastLane(fallback: Handler): Handler {
     return (req, res) => {
       const route = req.method === 'POST' ? byPath.get(req.url ?? '') : undefined;
-      if (!route || !takes(req)) return fallback(req, res);
+      // Only plain requests: anything that needs express's handling (CORS, a compressed body, a large one) skips the lane.
+      if (!route || !takesSmallJsonBody(req)) return fallback(req, res);
       const startedNs = process.hrtime.bigint();
       const chunks: Buffer[] = [];
       let size = 0;
