@@ -195,16 +195,7 @@ export function createFastLane(deps: FastLaneDeps) {
       // Only plain requests: anything that needs express's handling (CORS, a compressed body, a large one) skips the lane.
       if (!route || !takesSmallJsonBody(req)) return fallback(req, res);
       const startedNs = process.hrtime.bigint();
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        chunks.push(chunk);
-      });
-      req.once('end', () => {
-        // node:http delivers exactly Content-Length bytes, so `size` is within MAX_BODY_BYTES.
-        answer(route, req, res, chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'), startedNs, fallback);
-      });
+      readSmallBody(req, (text) => answer(route, req, res, text, startedNs, fallback));
     };
   };
 }
