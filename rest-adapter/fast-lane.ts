@@ -22,18 +22,22 @@ const MAX_BODY_BYTES = 64 * 1024;
 const JSON_TYPE = /^application\/json\s*(;\s*charset=utf-8\s*)?$/i;
 const PRE_READ = Symbol('fastLane.preReadBody');
 
-export interface FastLaneDeps {
-  routes: RouteSpec[];
+/** What every lane in front of express works with (this one, the read lane and its GraphQL branch). */
+export interface LaneDeps {
   services: Services;
   contexts: RequestContexts;
-  ttsCounter: TtsRateCounter;
   /** Headers every answer carries, as the security and CORS middlewares set them for a request without `Origin`. */
   staticHeaders: Record<string, string>;
   requestIdOf(req: IncomingMessage): string;
   clientIpOf(req: IncomingMessage): string | undefined;
   authenticate(secret: string): Promise<Principal | null>;
-  /** Called once an answer is sent (metrics, debug log), with the route template and status. */
+  /** Called once an answer is sent (metrics, debug log), with the route label and status. */
   answered(req: IncomingMessage, route: string, status: number, requestId: string, startedNs: bigint): void;
+}
+
+export interface FastLaneDeps extends LaneDeps {
+  routes: RouteSpec[];
+  ttsCounter: TtsRateCounter;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
