@@ -1,13 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
-import type { Principal } from '../domain/auth/principal';
-import type { Services } from '../domain/services';
-import { handOnWithBody, readSmallBody, takesSmallJsonBody } from '../rest-adapter/fast-lane';
+import { handOnWithBody, readSmallBody, takesSmallJsonBody, type LaneDeps } from '../rest-adapter/fast-lane';
 import type { Pipeline } from './graphql';
 import { chargeUnlessRefused, type OperationCharging } from './graphql/parts/budgets';
 import type { Operation } from './graphql/pipeline';
 import { bearerFrom } from './kit/credentials';
-import type { RequestContexts } from './kit/request-context';
 
 /**
  * The read lane's GraphQL branch: a `POST /graphql` whose result the pipeline keeps for this caller
@@ -29,16 +26,8 @@ export interface GraphqlLaneDeps {
   routeLabel(operationName: string | null): string;
 }
 
-export interface GraphqlBranchDeps {
-  services: Services;
-  contexts: RequestContexts;
-  /** Headers every answer carries, as the security and CORS middlewares set them for a POST without `Origin`. */
-  staticHeaders: Record<string, string>;
-  requestIdOf(req: IncomingMessage): string;
-  clientIpOf(req: IncomingMessage): string | undefined;
-  authenticate(secret: string): Promise<Principal | null>;
-  answered(req: IncomingMessage, route: string, status: number, requestId: string, startedNs: bigint): void;
-}
+/** `staticHeaders` here are those of a POST without `Origin`. */
+export type GraphqlBranchDeps = LaneDeps;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -1,15 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
-import type { Principal } from '../domain/auth/principal';
 import type { DomainContext } from '../domain/context';
-import type { Services } from '../domain/services';
 import { rejectUnstorableStrings } from '../domain/validation';
 import type { PlanRateCounter, RateVerdict } from './kit/budgets';
 import { bearerFrom } from './kit/credentials';
-import type { RequestContexts } from './kit/request-context';
 import { expressPath } from '../rest-adapter/mount';
 import type { RouteSpec } from '../rest-adapter/route';
 import type { KeptAnswer } from '../trpc/init';
+import type { LaneDeps } from '../rest-adapter/fast-lane';
 import { createGraphqlBranch } from './read-lane-graphql';
 
 /**
@@ -22,22 +20,13 @@ import { createGraphqlBranch } from './read-lane-graphql';
  * unchanged (nothing read, nothing sent, nothing counted). A `POST /graphql` whose result is kept
  * is the GraphQL branch's (gateway/read-lane-graphql.ts).
  */
-export interface ReadLaneDeps {
+/** `staticHeaders` are those of a GET; `postHeaders` the same for a POST (the GraphQL branch). */
+export interface ReadLaneDeps extends LaneDeps {
   routes: RouteSpec[];
   /** tRPC procedure paths (`compliance.requirements`) answered from kept answers. */
   procedures: ReadonlyMap<string, KeptAnswer>;
-  services: Services;
-  contexts: RequestContexts;
   planCounter: PlanRateCounter;
-  /** Headers every answer carries, as the security and CORS middlewares set them for a GET without `Origin`. */
-  staticHeaders: Record<string, string>;
-  /** The same for a POST (the GraphQL branch, gateway/read-lane-graphql.ts). */
   postHeaders: Record<string, string>;
-  requestIdOf(req: IncomingMessage): string;
-  clientIpOf(req: IncomingMessage): string | undefined;
-  authenticate(secret: string): Promise<Principal | null>;
-  /** Called once an answer is sent (metrics, debug log), with the route label and status. */
-  answered(req: IncomingMessage, route: string, status: number, requestId: string, startedNs: bigint): void;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;

@@ -22,18 +22,22 @@ const MAX_BODY_BYTES = 64 * 1024;
 const JSON_TYPE = /^application\/json\s*(;\s*charset=utf-8\s*)?$/i;
 const PRE_READ = Symbol('fastLane.preReadBody');
 
-export interface FastLaneDeps {
-  routes: RouteSpec[];
+/** What every lane in front of express works with (this one, the read lane and its GraphQL branch). */
+export interface LaneDeps {
   services: Services;
   contexts: RequestContexts;
-  ttsCounter: TtsRateCounter;
   /** Headers every answer carries, as the security and CORS middlewares set them for a request without `Origin`. */
   staticHeaders: Record<string, string>;
   requestIdOf(req: IncomingMessage): string;
   clientIpOf(req: IncomingMessage): string | undefined;
   authenticate(secret: string): Promise<Principal | null>;
-  /** Called once an answer is sent (metrics, debug log), with the route template and status. */
+  /** Called once an answer is sent (metrics, debug log), with the route label and status. */
   answered(req: IncomingMessage, route: string, status: number, requestId: string, startedNs: bigint): void;
+}
+
+export interface FastLaneDeps extends LaneDeps {
+  routes: RouteSpec[];
+  ttsCounter: TtsRateCounter;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -116,19 +120,6 @@ export function createFastLane(deps: FastLaneDeps) {
     if (route.answerFromMemory && route.method === 'post' && !route.path.includes('{')) byPath.set(route.path, route);
   }
 
-  /** Only plain requests: anything that needs express's handling (CORS, odd encodings, large bodies) skips the lane. */
-  const takes = (req: IncomingMessage) => {
-    const h = req.headers;
-    const length = Number(h['content-length']);
-    return (
-      length > 0 &&
-      length <= MAX_BODY_BYTES &&
-      h['transfer-encoding'] === undefined &&
-      h.origin === undefined &&
-      h.expect === undefined &&
-      JSON_TYPE.test(h['content-type'] ?? '')
-    );
-  };
 
   // A frozen answer (the same object for every hit on one cached item) is serialised once.
   const serialised = new WeakMap<object, { json: string; length: string }>();
@@ -205,18 +196,10 @@ export function createFastLane(deps: FastLaneDeps) {
   return function fastLane(fallback: Handler): Handler {
     return (req, res) => {
       const route = req.method === 'POST' ? byPath.get(req.url ?? '') : undefined;
-      if (!route || !takes(req)) return fallback(req, res);
+      // Only plain requests: anything that needs express's handling (CORS, a compressed body, a large one) skips the lane.
+      if (!route || !takesSmallJsonBody(req)) return fallback(req, res);
       const startedNs = process.hrtime.bigint();
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        chunks.push(chunk);
-      });
-      req.once('end', () => {
-        // node:http delivers exactly Content-Length bytes, so `size` is within MAX_BODY_BYTES.
-        answer(route, req, res, chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'), startedNs, fallback);
-      });
+      readSmallBody(req, (text) => answer(route, req, res, text, startedNs, fallback));
     };
   };
 }

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { ADMIN_KEY, useGateway } from '../helpers/gateway';
 
 /**
@@ -103,6 +104,20 @@ test('an invalid key gets the same answer from the lane as from express', async 
   const admin = await generate('Keys are checked on the lane too.', { auth: ADMIN_KEY });
   expect(admin.status).toBe(200);
   expect(((await admin.json()) as any).cached).toBe(true);
+});
+
+test('a compressed body is left to express, which inflates it: the same answer as the plain request', async () => {
+  await generate('A gzipped request body.');
+  const fromMemory = jest.spyOn(gw.services.tts.generation, 'cachedGeneration');
+  const res = await fetch(`${gw.url}/api/v1/generate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    body: gzipSync(body('A gzipped request body.')),
+  });
+  expect(res.status).toBe(200);
+  expect(((await res.json()) as any).cached).toBe(true);
+  // express answered it (its handler reads the cache through the full generation path).
+  expect(fromMemory).not.toHaveBeenCalled();
 });
 
 test('the lane and express share one rate-limit counter: the lane answers 429 in the TTS envelope', async () => {
