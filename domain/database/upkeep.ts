@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { clock, type Clock } from '../clock';
 
 /**
  * Planner statistics and dead rows, looked after by the gateway itself.
@@ -25,8 +26,8 @@ export interface UpkeepOptions {
   vacuum: boolean;
   onError?: (err: unknown) => void;
   onRun?: (table: string, action: UpkeepAction) => void;
-  /** The clock for back-off after a failure (tests). */
-  now?: () => number;
+  /** The clock for back-off after a failure (the process clock unless a test gives one). */
+  clock?: Clock;
 }
 
 export type UpkeepAction = 'analyze' | 'vacuum';
@@ -67,7 +68,7 @@ export function startUpkeep(orm: MikroORM, opts: UpkeepOptions): DatabaseUpkeep 
   let running: Promise<unknown> | null = null;
   let stopped = false;
   const failures = new Map<string, { waitMs: number; until: number }>();
-  const now = opts.now ?? Date.now;
+  const time: Clock = opts.clock ?? clock;
 
   const pass = async () => {
     const connection = orm.em.getConnection();
@@ -86,7 +87,7 @@ export function startUpkeep(orm: MikroORM, opts: UpkeepOptions): DatabaseUpkeep 
             : null;
       if (!action) continue;
       const backoff = failures.get(t.relname);
-      if (backoff && now() < backoff.until) continue;
+      if (backoff && time.nowMs() < backoff.until) continue;
       try {
         await connection.execute(action === 'vacuum' ? `vacuum (analyze) ${quoted(t.relname)}` : `analyze ${quoted(t.relname)}`);
       } catch (err) {
@@ -94,7 +95,7 @@ export function startUpkeep(orm: MikroORM, opts: UpkeepOptions): DatabaseUpkeep 
         // timeout, a lock it cannot have) is tried again later, not every pass: each try costs the
         // server the work up to the failure.
         const waitMs = Math.min(MAX_BACKOFF_MS, (backoff?.waitMs ?? MIN_BACKOFF_MS / 2) * 2);
-        failures.set(t.relname, { waitMs, until: now() + waitMs });
+        failures.set(t.relname, { waitMs, until: time.nowMs() + waitMs });
         opts.onError?.(err);
         continue;
       }

@@ -120,7 +120,7 @@ describe('a table whose upkeep fails', () => {
     let clock = 0;
     const errors: unknown[] = [];
     const server = fakeServer(new Set(['huge']));
-    const upkeep = startUpkeep(server.orm, { vacuum: true, intervalMs: 3_600_000, now: () => clock, onError: (e) => errors.push(e) });
+    const upkeep = startUpkeep(server.orm, { vacuum: true, intervalMs: 3_600_000, clock: { nowMs: () => clock }, onError: (e) => errors.push(e) });
     try {
       expect(await upkeep.runOnce()).toEqual([{ table: 'requirements', action: 'analyze' }]);
       expect(server.statements).toEqual(['vacuum (analyze) "huge"', 'analyze "requirements"']);
@@ -150,7 +150,7 @@ describe('a table whose upkeep fails', () => {
   test('never waits longer than the maximum', async () => {
     let clock = 0;
     const server = fakeServer(new Set(['huge']));
-    const upkeep = startUpkeep(server.orm, { vacuum: true, intervalMs: 3_600_000, now: () => clock });
+    const upkeep = startUpkeep(server.orm, { vacuum: true, intervalMs: 3_600_000, clock: { nowMs: () => clock } });
     try {
       for (let i = 0; i < 12; i++) {
         await upkeep.runOnce();
