@@ -190,23 +190,11 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
         : { store: planStore, key: planKeyOf(caller.principal, caller.ip), limit: planLimitOf(caller.principal) };
   const budgets: OperationBudgets = {
     async charge(kind, caller, units = 1) {
-      if (units <= 0) return;
-      if (kind === 'tts') {
-        for (let i = 0; i < units; i++) {
-          const v = await ttsCounter.hit(caller.ip);
-          if (v.exceeded) throw rateLimitError(v.retryAfterSeconds);
-        }
-        return;
-      }
-      if (planExempt(caller.principal)) return;
-      const key = planKeyOf(caller.principal, caller.ip);
-      const limit = planLimitOf(caller.principal);
+      const c = units > 0 ? counting(kind, caller) : null;
+      if (!c) return;
       for (let i = 0; i < units; i++) {
-        const { totalHits, resetTime } = await planStore.increment(key);
-        if (totalHits > limit) {
-          const seconds = secondsUntil(resetTime);
-          throw rateLimitError(seconds);
-        }
+        const { totalHits, resetTime } = await c.store.increment(c.key);
+        if (totalHits > c.limit) throw rateLimitError(secondsUntil(resetTime));
       }
     },
     async tryCharge(kind, caller, units) {
