@@ -12,9 +12,9 @@ export interface ChangeStatement {
   /** One trail entry for a changed entity (the fields that differ, `updatedAt` aside). */
   audit(entityType: AuditEntityType, action: string, entityId: string, before: object | null, after: object): void;
   /** Stages an event: its webhook deliveries commit with the change, live subscribers hear it after the commit. */
-  emit(type: ComplianceEventType, data: Record<string, unknown>): Promise<void>;
+  emit(type: ComplianceEventType, data: Record<string, unknown>): void;
   /** The activity feed's line (and its `user.activity` event). */
-  log(type: string, description: string, subjectId: string): Promise<void>;
+  log(type: string, description: string, subjectId: string): void;
 }
 
 /** What a change works with: its transaction, and how it says what it did. */
@@ -61,10 +61,10 @@ export class ChangeRunner {
         audit: (entityType, action, entityId, previous, next) => {
           auditTrail.recordChangeInto(rows, tx, actorOf(ctx), { action, entityType, entityId }, previous as Record<string, unknown> | null, next as Record<string, unknown>);
         },
-        emit: async (type, data) => {
+        emit: (type, data) => {
           staged.push(makeEvent(type, data));
         },
-        log: async (type, description, subjectId) => {
+        log: (type, description, subjectId) => {
           staged.push(activity.recordInto(rows, ctx, type, description, subjectId));
         },
       }),
@@ -92,10 +92,10 @@ export class ChangeRunner {
       audit: (entityType, action, entityId, previous, next) => {
         audited = auditTrail.changeInto(rows, actor, { action, entityType, entityId }, previous as Record<string, unknown> | null, next as Record<string, unknown>) || audited;
       },
-      emit: async (type, data) => {
+      emit: (type, data) => {
         staged.push(makeEvent(type, data));
       },
-      log: async (type, description, subjectId) => {
+      log: (type, description, subjectId) => {
         staged.push(activity.recordInto(rows, ctx, type, description, subjectId));
       },
     });

@@ -114,8 +114,8 @@ export class FindingService {
       });
       const view = findingView(f);
       change.audit('finding', 'finding.create', f.id, null, { ...view });
-      await change.emit('finding.created', { ...view });
-      await change.log('finding.created', `Recorded ${f.severity} finding "${f.title}" (${f.framework})`, f.id);
+      change.emit('finding.created', { ...view });
+      change.log('finding.created', `Recorded ${f.severity} finding "${f.title}" (${f.framework})`, f.id);
       return view;
     });
   }
@@ -153,9 +153,9 @@ export class FindingService {
       f.updatedAt = clock.now();
       const view = findingView(f);
       change.audit('finding', 'finding.update', f.id, { ...previous }, { ...view });
-      await change.emit('finding.updated', { ...view, changes: changed, previousStatus });
+      change.emit('finding.updated', { ...view, changes: changed, previousStatus });
       const statusNote = f.status !== previousStatus ? `; status ${previousStatus} → ${f.status}` : '';
-      await change.log('finding.updated', `Updated finding "${f.title}" (${changed.join(', ')})${statusNote}`, f.id);
+      change.log('finding.updated', `Updated finding "${f.title}" (${changed.join(', ')})${statusNote}`, f.id);
       return view;
     });
   }

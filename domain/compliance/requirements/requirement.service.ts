@@ -239,8 +239,8 @@ export class RequirementService {
     return this.deps.changes.create(ctx, (change) => {
       const view = this.insert(change, input);
       change.audit('requirement', 'requirement.create', view.id, null, view);
-      void change.emit('requirement.created', { ...view });
-      void change.log('requirement.created', `Created requirement "${view.title}" (${view.framework})`, view.id);
+      change.emit('requirement.created', { ...view });
+      change.log('requirement.created', `Created requirement "${view.title}" (${view.framework})`, view.id);
       return view;
     });
   }
@@ -348,9 +348,9 @@ export class RequirementService {
       r.updatedAt = clock.now();
       const view = requirementDetail(r);
       change.audit('requirement', 'requirement.update', r.id, previous, view);
-      await change.emit('requirement.updated', { ...view, changes: changed, previousStatus });
+      change.emit('requirement.updated', { ...view, changes: changed, previousStatus });
       const statusNote = r.status !== previousStatus ? `; status ${previousStatus} → ${r.status}` : '';
-      await change.log('requirement.updated', `Updated requirement "${r.title}" (${changed.join(', ')})${statusNote}`, r.id);
+      change.log('requirement.updated', `Updated requirement "${r.title}" (${changed.join(', ')})${statusNote}`, r.id);
       return view;
     });
   }
@@ -364,8 +364,8 @@ export class RequirementService {
       r.updatedAt = r.deletedAt;
       const deletedAt = r.deletedAt.toISOString();
       change.audit('requirement', 'requirement.delete', r.id, { deletedAt: null }, { deletedAt });
-      await change.emit('requirement.deleted', { id: r.id, title: r.title, framework: r.framework, deletedAt });
-      await change.log('requirement.deleted', `Deleted requirement "${r.title}" (${r.framework})`, r.id);
+      change.emit('requirement.deleted', { id: r.id, title: r.title, framework: r.framework, deletedAt });
+      change.log('requirement.deleted', `Deleted requirement "${r.title}" (${r.framework})`, r.id);
       return { id: r.id, deleted: true as const, deletedAt };
     });
   }
@@ -438,8 +438,8 @@ export class RequirementService {
         const view = this.insert(change, input);
         out.created.push({ id: view.id, title: view.title, status: 'created' });
         change.audit('requirement', 'requirement.create', view.id, null, view);
-        void change.emit('requirement.created', { ...view });
-        void change.log('requirement.created', `Created requirement "${view.title}" (${view.framework}) in a batch`, view.id);
+        change.emit('requirement.created', { ...view });
+        change.log('requirement.created', `Created requirement "${view.title}" (${view.framework}) in a batch`, view.id);
       }
       return out;
     });
@@ -475,8 +475,8 @@ export class RequirementService {
         r.updatedAt = clock.now();
         change.audit('requirement', 'requirement.update', r.id, previous, requirementDetail(r));
         out.updated.push({ id: r.id, status: r.status });
-        await change.emit('requirement.updated', { ...requirementDetail(r), changes: ['status'], previousStatus });
-        await change.log('requirement.updated', `Set status of requirement "${r.title}" ${previousStatus} → ${r.status} in a batch`, r.id);
+        change.emit('requirement.updated', { ...requirementDetail(r), changes: ['status'], previousStatus });
+        change.log('requirement.updated', `Set status of requirement "${r.title}" ${previousStatus} → ${r.status} in a batch`, r.id);
       }
       return out;
     });
@@ -574,7 +574,7 @@ export class RequirementService {
       issues: result.issues,
     };
     change.audit('requirement', 'requirement.validate', r.id, { validation: previous }, { validation: r.validation });
-    await change.emit('validation.completed', {
+    change.emit('validation.completed', {
       requirementId: r.id,
       framework: r.framework,
       valid: result.valid,
@@ -582,7 +582,7 @@ export class RequirementService {
       status: r.validation.status,
       issueCount: result.issues.length,
     });
-    await change.log('requirement.validated', `Validated requirement "${r.title}": ${r.validation.status} (score ${result.score})`, r.id);
+    change.log('requirement.validated', `Validated requirement "${r.title}": ${r.validation.status} (score ${result.score})`, r.id);
     return result;
   }
 }
