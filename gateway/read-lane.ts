@@ -63,8 +63,8 @@ interface Template {
 export function createReadLane(deps: ReadLaneDeps) {
   const templates = new Map<number, Template[]>();
   for (const route of deps.routes) {
-    // The lane sends 200 with the body: a route answering otherwise is express's.
-    if (route.method !== 'get' || !route.answerFromParams || (route.status ?? 200) !== 200) continue;
+    // Every GET route, answered here or not: the lane must pick the route express would run first.
+    if (route.method !== 'get') continue;
     const parts = route.path.split('/');
     const params: string[] = [];
     const segments = parts.map((p) => {
@@ -164,7 +164,8 @@ export function createReadLane(deps: ReadLaneDeps) {
     }
     const found = routeOf(path);
     const answerFromParams = found?.route.answerFromParams;
-    if (!found || !answerFromParams) return undefined;
+    // The lane sends 200 and the body: a route answering with another status is express's.
+    if (!found || !answerFromParams || (found.route.status ?? 200) !== 200) return undefined;
     const query = querystring.parse(search) as Record<string, unknown>;
     rejectUnstorableStrings(found.params);
     rejectUnstorableStrings(query);
