@@ -19,8 +19,8 @@ import { createGraphqlBranch } from './read-lane-graphql';
  * express, the lane charges the plan limit before anything is read or computed; a request over its
  * limit, an error (invalid query, refused key or permission, unknown id, database unavailable) or
  * anything unusual goes to express unchanged, its count taken back first (nothing sent, nothing
- * counted), and express answers it in its own words. A `POST /graphql` whose result is kept is the
- * GraphQL branch's (gateway/read-lane-graphql.ts).
+ * counted), and express answers it in its own words. A `POST /graphql` query, kept or computed, is
+ * the GraphQL branch's (gateway/read-lane-graphql.ts).
  */
 /** `staticHeaders` are those of a GET; `postHeaders` the same for a POST (the GraphQL branch). */
 export interface ReadLaneDeps extends LaneDeps {
@@ -272,6 +272,6 @@ export function createReadLane(deps: ReadLaneDeps) {
       );
     };
   };
-  /** `graphql.use(...)`: kept GraphQL answers too, once the GraphQL server is mounted. */
+  /** `graphql.use(...)`: GraphQL queries too, kept or computed, once the GraphQL server is mounted. */
   return Object.assign(readLane, { graphql: { use: graphql.use } });
 }

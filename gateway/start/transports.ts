@@ -128,7 +128,7 @@ export async function mountGraphql(http: HttpApp, deps: { config: GatewayConfig;
       }),
     }),
   );
-  // Kept results are answered in front of express by the read lane, charged as admission charges them.
+  // Queries are answered in front of express by the read lane (kept or computed through this pipeline), admitted and charged as Apollo's admission does.
   http.graphqlLane.use({ pipeline, charging, routeLabel: (name) => graphqlRouteLabel(knownOperations, name) });
   return { pipeline, apollo };
 }

@@ -34,7 +34,11 @@ export function rootFieldCounts(document: DocumentNode, operationName: string | 
   return counts;
 }
 
-/** Charges each root field of an operation to the caller (its key's plan, else its address); over a budget: the limiter's 429. */
+/**
+ * Charges each root field of an operation to the caller (its key's plan, else its address); over a
+ * budget: the limiter's 429. The read lane charges the same counts with `tryAdmit`
+ * (`chargeUnlessRefused`) and takes them back with `takeBack` when it does not answer.
+ */
 export function operationBudgets(charging: OperationCharging): Part {
   return {
     name: 'operation-budgets',
@@ -44,6 +48,8 @@ export function operationBudgets(charging: OperationCharging): Part {
       await charging.budgets.charge('tts', caller, counts.tts);
       await charging.budgets.charge('plan', caller, counts.plan);
     },
+    tryAdmit: (op) => chargeUnlessRefused(charging, op),
+    takeBack: (op) => refundCharge(charging, op),
   };
 }
 
@@ -59,4 +65,12 @@ export async function chargeUnlessRefused(charging: OperationCharging, op: Opera
   if (await charging.budgets.tryCharge('plan', caller, counts.plan)) return true;
   await charging.budgets.refund('tts', caller, counts.tts);
   return false;
+}
+
+/** Takes back what `chargeUnlessRefused` counted for an operation (an answer computed, then not sent). */
+export async function refundCharge(charging: OperationCharging, op: Operation): Promise<void> {
+  const counts = rootFieldCounts(op.document, op.operationName, charging.ttsFields);
+  const caller = { ip: op.context.domain.ip, principal: op.context.domain.principal };
+  await charging.budgets.refund('plan', caller, counts.plan);
+  await charging.budgets.refund('tts', caller, counts.tts);
 }
