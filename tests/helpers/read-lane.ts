@@ -1,3 +1,4 @@
+import http from 'node:http';
 import express from 'express';
 import { WindowCounterStore } from '../../gateway/rate-limit';
 import type { TestGateway } from './gateway';
@@ -37,4 +38,22 @@ export function planCount(): () => number {
   const onKeys = (calls: unknown[][]) => calls.filter(([key]) => typeof key === 'string' && key.startsWith('key:')).length;
   const start = onKeys(increments.mock.calls) - onKeys(decrements.mock.calls);
   return () => onKeys(increments.mock.calls) - onKeys(decrements.mock.calls) - start;
+}
+
+/**
+ * A raw `POST /graphql` as sent (node:http: exactly the headers given, no `Origin`), with the given
+ * key (`null`: none) and headers.
+ */
+export function postGraphql(gw: TestGateway, body: string | object, auth: string | null, headers: Record<string, string> = {}): Promise<LaneAnswer> {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const all: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...(auth ? { authorization: `Bearer ${auth}` } : {}), ...headers };
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${gw.url}/graphql`, { method: 'POST', headers: all }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, text: Buffer.concat(chunks).toString('utf8'), headers: res.headers as Record<string, string> }));
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
 }
