@@ -154,7 +154,7 @@ export function createGraphqlBranch(base: GraphqlBranchDeps) {
     const op: Operation = { ...asked, context };
     context.onOperation!(shape.name);
     const kept = await lane.pipeline.kept(op);
-    let body: Buffer;
+    let body: Buffer | undefined;
     if (kept !== undefined) {
       if (kept.errors !== undefined) return false;
       // Input checks and list cost passed when the kept answer was made (same document, operation
@@ -168,17 +168,19 @@ export function createGraphqlBranch(base: GraphqlBranchDeps) {
       if (!takeBack) return false;
       try {
         const result = await lane.pipeline.execute(op);
-        // Any error (a field's, a request's, the size cap's): Apollo computes again and answers it in
-        // its own words (formatting, logging, status, Retry-After). A query is a read: idempotent.
-        if (result.errors !== undefined) {
-          await takeBack();
-          return false;
+        // Any error (a field's, a variable's, the size cap's) leaves `body` unset: Apollo computes
+        // again and answers it in its own words (formatting, logging, status, Retry-After). A query
+        // is a read: idempotent.
+        if (result.errors === undefined) {
+          // Apollo's `stringifyResult` of its `{errors, data, extensions}`: the size cap's text when it made one.
+          body = Buffer.from(stringifyResult({ errors: undefined, data: result.data, extensions: result.extensions }), 'utf8');
+          // A result the response cache now keeps is answered from these bytes on its next hit.
+          if (keeps) made.set(result, body);
         }
-        // Apollo's `stringifyResult` on its `{errors, data, extensions}`: the size cap's text when it made one.
-        body = Buffer.from(stringifyResult({ errors: undefined, data: result.data, extensions: result.extensions }), 'utf8');
-        // A result the response cache now keeps is answered from these bytes on its next hit.
-        if (keeps) made.set(result, body);
       } catch {
+        body = undefined; // thrown: Apollo's too
+      }
+      if (body === undefined) {
         await takeBack();
         return false;
       }
