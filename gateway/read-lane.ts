@@ -2,29 +2,31 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
 import type { DomainContext } from '../domain/context';
 import { rejectUnstorableStrings } from '../domain/validation';
-import type { PlanRateCounter, RateVerdict } from './kit/budgets';
+import type { Caller, PlanRateCounter, RateVerdict } from './kit/budgets';
 import { bearerFrom } from './kit/credentials';
 import { expressPath } from '../rest-adapter/mount';
 import type { RouteSpec } from '../rest-adapter/route';
-import type { KeptAnswer } from '../trpc/init';
+import type { LaneQuery } from '../trpc/init';
 import type { LaneDeps } from '../rest-adapter/fast-lane';
 import { createGraphqlBranch } from './read-lane-graphql';
 
 /**
- * The read lane: a repeated read that the read model keeps (a REST route's `answerFromKept`, a tRPC
- * query in `KEPT_PROCEDURES`) is answered in front of express, tRPC and their middlewares, with the
- * bytes and headers they would send: request id, the security and CORS headers (captured from the
- * real middlewares at start-up), the caller's key, the plan limit counted once on the same counter
- * (with its `X-RateLimit-*` headers on REST), metrics. Only plain GETs are taken; a miss, an error,
- * an invalid query, a refused key, a request over its limit or anything unusual goes to express
- * unchanged (nothing read, nothing sent, nothing counted). A `POST /graphql` whose result is kept
- * is the GraphQL branch's (gateway/read-lane-graphql.ts).
+ * The read lane: a read of a REST route that declares `answerFromParams` or of a tRPC query in
+ * `LANE_QUERIES` is answered in front of express, tRPC and their middlewares, kept or computed, with
+ * the bytes and headers they would send: request id, the security and CORS headers (captured from
+ * the real middlewares at start-up), the caller's key, the plan limit counted once on the same
+ * counter (with its `X-RateLimit-*` headers on REST), metrics. Only plain GETs are taken. Like
+ * express, the lane charges the plan limit before anything is read or computed; a request over its
+ * limit, an error (invalid query, refused key or permission, unknown id, database unavailable) or
+ * anything unusual goes to express unchanged, its count taken back first (nothing sent, nothing
+ * counted), and express answers it in its own words. A `POST /graphql` whose result is kept is the
+ * GraphQL branch's (gateway/read-lane-graphql.ts).
  */
 /** `staticHeaders` are those of a GET; `postHeaders` the same for a POST (the GraphQL branch). */
 export interface ReadLaneDeps extends LaneDeps {
   routes: RouteSpec[];
-  /** tRPC procedure paths (`compliance.requirements`) answered from kept answers. */
-  procedures: ReadonlyMap<string, KeptAnswer>;
+  /** tRPC procedure paths (`compliance.requirements`) the lane answers, kept or computed. */
+  procedures: ReadonlyMap<string, LaneQuery>;
   planCounter: PlanRateCounter;
   postHeaders: Record<string, string>;
 }
@@ -35,10 +37,11 @@ const TRPC_PREFIX = '/trpc/';
 /** What @trpc/server sets on every answer (it replaces the CORS middleware's `Vary: Origin`). */
 const TRPC_VARY = 'trpc-accept, accept';
 
-/** One way to answer: which kept answer, how its bytes are framed, under which metrics label. */
+/** One way to answer: which domain call, how its bytes are framed, under which metrics label. */
 interface Lane {
   label: string;
-  kept(ctx: DomainContext): Promise<unknown>;
+  /** The answer, kept or computed (undefined or a thrown error: express answers). */
+  answer(ctx: DomainContext): Promise<unknown>;
   /** Bytes of an answer (a kept answer is never changed, so its bytes are made once). */
   bytes(answer: unknown): Buffer;
   /** Header name/value pairs before the rate-limit headers, and after them. */
@@ -60,6 +63,7 @@ interface Template {
 export function createReadLane(deps: ReadLaneDeps) {
   const templates = new Map<number, Template[]>();
   for (const route of deps.routes) {
+    // Every GET route, answered here or not: the lane must pick the route express would run first.
     if (route.method !== 'get') continue;
     const parts = route.path.split('/');
     const params: string[] = [];
@@ -111,8 +115,10 @@ export function createReadLane(deps: ReadLaneDeps) {
 
   const restBytes = new WeakMap<object, Buffer>();
   const trpcBytes = new WeakMap<object, Buffer>();
+  // A read model that keeps nothing answers a new object every time: its bytes are made once anyway.
+  const keeps = deps.services.readModel.keeps;
   const bytesOf = (made: WeakMap<object, Buffer>, answer: unknown, wrap: (json: string) => string) => {
-    const keep = typeof answer === 'object' && answer !== null;
+    const keep = keeps && typeof answer === 'object' && answer !== null;
     let buf = keep ? made.get(answer) : undefined;
     if (!buf) {
       buf = Buffer.from(wrap(JSON.stringify(answer)), 'utf8');
@@ -132,8 +138,8 @@ export function createReadLane(deps: ReadLaneDeps) {
     const search = q < 0 ? '' : url.slice(q + 1);
     if (path.startsWith(TRPC_PREFIX)) {
       const procedure = path.slice(TRPC_PREFIX.length);
-      const kept = deps.procedures.get(procedure);
-      if (!kept) return undefined;
+      const query = deps.procedures.get(procedure);
+      if (!query) return undefined;
       const h = req.headers;
       // Streaming and batching ask for other framing: tRPC's own.
       if (h['trpc-accept'] !== undefined || (h.accept !== undefined && h.accept.includes('application/jsonl'))) return undefined;
@@ -148,7 +154,7 @@ export function createReadLane(deps: ReadLaneDeps) {
       rejectUnstorableStrings(input);
       return {
         label: `/trpc:${procedure}`,
-        kept: (ctx) => kept({ ctx, services: deps.services, input }),
+        answer: (ctx) => query({ ctx, services: deps.services, input }),
         bytes: (answer) => bytesOf(trpcBytes, answer, asTrpcResult),
         head: trpcPairs,
         tail: trpcTail,
@@ -157,14 +163,15 @@ export function createReadLane(deps: ReadLaneDeps) {
       };
     }
     const found = routeOf(path);
-    const answerFromKept = found?.route.answerFromKept;
-    if (!found || !answerFromKept) return undefined;
+    const answerFromParams = found?.route.answerFromParams;
+    // The lane sends 200 and the body: a route answering with another status is express's.
+    if (!found || !answerFromParams || (found.route.status ?? 200) !== 200) return undefined;
     const query = querystring.parse(search) as Record<string, unknown>;
     rejectUnstorableStrings(found.params);
     rejectUnstorableStrings(query);
     return {
       label: expressPath(found.route.path),
-      kept: (ctx) => answerFromKept({ ctx, services: deps.services, query, params: found.params }),
+      answer: (ctx) => answerFromParams({ ctx, services: deps.services, query, params: found.params }),
       bytes: (answer) => bytesOf(restBytes, answer, asIs),
       head: staticPairs,
       tail: restTail,
@@ -192,17 +199,28 @@ export function createReadLane(deps: ReadLaneDeps) {
     const principal = secret === undefined ? null : await deps.authenticate(secret);
     const requestId = deps.requestIdOf(req);
     const ip = deps.clientIpOf(req);
-    const ctx = deps.contexts.of({ requestId, principal, ip });
-    const kept = await lane.kept(ctx);
-    if (kept === undefined) return false;
-    const body = lane.bytes(kept);
-    // Counted only when answered here: a request handed on is counted once, by express or tRPC.
-    const counted = deps.planCounter.hit({ principal, ip });
+    const caller: Caller = { principal, ip };
+    // Charged before anything is read or computed, as express's limiter (and tRPC's budget
+    // middleware) charges before the route runs. A request handed on from here on has its count
+    // taken back first, so express (or tRPC) counts it once, in its own words.
+    const counted = deps.planCounter.hit(caller);
     const verdict: RateVerdict = counted instanceof Promise ? await counted : counted;
-    if (verdict.exceeded) {
-      // Over the limit: express (or tRPC) refuses it in its own words, counting it again; this count is taken back.
-      await deps.planCounter.undo({ principal, ip });
-      return false;
+    // Over the limit: express refuses it (429) without computing anything.
+    if (verdict.exceeded) return handOn(caller);
+    // The request's own context, as express's `contexts.ofRequest` makes it: a fresh EntityManager
+    // fork and DataLoaders of its own, made on first use.
+    const ctx = deps.contexts.of({ requestId, principal, ip });
+    let body: Buffer;
+    try {
+      const answer = await lane.answer(ctx);
+      if (answer === undefined) return handOn(caller);
+      body = lane.bytes(answer);
+    } catch {
+      // An invalid query, an unknown id, a refused permission, the database unavailable: express
+      // computes again and answers the error through the kit's mapping (and logs what it logs). A
+      // read is idempotent and such errors are rare, so a second computation is the price of one
+      // error path, the frameworks' own (docs/decisions.md).
+      return handOn(caller);
     }
     if (res.headersSent || res.destroyed) return true;
     const headers = ['X-Request-Id', requestId, ...lane.head];
@@ -219,6 +237,12 @@ export function createReadLane(deps: ReadLaneDeps) {
     }
     deps.answered(req, lane.label, 200, requestId, startedNs);
     return true;
+  }
+
+  /** Takes back the lane's count of a request it does not answer; false: express answers. */
+  async function handOn(caller: Caller): Promise<false> {
+    await deps.planCounter.undo(caller);
+    return false;
   }
 
   const graphql = createGraphqlBranch({ ...deps, staticHeaders: deps.postHeaders });

@@ -65,12 +65,14 @@ export interface RouteSpec {
    */
   answerFromMemory?(call: { ctx: DomainContext; services: Services; body(): unknown; bodyText: string }): unknown;
   /**
-   * A GET route's answer from the read model's kept answers alone (never computed), or undefined on
-   * a miss: the read lane (`gateway/read-lane.ts`) serves such answers before express, with what
-   * `handle` would have answered. `query` is parsed as express parses it; a thrown error (refused
-   * key, invalid query) sends the request to express as well, which answers it through `handle`.
+   * A GET route's successful JSON body from its query and path parameters alone (no request,
+   * response or stream), kept or computed exactly as `handle` gives it (the same domain call): the
+   * read lane (`gateway/read-lane.ts`) answers such routes before express, charging the plan limit
+   * first as the route's limiter does. `query` is parsed as express parses it. A thrown error (a
+   * refused permission, an invalid query, an unknown id, the database unavailable) or undefined
+   * sends the request on to express, which answers it through `handle` and its error mapping.
    */
-  answerFromKept?(call: { ctx: DomainContext; services: Services; query: Record<string, unknown>; params: Record<string, string> }): Promise<unknown>;
+  answerFromParams?(call: { ctx: DomainContext; services: Services; query: Record<string, unknown>; params: Record<string, string> }): Promise<unknown>;
   /** Returns the JSON body; or, for `raw` routes, writes the response itself and returns undefined. */
   handle(call: RestCall): Promise<unknown> | unknown;
   raw?: boolean;

@@ -48,10 +48,12 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
 export const router = t.router;
 
 /**
- * A query's answer from the read model's kept answers alone (never computed), or undefined on a
- * miss; `input` is the call's raw input. Declared next to the procedure it stands for.
+ * A query procedure's result as a plain function of the call's raw `input` (the same input handling
+ * and domain call as the procedure, kept or computed), for the read lane to answer in front of
+ * tRPC's adapter; a thrown error or undefined sends the call on to tRPC. Declared next to the
+ * procedure it stands for.
  */
-export type KeptAnswer = (call: { ctx: DomainContext; services: Services; input: unknown }) => Promise<unknown>;
+export type LaneQuery = (call: { ctx: DomainContext; services: Services; input: unknown }) => Promise<unknown>;
 
 /** Inputs are typed for clients but validated by the domain, so every transport reports the same codes. */
 export const body = <T>() => z.custom<T>(() => true);

@@ -1,7 +1,7 @@
-import { router, type KeptAnswer } from './init';
+import { router, type LaneQuery } from './init';
 import { ttsRouter } from './routers/tts.router';
 import { liveRouter } from './routers/live.router';
-import { authRouter, complianceKept, complianceRouter } from './routers/compliance.router';
+import { authRouter, complianceLaneQueries, complianceRouter } from './routers/compliance.router';
 import { auditTrailRouter } from './routers/audit-trail.router';
 import { assuranceRouter } from './routers/assurance.router';
 
@@ -17,5 +17,5 @@ export const appRouter = router({
 
 export type AppRouter = typeof appRouter;
 
-/** Procedures (by path) whose answers the read lane may give from kept answers, in front of tRPC. */
-export const KEPT_PROCEDURES: ReadonlyMap<string, KeptAnswer> = new Map(Object.entries(complianceKept).map(([name, answer]) => [`compliance.${name}`, answer]));
+/** Query procedures (by path) the read lane answers in front of tRPC's adapter, kept or computed. */
+export const LANE_QUERIES: ReadonlyMap<string, LaneQuery> = new Map(Object.entries(complianceLaneQueries).map(([name, answer]) => [`compliance.${name}`, answer]));

@@ -11,7 +11,7 @@ import { errorBody, envelopeForPath } from '../../rest-adapter/envelopes';
 import { sendError } from '../../rest-adapter/mount';
 import { captureHeaders, createFastLane } from '../../rest-adapter/fast-lane';
 import { ROUTE_TABLE } from '../../rest-adapter/route-table';
-import { KEPT_PROCEDURES } from '../../trpc/router';
+import { LANE_QUERIES } from '../../trpc/router';
 import { createReadLane } from '../read-lane';
 import type { GraphqlLaneDeps } from '../read-lane-graphql';
 import { bearerFrom } from '../kit/credentials';
@@ -110,7 +110,7 @@ export async function createHttpApp(config: GatewayConfig, deps: { services: Ser
   });
   const readLane = createReadLane({
     routes: ROUTE_TABLE,
-    procedures: KEPT_PROCEDURES,
+    procedures: LANE_QUERIES,
     services,
     contexts,
     planCounter: limiters.planCounter,

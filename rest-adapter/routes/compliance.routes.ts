@@ -90,7 +90,7 @@ export const complianceRoutes = defineRoutes([
     request: { query: ListRequirementsQuery },
     responses: invalidFramework,
     handle: ({ ctx, services, query }) => services.requirements.list(ctx, query),
-    answerFromKept: ({ ctx, services, query }) => services.requirements.keptList(ctx, query),
+    answerFromParams: ({ ctx, services, query }) => services.requirements.list(ctx, query),
   }),
   route({
     method: 'post',
@@ -115,7 +115,7 @@ export const complianceRoutes = defineRoutes([
     permission: 'read:requirements',
     responses: notFound,
     handle: ({ ctx, services, params }) => services.requirements.get(ctx, params.id),
-    answerFromKept: ({ ctx, services, params }) => services.requirements.keptGet(ctx, params.id),
+    answerFromParams: ({ ctx, services, params }) => services.requirements.get(ctx, params.id),
   }),
   route({
     method: 'put',

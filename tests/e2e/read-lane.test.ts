@@ -1,10 +1,12 @@
 /**
- * The read lane (gateway/read-lane.ts) answers a repeated REST or tRPC read that the read model
- * keeps, in front of express and tRPC. Whatever it answers must be byte for byte and header for
- * header what they would have answered; the plan limit must count each request once, whichever
- * way it is served; and a committed change must be seen by the very next read.
+ * The read lane (gateway/read-lane.ts) answers REST and tRPC reads in front of express and tRPC;
+ * here, repeated reads the read model keeps (tests/e2e/read-lane-computed.test.ts: reads computed
+ * every time). Whatever it answers must be byte for byte and header for header what they would have
+ * answered; the plan limit must count each request once, whichever way it is served; and a
+ * committed change must be seen by the very next read.
  */
 import { ADMIN_KEY, sqlOf, useGateway, okJson } from '../helpers/gateway';
+import { comparable, expressRouter, planCount, readAnswer, type LaneAnswer } from '../helpers/read-lane';
 
 const gw = useGateway();
 afterEach(() => jest.restoreAllMocks());
@@ -19,37 +21,30 @@ beforeAll(async () => {
   key = (await okJson(gw, '/v1/auth/api-keys', { method: 'POST', json: { name: 'lane reader', permissions: ['read:requirements', 'write:requirements'] } })).key;
 });
 
-interface Answer {
-  status: number;
-  text: string;
-  headers: Record<string, string>;
-}
-const read = async (path: string, auth: string | null = key, headers: Record<string, string> = {}): Promise<Answer> => {
-  const res = await gw.request(path, { auth, headers });
-  return { status: res.status, text: await res.text(), headers: Object.fromEntries(res.headers) };
-};
-
-/** Every header but those that differ between any two requests (the request id, the date); the count is compared on its own. */
-const comparable = (a: Answer) => {
-  const { 'x-request-id': _id, date: _date, 'x-ratelimit-remaining': _remaining, ...rest } = a.headers;
-  return rest;
-};
+const read = (path: string, auth: string | null = key, headers: Record<string, string> = {}): Promise<LaneAnswer> => readAnswer(gw, path, auth, headers);
 
 /**
- * The same request answered by the lane and by express (or tRPC): the lane is made to miss once
- * (the read model's `kept` resolves undefined), which sends the request on, exactly as a real miss
- * does. The lane only asks what is kept; express and tRPC go through `ReadModel.cached`.
+ * The same request answered by the lane and by express (or tRPC), both from the kept answer: the
+ * lane's read is made to fail once, which hands the request on exactly as an error does; express
+ * then reads the same kept answer through its whole path. Each is counted once on the plan limit.
  */
 async function laneAndBehind(path: string, auth: string | null = key) {
   jest.restoreAllMocks();
   const readModel = gw.services.readModel;
   await read(path, auth); // computed and kept
-  const behindTheLane = jest.spyOn(readModel, 'cached');
+  const express = expressRouter();
+  const computes = jest.spyOn(readModel, 'set');
+  const counted = planCount();
   const lane = await read(path, auth);
-  expect(behindTheLane).not.toHaveBeenCalled();
-  jest.spyOn(readModel, 'kept').mockResolvedValueOnce(undefined);
+  expect(express).not.toHaveBeenCalled();
+  expect(computes).not.toHaveBeenCalled(); // the kept answer
+  expect(counted()).toBe(auth === key ? 1 : 0);
+  const reads = jest.spyOn(readModel, 'cached').mockRejectedValueOnce(new Error('the lane hands this one on'));
   const behind = await read(path, auth);
-  expect(behindTheLane).toHaveBeenCalledTimes(1);
+  expect(express).toHaveBeenCalled();
+  expect(reads).toHaveBeenCalledTimes(2); // the lane's (failed), then express's or tRPC's
+  expect(computes).not.toHaveBeenCalled();
+  expect(counted()).toBe(auth === key ? 2 : 0);
   return { lane, behind };
 }
 
@@ -94,11 +89,11 @@ describe('REST', () => {
   test('what the lane cannot answer reaches express: an Origin, an invalid query, a refused key, a missing permission, an unknown id', async () => {
     const path = '/v1/requirements?limit=3';
     await read(path);
-    const kept = jest.spyOn(gw.services.requirements, 'keptList');
+    const list = jest.spyOn(gw.services.requirements, 'list');
     const withOrigin = await read(path, key, { origin: 'https://elsewhere.example' });
     expect(withOrigin.status).toBe(200);
     expect(withOrigin.headers['access-control-allow-origin']).toBe('https://elsewhere.example');
-    expect(kept).not.toHaveBeenCalled();
+    expect(list).toHaveBeenCalledTimes(1); // express's only
 
     const invalid = await read('/v1/requirements?limit=abc');
     expect(invalid.status).toBe(400);
@@ -139,11 +134,12 @@ describe('tRPC', () => {
   test('a batch, invalid input and a missing id are tRPC’s to answer', async () => {
     const path = `/trpc/compliance.requirement?input=${input({ id: ids[1] })}`;
     await read(path);
-    const kept = jest.spyOn(gw.services.requirements, 'keptGet');
+    const get = jest.spyOn(gw.services.requirements, 'get');
     const batch = await read(`/trpc/compliance.requirement,compliance.requirement?batch=1&input=${input({ 0: { id: ids[1] }, 1: { id: ids[1] } })}`);
     expect(batch.status).toBe(200);
     expect(JSON.parse(batch.text)).toHaveLength(2);
-    expect(kept).not.toHaveBeenCalled();
+    expect(get).toHaveBeenCalledTimes(2); // tRPC's, one a call
+
     expect((await read(`/trpc/compliance.requirement?input=%7Bnot-json`)).status).toBe(400);
     expect((await read(`/trpc/compliance.requirement?input=${input({ id: 5 })}`)).status).toBe(400);
     expect((await read(`/trpc/compliance.requirement?input=${input({ id: 'req_unknown' })}`)).status).toBe(404);
@@ -159,7 +155,7 @@ describe('the plan limit and changes', () => {
     const remaining = async () => Number((await read(path)).headers['x-ratelimit-remaining']);
     const start = await remaining();
     await read(trpc); // the lane
-    jest.spyOn(gw.services.requirements, 'keptList').mockResolvedValueOnce(undefined);
+    jest.spyOn(gw.services.readModel, 'cached').mockRejectedValueOnce(new Error('the lane hands this one on'));
     await read(trpc); // tRPC
     expect(await remaining()).toBe(start - 3);
   });
@@ -179,9 +175,11 @@ describe('the plan limit and changes', () => {
     expect((await detail()).status).toBe('in-progress');
     expect((await trpcDetail()).status).toBe('in-progress');
     // Kept again, and answered by the lane.
-    const behindTheLane = jest.spyOn(gw.services.readModel, 'cached');
+    const express = expressRouter();
+    const computes = jest.spyOn(gw.services.readModel, 'set');
     expect((await detail()).status).toBe('in-progress');
-    expect(behindTheLane).not.toHaveBeenCalled();
+    expect(express).not.toHaveBeenCalled();
+    expect(computes).not.toHaveBeenCalled();
 
     await sqlOf(gw)(`update requirements set title = 'Renamed behind the gateway' where id = ?`, [id]);
     expect((await detail()).title).toBe('Renamed behind the gateway');
@@ -211,15 +209,20 @@ describe('the plan limit and changes', () => {
       expect(now).toBe(left - 1);
       left = now;
     }
-    const kept = jest.spyOn(gw.services.requirements, 'keptGet');
+    const get = jest.spyOn(gw.services.requirements, 'get');
+    const counted = planCount();
     const refused = await read(path);
-    expect(kept).toHaveBeenCalledTimes(1); // the lane had the answer, and handed the refusal to express
+    // The lane charged first and handed the refusal to express, whose limiter refused before the route ran.
+    expect(get).not.toHaveBeenCalled();
+    expect(counted()).toBe(1);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
     const err = JSON.parse(refused.text);
     expect(err.error.code).toBe('RATE_LIMIT_EXCEEDED');
     const trpc = await read(`/trpc/compliance.requirement?input=${call}`);
+    expect(get).not.toHaveBeenCalled();
+    expect(counted()).toBe(2);
     expect(trpc.status).toBe(429);
     expect(JSON.parse(trpc.text).error.data.domainCode).toBe('RATE_LIMIT_EXCEEDED');
   });

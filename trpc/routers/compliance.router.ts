@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CreateApiKeyInput } from '../../domain/auth/auth.service';
 import type { CreateRequirementInput, ListRequirementsQuery, UpdateRequirementInput } from '../../domain/compliance/requirements/requirement.service';
-import { body, procedure, router, type KeptAnswer } from '../init';
+import { body, procedure, router, type LaneQuery } from '../init';
 import { viewerProcedure } from './viewer.router';
 
 const byId = z.object({ id: z.string() });
@@ -11,13 +11,13 @@ type CreateFinding = { title: string; description?: string; framework: string; s
 type UpdateFinding = { status?: string; resolution?: string | null; resolvedAt?: string; evidence?: string[]; severity?: string; dueDate?: string | null; description?: string | null };
 
 /**
- * Queries the read lane (gateway/read-lane.ts) may answer from the read model's kept answers alone:
- * the same input handling as the procedures below; undefined (a miss) or a thrown error sends the
- * call to tRPC, which answers it as usual.
+ * Queries the read lane (gateway/read-lane.ts) answers in front of tRPC, kept or computed: the same
+ * input handling and domain calls as the procedures below; a thrown error (invalid input, unknown
+ * id, refused permission…) sends the call to tRPC, which answers it in its own words.
  */
-export const complianceKept: Record<string, KeptAnswer> = {
-  requirements: ({ ctx, services, input }) => services.requirements.keptList(ctx, input ?? {}, { detail: true }),
-  requirement: ({ ctx, services, input }) => services.requirements.keptGet(ctx, byId.parse(input).id),
+export const complianceLaneQueries: Record<string, LaneQuery> = {
+  requirements: ({ ctx, services, input }) => services.requirements.list(ctx, input ?? {}, { detail: true }),
+  requirement: ({ ctx, services, input }) => services.requirements.get(ctx, byId.parse(input).id),
 };
 
 export const complianceRouter = router({

@@ -245,24 +245,12 @@ export class RequirementService {
     });
   }
 
-  /**
-   * The short list form is the documented subset; `{detail: true}` gives every field.
-   * `{keptOnly: true}`: the answer the read model keeps for these arguments at its current version,
-   * or undefined; never computed (the same permission check, parsing and errors, then one version
-   * read). The kept form goes through here, so whatever wraps or replaces `list` covers it too.
-   */
+  /** The short list form is the documented subset; `{detail: true}` gives every field. */
   async list(ctx: DomainContext, rawQuery: unknown): Promise<Page<RequirementListItem>>;
   async list(ctx: DomainContext, rawQuery: unknown, opts: { detail: true }): Promise<Page<RequirementDetail>>;
-  async list(ctx: DomainContext, rawQuery: unknown, opts: { detail?: boolean; keptOnly: true }): Promise<Page<RequirementListItem | RequirementDetail> | undefined>;
-  async list(ctx: DomainContext, rawQuery: unknown, opts: { detail?: boolean; keptOnly?: boolean } = {}): Promise<Page<RequirementListItem | RequirementDetail> | undefined> {
+  async list(ctx: DomainContext, rawQuery: unknown, opts: { detail?: boolean } = {}): Promise<Page<RequirementListItem | RequirementDetail>> {
     const { q, key } = this.listQuery(ctx, rawQuery, !!opts.detail);
-    if (opts.keptOnly) return this.deps.readModel.kept(key);
     return this.deps.readModel.cached(key, () => this.page(ctx.em, q, !!opts.detail));
-  }
-
-  /** `list`'s kept answer, if any (`list` with `{keptOnly: true}`): for callers with a cheaper way to send what is kept. */
-  keptList(ctx: DomainContext, rawQuery: unknown, opts: { detail?: boolean } = {}): Promise<Page<RequirementListItem | RequirementDetail> | undefined> {
-    return this.list(ctx, rawQuery, { detail: opts.detail, keptOnly: true });
   }
 
   /** The permission check, the parsed query and the key its answer is kept under. */
@@ -315,19 +303,9 @@ export class RequirementService {
     };
   }
 
-  /** `{keptOnly: true}`: the kept answer at the current version or undefined, never computed (as `list`). */
-  async get(ctx: DomainContext, id: string): Promise<RequirementDetail>;
-  async get(ctx: DomainContext, id: string, opts: { keptOnly: true }): Promise<RequirementDetail | undefined>;
-  async get(ctx: DomainContext, id: string, opts: { keptOnly?: boolean } = {}): Promise<RequirementDetail | undefined> {
+  async get(ctx: DomainContext, id: string): Promise<RequirementDetail> {
     requirePermission(ctx, 'read:requirements');
-    const key = `requirements.get\u0000${id}`;
-    if (opts.keptOnly) return this.deps.readModel.kept(key);
-    return this.deps.readModel.cached(key, async () => requirementDetail(await this.load(ctx.em, id)));
-  }
-
-  /** `get`'s kept answer, if any (`get` with `{keptOnly: true}`). */
-  keptGet(ctx: DomainContext, id: string): Promise<RequirementDetail | undefined> {
-    return this.get(ctx, id, { keptOnly: true });
+    return this.deps.readModel.cached(`requirements.get\u0000${id}`, async () => requirementDetail(await this.load(ctx.em, id)));
   }
 
   async update(ctx: DomainContext, id: string, raw: unknown): Promise<RequirementDetail> {
