@@ -5,6 +5,7 @@ import { serverRunsAutovacuum, startUpkeep, type DatabaseUpkeep } from './upkeep
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from '../../migrations';
 import { answerSqlCountOverIpc, countingLoggerFactory, sqlCountingEnabled } from './query-counter';
+import { pipelineTransactionStatements } from './statement-pipelining';
 
 export interface DatabaseOptions {
   /** PostgreSQL URL; when absent an embedded PGlite database under `dataDir` is served over a loopback socket. */
@@ -77,6 +78,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let orm: MikroORM;
   try {
     orm = await MikroORM.init(ormOptions(target, opts.poolSize ?? 10, opts.onDriverMessage));
+    pipelineTransactionStatements(Object.getPrototypeOf(orm.em.getConnection().getKnex().client));
     await orm.getMigrator().up();
   } catch (err) {
     await stopEmbedded?.();

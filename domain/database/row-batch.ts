@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { SENT_WITH_NEXT } from './statement-pipelining';
 
 /** A row as its table's columns name it; values as the driver sends them (JSON columns already serialised). */
 export type ColumnRow = Record<string, unknown>;
@@ -30,7 +31,11 @@ export class RowBatch implements RowSink {
     return n;
   }
 
-  /** Sends every row in `em`'s transaction and empties the batch; nothing is sent when it is empty. */
+  /**
+   * Sends every row in `em`'s transaction and empties the batch; nothing is sent when it is empty.
+   * The insert answers nothing anyone reads, so it travels with the transaction's next statement
+   * (statement-pipelining.ts): a failure shows there, and the transaction fails with it.
+   */
   async insert(em: EntityManager): Promise<void> {
     if (!this.tables.size) return;
     const params: unknown[] = [];
@@ -43,7 +48,7 @@ export class RowBatch implements RowSink {
     });
     this.tables.clear();
     const last = inserts.pop()!;
-    const sql = inserts.length ? `with ${inserts.map((s, i) => `w${i} as (${s})`).join(', ')} ${last}` : last;
+    const sql = SENT_WITH_NEXT + (inserts.length ? `with ${inserts.map((s, i) => `w${i} as (${s})`).join(', ')} ${last}` : last);
     await em.getConnection().execute(sql, params, 'run', em.getTransactionContext());
   }
 }
