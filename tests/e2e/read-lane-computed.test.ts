@@ -6,29 +6,18 @@
  * once; over the limit and on any error the request goes to express (or tRPC), which answers in its
  * own words; a write is seen by the next read. tests/e2e/read-lane.test.ts covers kept answers.
  */
-import { Writable } from 'node:stream';
-import { createLogger } from '../../gateway/logger';
 import type { DomainContext } from '../../domain/context';
 import { ADMIN_KEY, issueKey, okJson, sqlOf, useGateway } from '../helpers/gateway';
-import { comparable, expressRouter, planCount, readAnswer, type LaneAnswer } from '../helpers/read-lane';
+import { capturedLog, seedLaneRequirements, comparable, expressRouter, planCount, readAnswer, type LaneAnswer } from '../helpers/read-lane';
 
-const logLines: string[] = [];
-const sink = new Writable({
-  write(chunk, _encoding, done) {
-    logLines.push(chunk.toString());
-    done();
-  },
-});
-const gw = useGateway({ READ_MODEL_CACHE_BYTES: '0' }, { logger: createLogger('debug', sink) });
+const { lines: logLines, logger } = capturedLog();
+const gw = useGateway({ READ_MODEL_CACHE_BYTES: '0' }, { logger });
 afterEach(() => jest.restoreAllMocks());
 
 let key: string;
 let ids: string[];
 beforeAll(async () => {
-  ids = [];
-  for (const [i, framework] of ['gdpr', 'soc2', 'iso13485'].entries()) {
-    ids.push((await okJson(gw, '/v1/requirements', { method: 'POST', json: { title: `Computed lane requirement ${i}`, framework, priority: 'high', acceptanceCriteria: ['computed'] } })).id);
-  }
+  ids = await seedLaneRequirements(gw, 'Computed lane requirement', 'computed');
   key = await issueKey(gw, ['read:requirements', 'write:requirements']);
 });
 

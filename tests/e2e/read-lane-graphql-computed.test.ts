@@ -7,31 +7,20 @@
  * Apollo, which answers in its own words and counts them once; a write is seen by the next read.
  * tests/e2e/read-lane-graphql.test.ts covers kept results.
  */
-import { Writable } from 'node:stream';
 import { ApolloServer } from '@apollo/server';
 import { GRAPHQL_QUERY } from '../../bench/cases/compliance-seed';
 import type { DomainContext } from '../../domain/context';
-import { createLogger } from '../../gateway/logger';
 import { ADMIN_KEY, issueKey, okJson, sqlOf, useGateway } from '../helpers/gateway';
-import { comparable, planCount, postGraphql, type LaneAnswer } from '../helpers/read-lane';
+import { capturedLog, seedLaneRequirements, comparable, planCount, postGraphql, type LaneAnswer } from '../helpers/read-lane';
 
-const logLines: string[] = [];
-const sink = new Writable({
-  write(chunk, _encoding, done) {
-    logLines.push(chunk.toString());
-    done();
-  },
-});
-const gw = useGateway({ READ_MODEL_CACHE_BYTES: '0' }, { logger: createLogger('debug', sink) });
+const { lines: logLines, logger } = capturedLog();
+const gw = useGateway({ READ_MODEL_CACHE_BYTES: '0' }, { logger });
 afterEach(() => jest.restoreAllMocks());
 
 let key: string;
 let ids: string[];
 beforeAll(async () => {
-  ids = [];
-  for (const [i, framework] of ['gdpr', 'soc2', 'iso13485'].entries()) {
-    ids.push((await okJson(gw, '/v1/requirements', { method: 'POST', json: { title: `Computed GraphQL requirement ${i}`, framework, priority: 'high', acceptanceCriteria: ['computed'] } })).id);
-  }
+  ids = await seedLaneRequirements(gw, 'Computed GraphQL requirement', 'computed');
   await okJson(gw, '/v1/audits/findings', { method: 'POST', json: { title: 'A finding on the first', framework: 'gdpr', severity: 'high', requirementId: ids[0] } });
   key = await issueKey(gw, ['read:requirements', 'write:requirements', 'read:audits']);
 });

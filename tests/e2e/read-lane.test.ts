@@ -6,7 +6,7 @@
  * committed change must be seen by the very next read.
  */
 import { ADMIN_KEY, sqlOf, useGateway, okJson } from '../helpers/gateway';
-import { comparable, expressRouter, planCount, readAnswer, type LaneAnswer } from '../helpers/read-lane';
+import { seedLaneRequirements, comparable, expressRouter, planCount, readAnswer, type LaneAnswer } from '../helpers/read-lane';
 
 const gw = useGateway();
 afterEach(() => jest.restoreAllMocks());
@@ -14,10 +14,7 @@ afterEach(() => jest.restoreAllMocks());
 let key: string;
 let ids: string[];
 beforeAll(async () => {
-  ids = [];
-  for (const [i, framework] of ['gdpr', 'soc2', 'iso13485'].entries()) {
-    ids.push((await okJson(gw, '/v1/requirements', { method: 'POST', json: { title: `Lane requirement ${i}`, framework, priority: 'high', acceptanceCriteria: ['kept'] } })).id);
-  }
+  ids = await seedLaneRequirements(gw, 'Lane requirement', 'kept');
   key = (await okJson(gw, '/v1/auth/api-keys', { method: 'POST', json: { name: 'lane reader', permissions: ['read:requirements', 'write:requirements'] } })).key;
 });
 

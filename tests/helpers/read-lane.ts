@@ -1,7 +1,30 @@
 import http from 'node:http';
+import { Writable } from 'node:stream';
 import express from 'express';
+import { createLogger } from '../../gateway/logger';
 import { WindowCounterStore } from '../../gateway/rate-limit';
-import type { TestGateway } from './gateway';
+import { okJson, type TestGateway } from './gateway';
+
+/** A debug logger whose JSON lines the test reads (`lines`), for a gateway started with it. */
+export function capturedLog() {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  return { lines, logger: createLogger('debug', sink) };
+}
+
+/** Three requirements, one per framework (gdpr, soc2, iso13485), titled `<title> <n>`; their ids in that order. */
+export async function seedLaneRequirements(gw: TestGateway, title: string, criterion: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [i, framework] of ['gdpr', 'soc2', 'iso13485'].entries()) {
+    ids.push((await okJson(gw, '/v1/requirements', { method: 'POST', json: { title: `${title} ${i}`, framework, priority: 'high', acceptanceCriteria: [criterion] } })).id);
+  }
+  return ids;
+}
 
 /** An answer as the client sees it: status, body text, every header (lower-case names). */
 export interface LaneAnswer {
