@@ -6,9 +6,8 @@
  * once; over the limit and on any error the request goes to express (or tRPC), which answers in its
  * own words; a write is seen by the next read. tests/e2e/read-lane.test.ts covers kept answers.
  */
-import type { DomainContext } from '../../domain/context';
 import { ADMIN_KEY, issueKey, okJson, sqlOf, useGateway } from '../helpers/gateway';
-import { capturedLog, seedLaneRequirements, comparable, expressRouter, planCount, readAnswer, type LaneAnswer } from '../helpers/read-lane';
+import { capturedLog, expectContextsOfTheirOwn, seedLaneRequirements, comparable, expressRouter, planCount, readAnswer, type LaneAnswer } from '../helpers/read-lane';
 
 const { lines: logLines, logger } = capturedLog();
 const gw = useGateway({ READ_MODEL_CACHE_BYTES: '0' }, { logger });
@@ -159,14 +158,7 @@ describe('per request', () => {
     const [a, b] = await Promise.all([read('/v1/requirements?limit=2'), read(`/trpc/compliance.requirements?input=${input({ limit: 2 })}`)]);
     expect(express).not.toHaveBeenCalled();
     expect(list).toHaveBeenCalledTimes(2);
-    const contexts = list.mock.calls.map(([ctx]) => ctx as DomainContext);
-    expect(contexts.map((c) => c.requestId).sort()).toEqual([a.headers['x-request-id'], b.headers['x-request-id']].sort());
-    expect(contexts[0].em).not.toBe(contexts[1].em);
-    expect(contexts[0].loaders).not.toBe(contexts[1].loaders);
-    for (const ctx of contexts) {
-      expect(ctx.em).not.toBe(gw.db.orm.em);
-      expect(ctx.principal?.name).toBe('test read:requirements,write:requirements');
-    }
+    expectContextsOfTheirOwn(gw, list.mock.calls, [a, b], 'test read:requirements,write:requirements');
   });
 
   test('a given X-Request-Id is echoed; the answer is counted in /metrics and logged as express does, under the same route', async () => {

@@ -9,9 +9,8 @@
  */
 import { ApolloServer } from '@apollo/server';
 import { GRAPHQL_QUERY } from '../../bench/cases/compliance-seed';
-import type { DomainContext } from '../../domain/context';
 import { ADMIN_KEY, issueKey, okJson, sqlOf, useGateway } from '../helpers/gateway';
-import { capturedLog, seedLaneRequirements, comparable, planCount, postGraphql, type LaneAnswer } from '../helpers/read-lane';
+import { capturedLog, expectContextsOfTheirOwn, seedLaneRequirements, comparable, planCount, postGraphql, type LaneAnswer } from '../helpers/read-lane';
 
 const { lines: logLines, logger } = capturedLog();
 const gw = useGateway({ READ_MODEL_CACHE_BYTES: '0' }, { logger });
@@ -242,14 +241,7 @@ describe('per request', () => {
     expect(behind).not.toHaveBeenCalled();
     expect(a.text).toBe(b.text);
     expect(list).toHaveBeenCalledTimes(2);
-    const contexts = list.mock.calls.map(([ctx]) => ctx as DomainContext);
-    expect(contexts.map((c) => c.requestId).sort()).toEqual([a.headers['x-request-id'], b.headers['x-request-id']].sort());
-    expect(contexts[0].em).not.toBe(contexts[1].em);
-    expect(contexts[0].loaders).not.toBe(contexts[1].loaders);
-    for (const ctx of contexts) {
-      expect(ctx.em).not.toBe(gw.db.orm.em);
-      expect(ctx.principal?.name).toBe('test read:requirements,write:requirements,read:audits');
-    }
+    expectContextsOfTheirOwn(gw, list.mock.calls, [a, b], 'test read:requirements,write:requirements,read:audits');
   });
 
   test('a given X-Request-Id is echoed; the answer is counted in /metrics and logged under Apollo’s label', async () => {

@@ -3,7 +3,23 @@ import { Writable } from 'node:stream';
 import express from 'express';
 import { createLogger } from '../../gateway/logger';
 import { WindowCounterStore } from '../../gateway/rate-limit';
+import type { DomainContext } from '../../domain/context';
 import { okJson, type TestGateway } from './gateway';
+
+/**
+ * The two domain calls of two concurrent lane answers had contexts of their own: each answer's
+ * request id, distinct EntityManager forks (never the root one) and loaders, the caller's key.
+ */
+export function expectContextsOfTheirOwn(gw: TestGateway, calls: unknown[][], answers: LaneAnswer[], keyName: string): void {
+  const contexts = calls.map(([ctx]) => ctx as DomainContext);
+  expect(contexts.map((c) => c.requestId).sort()).toEqual(answers.map((a) => a.headers['x-request-id']).sort());
+  expect(contexts[0].em).not.toBe(contexts[1].em);
+  expect(contexts[0].loaders).not.toBe(contexts[1].loaders);
+  for (const ctx of contexts) {
+    expect(ctx.em).not.toBe(gw.db.orm.em);
+    expect(ctx.principal?.name).toBe(keyName);
+  }
+}
 
 /** A debug logger whose JSON lines the test reads (`lines`), for a gateway started with it. */
 export function capturedLog() {
