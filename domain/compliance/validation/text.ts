@@ -20,13 +20,28 @@ export function normaliseText(text: string | null | undefined): string {
  * "s"/"es" is tolerated so catalogue keywords can stay singular.
  */
 export function containsKeyword(normalisedText: string, keyword: string): boolean {
-  const phrase = normaliseText(keyword).trim();
+  const phrase = phraseOf(keyword);
   if (!phrase) return false;
   return (
     normalisedText.includes(` ${phrase} `) ||
     normalisedText.includes(` ${phrase}s `) ||
     normalisedText.includes(` ${phrase}es `)
   );
+}
+
+/**
+ * A keyword's normalised phrase, kept: keywords are the catalogue's (a few hundred), and normalising
+ * them again for every requirement checked was most of a validation's time. Bounded all the same.
+ */
+const phrases = new Map<string, string>();
+const MAX_PHRASES = 10_000;
+function phraseOf(keyword: string): string {
+  let phrase = phrases.get(keyword);
+  if (phrase === undefined) {
+    phrase = normaliseText(keyword).trim();
+    if (phrases.size < MAX_PHRASES) phrases.set(keyword, phrase);
+  }
+  return phrase;
 }
 
 /** First keyword (in list order) found in any of the texts, for explainable messages. */
