@@ -55,6 +55,12 @@ export async function readAnswer(gw: TestGateway, path: string, auth: string | n
   return { status: res.status, text: await res.text(), headers: Object.fromEntries(res.headers) };
 }
 
+/**
+ * An answer's text with its seconds-to-wait blanked (`retry in 3597 s`, `"retryAfter","message":"3597"`,
+ * `"retryAfter":3597`): two refusals a moment apart may straddle a second; compare the seconds apart.
+ */
+export const withoutRetrySeconds = (text: string) => text.replace(/\d+ s\b/g, 'N s').replace(/("retryAfter"(?:,"message")?:"?)\d+/g, '$1N');
+
 /** Every header but those that differ between any two requests (the request id, the date); the count is compared on its own. */
 export const comparable = (a: LaneAnswer) => {
   const { 'x-request-id': _id, date: _date, 'x-ratelimit-remaining': _remaining, ...rest } = a.headers;
