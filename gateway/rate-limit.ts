@@ -188,6 +188,10 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
       : planExempt(caller.principal)
         ? null
         : { store: planStore, key: planKeyOf(caller.principal, caller.ip), limit: planLimitOf(caller.principal) };
+  type Counting = NonNullable<ReturnType<typeof counting>>;
+  const takeBack = async (c: Counting, units: number) => {
+    for (let i = 0; i < units; i++) await c.store.decrement(c.key);
+  };
   const budgets: OperationBudgets = {
     async charge(kind, caller, units = 1) {
       const c = units > 0 ? counting(kind, caller) : null;
@@ -203,7 +207,7 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
       for (let i = 0; i < units; i++) {
         const { totalHits } = await c.store.increment(c.key);
         if (totalHits > c.limit) {
-          for (let j = 0; j <= i; j++) await c.store.decrement(c.key);
+          await takeBack(c, i + 1);
           return false;
         }
       }
@@ -211,8 +215,7 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
     },
     async refund(kind, caller, units) {
       const c = units > 0 ? counting(kind, caller) : null;
-      if (!c) return;
-      for (let i = 0; i < units; i++) await c.store.decrement(c.key);
+      if (c) await takeBack(c, units);
     },
   };
   return { tts, plan, ttsCounter, planCounter, budgets };

@@ -34,6 +34,14 @@ export function rootFieldCounts(document: DocumentNode, operationName: string | 
   return counts;
 }
 
+/** What an operation costs (units per budget, one per root field) and whom it is charged to. */
+function chargeOf(charging: OperationCharging, op: Operation) {
+  return {
+    counts: rootFieldCounts(op.document, op.operationName, charging.ttsFields),
+    caller: { ip: op.context.domain.ip, principal: op.context.domain.principal },
+  };
+}
+
 /**
  * Charges each root field of an operation to the caller (its key's plan, else its address); over a
  * budget: the limiter's 429. The read lane charges the same counts with `tryAdmit`
@@ -43,8 +51,7 @@ export function operationBudgets(charging: OperationCharging): Part {
   return {
     name: 'operation-budgets',
     async admit(op) {
-      const counts = rootFieldCounts(op.document, op.operationName, charging.ttsFields);
-      const caller = { ip: op.context.domain.ip, principal: op.context.domain.principal };
+      const { counts, caller } = chargeOf(charging, op);
       await charging.budgets.charge('tts', caller, counts.tts);
       await charging.budgets.charge('plan', caller, counts.plan);
     },
@@ -59,8 +66,7 @@ export function operationBudgets(charging: OperationCharging): Part {
  * nothing stays counted and the answer is false: the request goes to Apollo, which counts and refuses.
  */
 export async function chargeUnlessRefused(charging: OperationCharging, op: Operation): Promise<boolean> {
-  const counts = rootFieldCounts(op.document, op.operationName, charging.ttsFields);
-  const caller = { ip: op.context.domain.ip, principal: op.context.domain.principal };
+  const { counts, caller } = chargeOf(charging, op);
   if (!(await charging.budgets.tryCharge('tts', caller, counts.tts))) return false;
   if (await charging.budgets.tryCharge('plan', caller, counts.plan)) return true;
   await charging.budgets.refund('tts', caller, counts.tts);
@@ -69,8 +75,7 @@ export async function chargeUnlessRefused(charging: OperationCharging, op: Opera
 
 /** Takes back what `chargeUnlessRefused` counted for an operation (an answer computed, then not sent). */
 export async function refundCharge(charging: OperationCharging, op: Operation): Promise<void> {
-  const counts = rootFieldCounts(op.document, op.operationName, charging.ttsFields);
-  const caller = { ip: op.context.domain.ip, principal: op.context.domain.principal };
+  const { counts, caller } = chargeOf(charging, op);
   await charging.budgets.refund('plan', caller, counts.plan);
   await charging.budgets.refund('tts', caller, counts.tts);
 }
