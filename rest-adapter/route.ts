@@ -36,6 +36,9 @@ export interface ResponseDoc {
  * the GraphQL detour). The same entry drives routing, input documentation, the error envelope and
  * the generated OpenAPI document.
  */
+/** A GET route's body from its query and path parameters alone: usable as its `handle` and its `answerFromParams` both. */
+export type ParamsAnswer = (call: { ctx: DomainContext; services: Services; query: Record<string, unknown>; params: Record<string, string> }) => Promise<unknown>;
+
 export interface RouteSpec {
   method: HttpMethod;
   /** OpenAPI template, e.g. `/api/v1/audio/{hash}`. */
@@ -72,7 +75,7 @@ export interface RouteSpec {
    * refused permission, an invalid query, an unknown id, the database unavailable) or undefined
    * sends the request on to express, which answers it through `handle` and its error mapping.
    */
-  answerFromParams?(call: { ctx: DomainContext; services: Services; query: Record<string, unknown>; params: Record<string, string> }): Promise<unknown>;
+  answerFromParams?: ParamsAnswer;
   /** Returns the JSON body; or, for `raw` routes, writes the response itself and returns undefined. */
   handle(call: RestCall): Promise<unknown> | unknown;
   raw?: boolean;

@@ -9,12 +9,17 @@ import {
   UpdateRequirementInput,
 } from '../../domain/compliance/requirements/requirement.service';
 import { SUPPORTED_FRAMEWORKS } from '../../domain/compliance/catalogue';
-import { defineRoutes, errorResponse, routesWith } from '../route';
+import { defineRoutes, errorResponse, routesWith, type ParamsAnswer } from '../route';
 import * as C from '../schemas/compliance';
 
 const V1 = '/v1';
 const notFound = { 404: errorResponse('Not found') };
 const invalidFramework = { 400: errorResponse('VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks') };
+
+// The read lane answers these two in front of express (`answerFromParams`): one function serves both
+// paths, so the lane's answer and express's cannot drift apart.
+const listRequirements: ParamsAnswer = ({ ctx, services, query }) => services.requirements.list(ctx, query);
+const getRequirement: ParamsAnswer = ({ ctx, services, params }) => services.requirements.get(ctx, params.id);
 
 /** Every compliance path shares its envelope and its per-plan limiter. */
 const route = routesWith({ envelope: 'integration', limiter: 'plan' } as const);
@@ -89,8 +94,8 @@ export const complianceRoutes = defineRoutes([
     permission: 'read:requirements',
     request: { query: ListRequirementsQuery },
     responses: invalidFramework,
-    handle: ({ ctx, services, query }) => services.requirements.list(ctx, query),
-    answerFromParams: ({ ctx, services, query }) => services.requirements.list(ctx, query),
+    handle: listRequirements,
+    answerFromParams: listRequirements,
   }),
   route({
     method: 'post',
@@ -114,8 +119,8 @@ export const complianceRoutes = defineRoutes([
     tag: 'requirements',
     permission: 'read:requirements',
     responses: notFound,
-    handle: ({ ctx, services, params }) => services.requirements.get(ctx, params.id),
-    answerFromParams: ({ ctx, services, params }) => services.requirements.get(ctx, params.id),
+    handle: getRequirement,
+    answerFromParams: getRequirement,
   }),
   route({
     method: 'put',

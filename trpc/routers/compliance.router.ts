@@ -11,18 +11,21 @@ type CreateFinding = { title: string; description?: string; framework: string; s
 type UpdateFinding = { status?: string; resolution?: string | null; resolvedAt?: string; evidence?: string[]; severity?: string; dueDate?: string | null; description?: string | null };
 
 /**
- * Queries the read lane (gateway/read-lane.ts) answers in front of tRPC, kept or computed: the same
- * input handling and domain calls as the procedures below; a thrown error (invalid input, unknown
+ * Queries the read lane (gateway/read-lane.ts) answers in front of tRPC, kept or computed; the
+ * procedures below call these same functions; a thrown error (invalid input, unknown
  * id, refused permission…) sends the call to tRPC, which answers it in its own words.
  */
-export const complianceLaneQueries: Record<string, LaneQuery> = {
-  requirements: ({ ctx, services, input }) => services.requirements.list(ctx, input ?? {}, { detail: true }),
-  requirement: ({ ctx, services, input }) => services.requirements.get(ctx, byId.parse(input).id),
-};
+type LaneCall = Parameters<LaneQuery>[0];
+// `satisfies`, not a type annotation: each keeps its own result type, which the procedures (and the typed clients) see.
+export const complianceLaneQueries = {
+  requirements: ({ ctx, services, input }: LaneCall) => services.requirements.list(ctx, input ?? {}, { detail: true }),
+  requirement: ({ ctx, services, input }: LaneCall) => services.requirements.get(ctx, byId.parse(input).id),
+} satisfies Record<string, LaneQuery>;
 
 export const complianceRouter = router({
-  requirements: procedure.input(body<ListRequirementsQuery | undefined>()).query(({ ctx, input }) => ctx.services.requirements.list(ctx.domain, input ?? {}, { detail: true })),
-  requirement: procedure.input(byId).query(({ ctx, input }) => ctx.services.requirements.get(ctx.domain, input.id)),
+  // The read lane's own functions, so the lane's answer and tRPC's are one domain call.
+  requirements: procedure.input(body<ListRequirementsQuery | undefined>()).query(({ ctx, input }) => complianceLaneQueries.requirements({ ctx: ctx.domain, services: ctx.services, input })),
+  requirement: procedure.input(byId).query(({ ctx, input }) => complianceLaneQueries.requirement({ ctx: ctx.domain, services: ctx.services, input })),
   createRequirement: procedure.input(body<CreateRequirementInput>()).mutation(({ ctx, input }) => ctx.services.requirements.create(ctx.domain, input)),
   updateRequirement: procedure
     .input(body<{ id: string; data: UpdateRequirementInput }>())
