@@ -58,6 +58,7 @@ export function createComplianceServices(deps: DomainDeps, shared: { health: Hea
       await complianceStatus.compactTally();
       compactor = setInterval(() => void compactSoon(), TALLY_COMPACT_INTERVAL_MS);
       compactor.unref();
+      complianceStatus.onTallyGrowth = () => void compactSoon();
       await complianceStatus.pruneSnapshots().catch(() => undefined);
       pruner = setInterval(() => void complianceStatus.pruneSnapshots().catch(() => undefined), SNAPSHOT_PRUNE_INTERVAL_MS);
       pruner.unref();
@@ -65,6 +66,7 @@ export function createComplianceServices(deps: DomainDeps, shared: { health: Hea
     },
     async stop() {
       if (compactor) clearInterval(compactor);
+      complianceStatus.onTallyGrowth = undefined;
       if (pruner) clearInterval(pruner);
       await live.stop();
     },
