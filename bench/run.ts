@@ -77,13 +77,27 @@ const fairUseEnv = () => {
 /** BENCH_CPU_PROF=<dir>: every server child writes a V8 CPU profile there when it stops (profile first, then fix). */
 const PROFILE_ARGS = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(process.env.BENCH_CPU_PROF)] : [];
 
+/**
+ * The node options `npm start` gives the gateway (package.json's start script, between `node` and
+ * the script): the gateway and the graphql-js baseline run with them, as a user's gateway does.
+ */
+function startScriptNodeArgs(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.resolve(DIST, '..', 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const words = pkg.scripts.start.split(/\s+/);
+  const node = words.indexOf('node');
+  const script = words.findIndex((w) => w.endsWith('gateway/main.js'));
+  if (node < 0 || script < node) throw new Error(`package.json start script not understood: ${pkg.scripts.start}`);
+  return words.slice(node + 1, script);
+}
+const GATEWAY_ARGS = [...startScriptNodeArgs(), ...PROFILE_ARGS];
+
 const GATEWAY_READY = /Gateway ready at (http:\/\/\S+?) /;
 const LISTENING = /LISTENING (http:\/\/\S+)/;
 
 /** Spawns the gateway and measures spawn → first 200 from /api/v1/health/ready. */
 async function startGateway(): Promise<{ gw: Child; startupMs: number }> {
   const t0 = performance.now();
-  const gw = await startChild('gateway', GATEWAY_MAIN, gatewayEnv(), GATEWAY_READY, 120_000, PROFILE_ARGS);
+  const gw = await startChild('gateway', GATEWAY_MAIN, gatewayEnv(), GATEWAY_READY, 120_000, GATEWAY_ARGS);
   for (;;) {
     const res = await fetch(`${gw.url}/api/v1/health/ready`).catch(() => null);
     if (res?.status === 200) break;
@@ -196,6 +210,7 @@ async function main() {
     // --- start-up on an empty data directory (creates the database, runs migrations) ---
     const first = await startGateway();
     gw = first.gw;
+    report.note(`gateway node options, as npm start gives them: ${GATEWAY_ARGS.join(' ') || 'none'}`);
     report.note(`gateway cold start (empty DATA_DIR: a copy of the cluster template npm ci made, then every migration) to /api/v1/health/ready: ${first.startupMs.toFixed(0)} ms`);
     if (wants('startup')) report.budget('cold start to /api/v1/health/ready on an empty DATA_DIR', first.startupMs, '<=', 3000, 'ms');
     let gwUrl = gw.url;
@@ -300,7 +315,7 @@ async function main() {
       fs.cpSync(dataDir, baselineDir, { recursive: true });
       gw = (await startGateway()).gw;
       gwUrl = gw.url;
-      baseline = await startChild('graphql-js + node:http', GRAPHQL_PLAIN, { ...gatewayEnv(), DATA_DIR: baselineDir }, LISTENING, 120_000, PROFILE_ARGS);
+      baseline = await startChild('graphql-js + node:http', GRAPHQL_PLAIN, { ...gatewayEnv(), DATA_DIR: baselineDir }, LISTENING, 120_000, GATEWAY_ARGS);
       const probe2 = await json(`${baseline.url}/graphql`, { json: { query: GRAPHQL_QUERY, variables: { limit: 50 } } });
       if (probe2.errors || probe2.data?.requirements?.data?.length !== 50) throw new Error(`baseline GraphQL probe failed: ${JSON.stringify(probe2).slice(0, 500)}`);
       const pair = await measurePair(report, 'GraphQL requirements(limit: 50) + framework + findings', gw, { url: `${gwUrl}/graphql`, ...graphqlPost }, baseline, {
@@ -336,7 +351,7 @@ async function main() {
       warmupSeconds: WARMUP_SECONDS,
       startGateway: async (env, name) => {
         const dir = fs.mkdtempSync(path.join(root, 'data-'));
-        const child = await startChild(name, GATEWAY_MAIN, { ...gatewayEnv(), DATA_DIR: dir, ...env }, GATEWAY_READY, 120_000, PROFILE_ARGS);
+        const child = await startChild(name, GATEWAY_MAIN, { ...gatewayEnv(), DATA_DIR: dir, ...env }, GATEWAY_READY, 120_000, GATEWAY_ARGS);
         for (;;) {
           const res = await fetch(`${child.url}/api/v1/health/ready`).catch(() => null);
           if (res?.status === 200) break;
@@ -455,14 +470,14 @@ async function main() {
     // --- first audio: request → first streamed byte, with the issue's MOCK_LATENCY_MS=100 ---
     if (wants('first-audio')) {
       await stopChild(gw);
-      gw = await startChild('gateway (MOCK_LATENCY_MS=100)', GATEWAY_MAIN, { ...gatewayEnv(), MOCK_LATENCY_MS: '100' }, GATEWAY_READY, 120_000, PROFILE_ARGS);
+      gw = await startChild('gateway (MOCK_LATENCY_MS=100)', GATEWAY_MAIN, { ...gatewayEnv(), MOCK_LATENCY_MS: '100' }, GATEWAY_READY, 120_000, GATEWAY_ARGS);
       await runFirstAudioCase(report, gw.url);
     }
 
     // --- fair use: a flood of long texts against the default speech budgets ---
     if (wants('fair-use')) {
       await stopChild(gw);
-      gw = await startChild('gateway (default speech budgets)', GATEWAY_MAIN, fairUseEnv(), GATEWAY_READY, 120_000, PROFILE_ARGS);
+      gw = await startChild('gateway (default speech budgets)', GATEWAY_MAIN, fairUseEnv(), GATEWAY_READY, 120_000, GATEWAY_ARGS);
       await runFairUseCase(report, gw);
     }
   } finally {

@@ -1,7 +1,7 @@
 import { createClient, type Client as GqlWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { mapLimit } from '../../domain/util/concurrency';
-import { treeRssMb as rssMb, type Child } from '../lib/proc';
+import { rssMb as ownRssMb, treeRssMb as rssMb, type Child } from '../lib/proc';
 import type { Report } from '../lib/report';
 
 const EVENTS = 100;
@@ -111,7 +111,12 @@ export async function runSubscribersCase(report: Report, gw: Child, adminKey: st
   // An instant reading after delivery lands anywhere in the collector's cycle (the same run read
   // 270 or 450 MB depending on when the last major GC ran), so the peak while events flow is kept too.
   let rssPeak = rssConnected;
-  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(gw.pid))), 50);
+  // The gateway process's own peak beside the tree's (the tree adds the embedded database's process).
+  let ownPeak = ownRssMb(gw.pid);
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, rssMb(gw.pid));
+    ownPeak = Math.max(ownPeak, ownRssMb(gw.pid));
+  }, 50);
   sampler.unref();
 
   const created: string[] = [];
@@ -147,7 +152,8 @@ export async function runSubscribersCase(report: Report, gw: Child, adminKey: st
 
   report.note(
     `subscribers: ${[...byKind].map(([k, v]) => `${k} ${v.full}/${v.n} complete`).join(', ')}; ${EVENTS} events delivered to all in ${deliveredMs.toFixed(0)} ms; ` +
-      `RSS idle ${rssIdle.toFixed(1)} MB → ${rssConnected.toFixed(1)} MB connected → peak ${rssPeak.toFixed(1)} MB during delivery, ${rssAfter.toFixed(1)} MB after delivery (+${(rssPeak - rssIdle).toFixed(1)} MB for the subscribers at the peak)`,
+      `RSS idle ${rssIdle.toFixed(1)} MB → ${rssConnected.toFixed(1)} MB connected → peak ${rssPeak.toFixed(1)} MB during delivery, ${rssAfter.toFixed(1)} MB after delivery (+${(rssPeak - rssIdle).toFixed(1)} MB for the subscribers at the peak); ` +
+      `of which the gateway process alone: peak ${ownPeak.toFixed(1)} MB, the processes it started ${(rssAfter - ownRssMb(gw.pid)).toFixed(1)} MB after delivery`,
   );
   report.budget(`${count} subscribers each received all ${EVENTS} events (subscribers missing any)`, missing, '<=', 0, 'count');
   report.budget(`RSS with ${count} subscribers, peak while delivering (MB)`, Math.round(Math.max(rssConnected, rssPeak)), '<=', 300, 'count');

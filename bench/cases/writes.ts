@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import { load } from '../lib/load';
+import { fmtCores, load } from '../lib/load';
 import { processTree, sqlCounters, treeRssMb, type Child } from '../lib/proc';
 import type { Report } from '../lib/report';
 
@@ -61,7 +61,7 @@ async function measure(gw: Child, key: string, connections: number, run: { durat
   return {
     // The table's CPU column: the gateway and every process it started, per write.
     r: { ...r, cpuMsPerRequest: (own + kids) / n },
-    line: `${connections} connection(s): ${r.rps.toFixed(0)} writes/s, CPU per write gateway ${(own / n).toFixed(2)} ms + database process ${(kids / n).toFixed(2)} ms, ${(sql / n).toFixed(2)} SQL statements per write, a transaction open ${(held * 100).toFixed(0)} % of the time (${(heldMs / n).toFixed(1)} ms per write), p50 ${r.p50} ms, p97.5 ${r.p97_5} ms, ${n} writes, errors ${r.errors}, non-2xx ${r.non2xx}`,
+    line: `${connections} connection(s): ${r.rps.toFixed(0)} writes/s, CPU per write gateway ${(own / n).toFixed(2)} ms + database process ${(kids / n).toFixed(2)} ms, ${(sql / n).toFixed(2)} SQL statements per write, a transaction open ${(held * 100).toFixed(0)} % of the time (${(heldMs / n).toFixed(1)} ms per write), p50 ${r.p50} ms, p97.5 ${r.p97_5} ms, ${n} writes, errors ${r.errors}, non-2xx ${r.non2xx} (${fmtCores(r.cores)})`,
   };
 }
 

@@ -1,5 +1,6 @@
+import os from 'node:os';
 import autocannon from 'autocannon';
-import { treeCpuMs } from './proc';
+import { machineCpuMs, namedCpuMs, treeCpuMs } from './proc';
 
 export interface LoadResult {
   rps: number;
@@ -12,6 +13,19 @@ export interface LoadResult {
   non2xx: number;
   /** CPU (user + system) the server and every process it started spent per answered request, in ms; NaN when no server pid was given. */
   cpuMsPerRequest: number;
+  /**
+   * Where the machine's cores went during the run, in cores (1 = one core busy the whole run): all
+   * of them, the server's process tree, PostgreSQL's processes (a server on this machine; 0 for the
+   * embedded database, which is in the server's tree) and the load generator (this process and its
+   * autocannon workers). What bounds a rate when the machine, not the server, is full.
+   */
+  cores: { machine: number; count: number; server: number; postgres: number; loadGenerator: number };
+}
+
+/** "machine 1.96 of 2 cores: server 1.02, PostgreSQL 0.55, load generator 0.31". */
+export function fmtCores(c: LoadResult['cores']): string {
+  const pg = c.postgres > 0.005 ? `, PostgreSQL ${c.postgres.toFixed(2)}` : '';
+  return `machine ${c.machine.toFixed(2)} of ${c.count} cores: server ${Number.isFinite(c.server) ? c.server.toFixed(2) : '–'}${pg}, load generator ${c.loadGenerator.toFixed(2)}`;
 }
 
 export interface LoadSpec {
@@ -25,6 +39,11 @@ export interface LoadSpec {
   durationSeconds?: number;
   /** A fixed number of requests instead of a duration. */
   amount?: number;
+  /**
+   * Paced load: at most this many requests per second over all connections and workers (autocannon
+   * `overallRate`, which each worker applies on its own, so it is divided between them here).
+   */
+  rate?: number;
   /** Replace `[<id>]` in the body with a unique id per request (autocannon `idReplacement`). */
   idReplacement?: boolean;
   /** The server's pid: its process tree's CPU time is read before and after the run. */
@@ -45,6 +64,10 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
   // Workers split the connections between them; fewer connections than workers needs fewer workers.
   const workers = Math.min(LOAD_WORKERS, connections);
   const cpuBefore = spec.serverPid ? treeCpuMs(spec.serverPid) : NaN;
+  const machineBefore = machineCpuMs();
+  const pgBefore = namedCpuMs('postgres');
+  const ownBefore = process.cpuUsage();
+  const wallBefore = performance.now();
   const r = await autocannon({
     url: spec.url,
     method: spec.method ?? 'GET',
@@ -55,9 +78,22 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
     idReplacement: spec.idReplacement,
     ...(workers > 1 ? { workers } : {}),
     ...(spec.amount ? { amount: spec.amount } : { duration: spec.durationSeconds ?? BENCH_SECONDS }),
+    ...(spec.rate ? { overallRate: Math.max(1, Math.round(spec.rate / workers)) } : {}),
     timeout: 30,
   } as autocannon.Options);
   const cpuMs = spec.serverPid ? treeCpuMs(spec.serverPid) - cpuBefore : NaN;
+  const wallMs = performance.now() - wallBefore;
+  const machineAfter = machineCpuMs();
+  const own = process.cpuUsage(ownBefore);
+  const count = os.availableParallelism();
+  const cores = {
+    machine: ((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * count,
+    count,
+    server: cpuMs / wallMs,
+    postgres: (namedCpuMs('postgres') - pgBefore) / wallMs,
+    // process.cpuUsage covers every thread of this process, autocannon's workers included.
+    loadGenerator: (own.user + own.system) / 1000 / wallMs,
+  };
   const answered = r.requests.total;
   return {
     rps: r.requests.average,
@@ -68,5 +104,6 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
     cpuMsPerRequest: answered > 0 ? cpuMs / answered : NaN,
+    cores,
   };
 }

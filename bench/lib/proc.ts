@@ -65,6 +65,31 @@ export function treeCpuMs(pid: number): number {
   return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
+/** Busy and total CPU time of the whole machine so far, in ms (/proc/stat, every core). */
+export function machineCpuMs(): { busy: number; total: number } {
+  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fields;
+  const busy = user + nice + system + irq + softirq + steal;
+  return { busy: (busy * 1000) / CLOCK_TICKS_PER_SECOND, total: ((busy + idle + iowait) * 1000) / CLOCK_TICKS_PER_SECOND };
+}
+
+/** CPU time in ms used so far by every process named `name` (`postgres`: the server and its backends). */
+export function namedCpuMs(name: string): number {
+  let ticks = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(rest[11]) + Number(rest[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
 /**
  * Waits until a process tree has settled: under `idleShare` of one core over `windowMs`, at most
  * `timeoutMs`. Work a bulk load leaves behind (the audit seal catching up, the tally fold, the
