@@ -5,10 +5,9 @@
  * connections (concurrent writes share the audit trail's sealing passes). Against PostgreSQL too when
  * BENCH_DATABASE_URL is set. Quicker than `data` when only the write path is being worked on.
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import { fmtCores, load } from '../lib/load';
-import { processTree, sqlCounters, treeRssMb, type Child } from '../lib/proc';
+import { cpuMs, processTree, sqlCounters, treeRssMb, type Child } from '../lib/proc';
 import type { Report } from '../lib/report';
 
 export interface WritesDeps {
@@ -17,17 +16,6 @@ export interface WritesDeps {
   startGateway: (env: Record<string, string>, name: string) => Promise<Child>;
   stopGateway: (gw: Child) => Promise<void>;
   seconds: number;
-}
-
-/** CPU (user + system) in ms of one process. */
-function cpuMs(pid: number): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(rest[11]) + Number(rest[12])) * 1000) / 100;
-  } catch {
-    return 0;
-  }
 }
 
 const spec = (gw: Child, key: string, connections: number) => ({

@@ -24,19 +24,35 @@ export function rssMb(pid: number): number {
   }
 }
 
+const CLOCK_TICKS_PER_SECOND = 100; // getconf CLK_TCK on Linux
+
+/** One process's `/proc/<pid>/stat`: its command name, parent and CPU (user + system) in ms; undefined once it is gone. */
+function statOf(pid: number | string): { name: string; ppid: number; cpuMs: number } | undefined {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined; // gone meanwhile
+  }
+  // Fields after the command name, which may hold spaces and parentheses.
+  const close = stat.lastIndexOf(')');
+  const rest = stat.slice(close + 2).split(' ');
+  return { name: stat.slice(stat.indexOf('(') + 1, close), ppid: Number(rest[1]), cpuMs: ((Number(rest[11]) + Number(rest[12])) * 1000) / CLOCK_TICKS_PER_SECOND };
+}
+
+const pids = () => fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+
+/** CPU time (user + system) in ms used so far by one process; 0 once it is gone. */
+export function cpuMs(pid: number): number {
+  return statOf(pid)?.cpuMs ?? 0;
+}
+
 /** The process and every descendant still running (a gateway forks its embedded database). */
 export function processTree(pid: number): number[] {
   const parentOf = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // Fields after the command name, which may hold spaces and parentheses.
-      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parentOf.set(Number(entry), Number(rest[1]));
-    } catch {
-      // gone meanwhile
-    }
+  for (const entry of pids()) {
+    const stat = statOf(entry);
+    if (stat) parentOf.set(Number(entry), stat.ppid);
   }
   const tree = [pid];
   for (let i = 0; i < tree.length; i++) for (const [child, parent] of parentOf) if (parent === tree[i]) tree.push(child);
@@ -48,21 +64,9 @@ export function treeRssMb(pid: number): number {
   return processTree(pid).reduce((sum, p) => sum + (rssMb(p) || 0), 0);
 }
 
-const CLOCK_TICKS_PER_SECOND = 100; // getconf CLK_TCK on Linux
-
 /** CPU time (user + system) in ms used so far by a process and its running descendants. */
 export function treeCpuMs(pid: number): number {
-  let ticks = 0;
-  for (const p of processTree(pid)) {
-    try {
-      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
-      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(rest[11]) + Number(rest[12]); // utime, stime
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+  return processTree(pid).reduce((sum, p) => sum + cpuMs(p), 0);
 }
 
 /** Busy and total CPU time of the whole machine so far, in ms (/proc/stat, every core). */
@@ -75,19 +79,12 @@ export function machineCpuMs(): { busy: number; total: number } {
 
 /** CPU time in ms used so far by every process named `name` (`postgres`: the server and its backends). */
 export function namedCpuMs(name: string): number {
-  let ticks = 0;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
-      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(rest[11]) + Number(rest[12]);
-    } catch {
-      // gone meanwhile
-    }
+  let total = 0;
+  for (const entry of pids()) {
+    const stat = statOf(entry);
+    if (stat?.name === name) total += stat.cpuMs;
   }
-  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+  return total;
 }
 
 /**
