@@ -138,6 +138,7 @@ export async function runSubscribersCase(report: Report, gw: Child, adminKey: st
   const deliveredMs = performance.now() - t0;
   clearInterval(sampler);
   const rssAfter = rssMb(gw.pid);
+  const ownAfter = ownRssMb(gw.pid);
   rssPeak = Math.max(rssPeak, rssAfter);
 
   const byKind = new Map<string, { n: number; full: number }>();
@@ -153,7 +154,7 @@ export async function runSubscribersCase(report: Report, gw: Child, adminKey: st
   report.note(
     `subscribers: ${[...byKind].map(([k, v]) => `${k} ${v.full}/${v.n} complete`).join(', ')}; ${EVENTS} events delivered to all in ${deliveredMs.toFixed(0)} ms; ` +
       `RSS idle ${rssIdle.toFixed(1)} MB → ${rssConnected.toFixed(1)} MB connected → peak ${rssPeak.toFixed(1)} MB during delivery, ${rssAfter.toFixed(1)} MB after delivery (+${(rssPeak - rssIdle).toFixed(1)} MB for the subscribers at the peak); ` +
-      `of which the gateway process alone: peak ${ownPeak.toFixed(1)} MB, the processes it started ${(rssAfter - ownRssMb(gw.pid)).toFixed(1)} MB after delivery`,
+      `of which the gateway process alone: peak ${ownPeak.toFixed(1)} MB, the processes it started ${(rssAfter - ownAfter).toFixed(1)} MB after delivery`,
   );
   report.budget(`${count} subscribers each received all ${EVENTS} events (subscribers missing any)`, missing, '<=', 0, 'count');
   report.budget(`RSS with ${count} subscribers, peak while delivering (MB)`, Math.round(Math.max(rssConnected, rssPeak)), '<=', 300, 'count');
