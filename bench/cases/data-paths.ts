@@ -210,6 +210,11 @@ export async function runGrowthCase(deps: DataPathsDeps, env: Record<string, str
   const { report, adminKey: key } = deps;
   const levels = (process.env.BENCH_GROWTH ?? '1000,10000,100000').split(',').map(Number).filter((n) => n > 0);
   const seconds = Math.min(deps.seconds, 5);
+  // The cost of a request is the gateway's and its database's: on PostgreSQL the server's processes
+  // are not in the gateway's tree, and a whole-table aggregate (what the budget was written against)
+  // would grow there, so their CPU per request counts too.
+  const costOf = (r: LoadResult) => r.cpuMsPerRequest + (db === 'PostgreSQL' ? r.postgresCpuMsPerRequest : 0);
+  const counted = db === 'PostgreSQL' ? 'gateway + PostgreSQL' : 'gateway + embedded database';
   const gw = await deps.startGateway({ ...env, READ_MODEL_CACHE_BYTES: '0' }, `gateway (growth, ${db}, no kept answers)`);
   try {
     // A fresh process compiles its hot paths during its first thousands of requests: without a
@@ -254,14 +259,14 @@ export async function runGrowthCase(deps: DataPathsDeps, env: Record<string, str
       // other work on the machine during one run moves its CPU per read by tens of percent.
       const reads: LoadResult[] = [];
       for (let i = 0; i < 3; i++) reads.push(await load({ ...uncachedReads(gw.url, key).rest, connections: 20, durationSeconds: seconds, serverPid: gw.pid, rate: readRate }));
-      const read = reads.sort((a, b) => a.cpuMsPerRequest - b.cpuMsPerRequest)[1];
+      const read = reads.sort((a, b) => costOf(a) - costOf(b))[1];
       const held = have;
       const write = await load({ ...writeSpec(gw.url, key, 20, seconds, gw.pid), rate: writeRate });
       have += write.requests;
       rows.push({ level, write, read, seedMs });
       report.note(
         `growth (${db}) at ${level} requirements (${held} when measured; seeded in ${(seedMs / 1000).toFixed(1)} s, settled in ${(settledMs / 1000).toFixed(1)} s): ` +
-          `paced write ${fmtRun(write)}; paced list of 50 (the median of ${reads.map((r) => r.cpuMsPerRequest.toFixed(2)).join(' / ')} ms) ${fmtRun(read)}; unpaced list of 50 ${fmtRun(unpaced)}`,
+          `paced write ${fmtRun(write)}; paced list of 50 (the median by cost of ${reads.map((r) => costOf(r).toFixed(2)).join(' / ')} ms) ${fmtRun(read)}; unpaced list of 50 ${fmtRun(unpaced)}`,
       );
     }
     // A spread needs two levels at least: with one (BENCH_GROWTH=1000) it would pass at 0 % whatever the cost.
@@ -270,16 +275,19 @@ export async function runGrowthCase(deps: DataPathsDeps, env: Record<string, str
       return;
     }
     const spread = (xs: number[]) => Math.max(...xs) / Math.min(...xs) - 1;
+    report.note(
+      `growth (${db}), ${counted} CPU per request by level: writes ${rows.map((r) => costOf(r.write).toFixed(2)).join(' / ')} ms; list reads ${rows.map((r) => costOf(r.read).toFixed(2)).join(' / ')} ms`,
+    );
     report.budget(
-      `CPU per write from ${levels[0]} to ${levels.at(-1)} requirements (${db}, ${writeRate} writes/s at each): largest over smallest`,
-      spread(rows.map((r) => r.write.cpuMsPerRequest)),
+      `CPU per write (${counted}) from ${levels[0]} to ${levels.at(-1)} requirements (${db}, ${writeRate} writes/s at each): largest over smallest`,
+      spread(rows.map((r) => costOf(r.write))),
       '<=',
       0.2,
       'percent',
     );
     report.budget(
-      `CPU per list read from ${levels[0]} to ${levels.at(-1)} requirements (${db}, ${readRate} reads/s at each): largest over smallest`,
-      spread(rows.map((r) => r.read.cpuMsPerRequest)),
+      `CPU per list read (${counted}) from ${levels[0]} to ${levels.at(-1)} requirements (${db}, ${readRate} reads/s at each): largest over smallest`,
+      spread(rows.map((r) => costOf(r.read))),
       '<=',
       0.2,
       'percent',

@@ -13,6 +13,8 @@ export interface LoadResult {
   non2xx: number;
   /** CPU (user + system) the server and every process it started spent per answered request, in ms; NaN when no server pid was given. */
   cpuMsPerRequest: number;
+  /** CPU PostgreSQL's processes on this machine spent per answered request, in ms (0 on the embedded database, whose process is in the server's tree). */
+  postgresCpuMsPerRequest: number;
   /**
    * Where the machine's cores went during the run, in cores (1 = one core busy the whole run): all
    * of them, the server's process tree, PostgreSQL's processes (a server on this machine; 0 for the
@@ -83,6 +85,7 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
   } as autocannon.Options);
   const cpuMs = spec.serverPid ? treeCpuMs(spec.serverPid) - cpuBefore : NaN;
   const wallMs = performance.now() - wallBefore;
+  const postgresMs = namedCpuMs('postgres') - pgBefore;
   const machineAfter = machineCpuMs();
   const own = process.cpuUsage(ownBefore);
   const count = os.availableParallelism();
@@ -90,7 +93,7 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
     machine: ((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * count,
     count,
     server: cpuMs / wallMs,
-    postgres: (namedCpuMs('postgres') - pgBefore) / wallMs,
+    postgres: postgresMs / wallMs,
     // process.cpuUsage covers every thread of this process, autocannon's workers included.
     loadGenerator: (own.user + own.system) / 1000 / wallMs,
   };
@@ -104,6 +107,7 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
     cpuMsPerRequest: answered > 0 ? cpuMs / answered : NaN,
+    postgresCpuMsPerRequest: answered > 0 ? postgresMs / answered : NaN,
     cores,
   };
 }
