@@ -124,7 +124,8 @@ export class ChangeRunner {
       await rows.insert(tx);
       return out;
     });
-    // Its tally rows are in: under a stream of writes the tally is compacted by their number, not only by the clock.
+    // A change that staged something was measured against the tally (above): under a stream of writes the
+    // tally is checked for compaction by their number, not only by the clock.
     if (staged.length) status.changeCommitted();
     await events.publish(staged);
     return result;

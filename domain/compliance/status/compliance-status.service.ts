@@ -313,7 +313,7 @@ export class ComplianceStatusService {
   /** Set by the services' start: asks for a compaction check (never overlapping, never waited for). */
   onTallyGrowth?: () => void;
 
-  /** A change that appended tally rows has committed: every `TALLY_CHECK_EVERY_CHANGES`, check the tally's size. */
+  /** A measured change (one that staged something) has committed: every `TALLY_CHECK_EVERY_CHANGES`, check the tally's size. */
   changeCommitted(): void {
     if (++this.changesSinceCheck < TALLY_CHECK_EVERY_CHANGES) return;
     this.changesSinceCheck = 0;
