@@ -7,6 +7,9 @@ import { Migration } from '@mikro-orm/migrations';
  * On the embedded database, planning that read cost the single session about 0.2–0.35 ms per write.
  * The query is the one the gateway sent before, unchanged; `stable`, so it reads with the calling
  * statement's snapshot, as the inline read did. Adds a function only: nothing existing changes.
+ * Its result columns restate the tally's column types: a migration that changes those changes this
+ * function with them (a column of another type makes every change's read fail, which
+ * tests/e2e/change-measurement.test.ts shows; a longer varchar would be cut to the old length here).
  */
 export class Migration20261126050000 extends Migration {
   override async up(): Promise<void> {
