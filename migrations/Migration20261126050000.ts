@@ -9,7 +9,7 @@ import { Migration } from '@mikro-orm/migrations';
  * statement's snapshot, as the inline read did. Adds a function only: nothing existing changes.
  * Its result columns restate the tally's column types: a migration that changes those changes this
  * function with them (a column of another type makes every change's read fail, which
- * tests/e2e/change-measurement.test.ts shows; a longer varchar would be cut to the old length here).
+ * tests/e2e/change-measurement.test.ts would show).
  */
 export class Migration20261126050000 extends Migration {
   override async up(): Promise<void> {
