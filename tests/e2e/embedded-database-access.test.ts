@@ -72,6 +72,19 @@ test('a second start makes a different password; the first one no longer opens a
   }
 }, 120_000);
 
+test('a fresh data directory holds the postgres database alone, copied from a template without the template databases', async () => {
+  const client = new Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query('select datname from pg_database order by datname');
+    expect(rows.map((r) => r.datname)).toEqual(['postgres']);
+  } finally {
+    await client.end();
+  }
+  // Each database is ~300 files, and creating files is what a fresh directory's copy costs.
+  expect(fs.readdirSync(path.join(dir, 'base'))).toHaveLength(1);
+});
+
 describe('a gateway on its embedded database', () => {
   let gw: TestGateway | undefined;
   afterAll(async () => {
