@@ -56,6 +56,15 @@ async function seedTo(gwUrl: string, key: string, have: number, target: number):
   return Math.max(have, target);
 }
 
+const spread = (xs: number[]) => Math.max(...xs) / Math.min(...xs) - 1;
+
+/**
+ * The growth case's control rate: bare node:http's CPU per request, the median of three 5 s runs,
+ * moved by ±25 % between runs at 2,000 req/s on a steady machine and by ±8 % at 5,000 (its CPU is
+ * counted in 10 ms clock ticks, and a lightly loaded server's cost per request depends on batching).
+ */
+const CONTROL_RATE = 5000;
+
 const writeSpec = (gwUrl: string, key: string, connections: number, seconds: number, pid: number) => ({
   url: `${gwUrl}/v1/requirements`,
   method: 'POST' as const,
@@ -216,6 +225,7 @@ export async function runGrowthCase(deps: DataPathsDeps, env: Record<string, str
   const costOf = (r: LoadResult) => r.cpuMsPerRequest + (db === 'PostgreSQL' ? r.postgresCpuMsPerRequest : 0);
   const counted = db === 'PostgreSQL' ? 'gateway + PostgreSQL' : 'gateway + embedded database';
   const gw = await deps.startGateway({ ...env, READ_MODEL_CACHE_BYTES: '0' }, `gateway (growth, ${db}, no kept answers)`);
+  let control: Child | undefined;
   try {
     // A fresh process compiles its hot paths during its first thousands of requests: without a
     // warm-up the first level carries that cost and the spread measures the JIT, not the data (7.6
@@ -244,7 +254,13 @@ export async function runGrowthCase(deps: DataPathsDeps, env: Record<string, str
     const writeRate = Math.max(10, Math.round(warmWrites.rps / 2));
     const readRate = Math.max(10, Math.round(warmReads.rps / 2));
     report.note(`growth (${db}): paced at ${writeRate} writes/s and ${readRate} list reads/s at every level (half the warmed gateway's unpaced ${warmWrites.rps.toFixed(0)} and ${warmReads.rps.toFixed(0)})`);
-    const rows: { level: number; write: LoadResult; read: LoadResult; seedMs: number }[] = [];
+    // The machine's own speed at each level: this machine's CPU cost per request has moved by half
+    // within minutes (bare node:http at 13k–35k req/s in one hour), which a level measured in a slow
+    // minute would report as growth. A server whose work does not depend on the data, sending the
+    // same list body at a fixed rate, tells the two apart.
+    control = await deps.startBare(Buffer.from((await send(`${gw.url}/v1/requirements?limit=50`, key)).text), 'application/json; charset=utf-8');
+    await load({ url: `${control.url}/`, connections: 20, durationSeconds: 2 }); // its own compiling, not the first level's
+    const rows: { level: number; write: LoadResult; read: LoadResult; control: LoadResult; seedMs: number }[] = [];
     for (const level of levels) {
       const t0 = performance.now();
       have = await seedTo(gw.url, key, have, level);
@@ -263,10 +279,14 @@ export async function runGrowthCase(deps: DataPathsDeps, env: Record<string, str
       const held = have;
       const write = await load({ ...writeSpec(gw.url, key, 20, seconds, gw.pid), rate: writeRate });
       have += write.requests;
-      rows.push({ level, write, read, seedMs });
+      const controls: LoadResult[] = [];
+      for (let i = 0; i < 3; i++) controls.push(await load({ url: `${control.url}/`, connections: 20, durationSeconds: 5, serverPid: control.pid, rate: CONTROL_RATE }));
+      const machine = controls.sort((a, b) => a.cpuMsPerRequest - b.cpuMsPerRequest)[1];
+      rows.push({ level, write, read, control: machine, seedMs });
       report.note(
         `growth (${db}) at ${level} requirements (${held} when measured; seeded in ${(seedMs / 1000).toFixed(1)} s, settled in ${(settledMs / 1000).toFixed(1)} s): ` +
-          `paced write ${fmtRun(write)}; paced list of 50 (the median by cost of ${reads.map((r) => costOf(r).toFixed(2)).join(' / ')} ms) ${fmtRun(read)}; unpaced list of 50 ${fmtRun(unpaced)}`,
+          `paced write ${fmtRun(write)}; paced list of 50 (the median by cost of ${reads.map((r) => costOf(r).toFixed(2)).join(' / ')} ms) ${fmtRun(read)}; unpaced list of 50 ${fmtRun(unpaced)}; ` +
+          `control, bare node:http sending the list's body at ${CONTROL_RATE} req/s (the median of ${controls.map((r) => r.cpuMsPerRequest.toFixed(4)).join(' / ')} ms): ${fmtRun(machine)}`,
       );
     }
     // A spread needs two levels at least: with one (BENCH_GROWTH=1000) it would pass at 0 % whatever the cost.
@@ -274,9 +294,13 @@ export async function runGrowthCase(deps: DataPathsDeps, env: Record<string, str
       report.note(`growth (${db}): one level only (BENCH_GROWTH); the spread budgets need two`);
       return;
     }
-    const spread = (xs: number[]) => Math.max(...xs) / Math.min(...xs) - 1;
     report.note(
       `growth (${db}), ${counted} CPU per request by level: writes ${rows.map((r) => costOf(r.write).toFixed(2)).join(' / ')} ms; list reads ${rows.map((r) => costOf(r.read).toFixed(2)).join(' / ')} ms`,
+    );
+    const controlSpread = spread(rows.map((r) => r.control.cpuMsPerRequest));
+    report.note(
+      `growth (${db}), the machine's control (bare node:http) CPU per request by level: ${rows.map((r) => r.control.cpuMsPerRequest.toFixed(4)).join(' / ')} ms, a spread of ${(controlSpread * 100).toFixed(1)} %` +
+        (controlSpread > 0.2 ? ': the machine itself changed speed between levels by more than the budget allows, so a miss below may be the machine, not the data' : ''),
     );
     report.budget(
       `CPU per write (${counted}) from ${levels[0]} to ${levels.at(-1)} requirements (${db}, ${writeRate} writes/s at each): largest over smallest`,
@@ -293,6 +317,7 @@ export async function runGrowthCase(deps: DataPathsDeps, env: Record<string, str
       'percent',
     );
   } finally {
+    if (control) await deps.stopBare(control);
     await deps.stopGateway(gw);
   }
 }
