@@ -170,6 +170,18 @@ export const TALLY_COMPACT_INTERVAL_MS = 1000;
  */
 export const TALLY_CHECK_EVERY_CHANGES = 32;
 
+/**
+ * A tally whose heap holds fewer rows than this per page on average is mostly empty pages, and is
+ * shrunk (`shrinkTally`). A full page holds ~120 tally rows; a compacted tally fills its pages.
+ */
+export const TALLY_MIN_ROWS_PER_PAGE = 25;
+/** Pages the tally may span whatever it holds (a small tally is not worth a VACUUM). */
+export const TALLY_SLACK_PAGES = 8;
+/** After a shrink that left the tally as large, the next try waits this long. */
+export const TALLY_SHRINK_RETRY_MS = 60_000;
+
+const tallyPagesFor = (rows: number) => TALLY_SLACK_PAGES + rows / TALLY_MIN_ROWS_PER_PAGE;
+
 /** How often each instance deletes the history snapshots no history can show any more. */
 export const SNAPSHOT_PRUNE_INTERVAL_MS = 10 * 60_000;
 
@@ -320,10 +332,47 @@ export class ComplianceStatusService {
     this.onTallyGrowth?.();
   }
 
-  /** Compacts when the deltas appended since the last compaction outnumber the buckets kept then. */
+  /**
+   * Compacts when the deltas appended since the last compaction outnumber the buckets kept then, and
+   * shrinks the tally's heap when it is mostly empty pages.
+   */
   async compactTallyIfGrown(): Promise<void> {
-    const rows = await this.rootEm.getConnection().execute<{ n: number }[]>('select count(*)::int as n from compliance_tally');
-    if (Number(rows[0]?.n ?? 0) > 2 * this.tallyRowsAfterCompaction + 64) await this.compactTally();
+    const { rows, pages } = await this.tallySize();
+    if (pages > tallyPagesFor(rows) && performance.now() >= this.shrinkNotBefore) {
+      // Until it has worked, not again for a while: a VACUUM by a role that does not own the table
+      // only warns, and one that found the table locked gives its pages back at a later try.
+      this.shrinkNotBefore = performance.now() + TALLY_SHRINK_RETRY_MS;
+      await this.shrinkTally();
+      const after = await this.tallySize();
+      if (after.pages <= tallyPagesFor(after.rows)) this.shrinkNotBefore = 0;
+    } else if (rows > 2 * this.tallyRowsAfterCompaction + 64) await this.compactTally();
+  }
+
+  private shrinkNotBefore = 0;
+
+  private async tallySize(): Promise<{ rows: number; pages: number }> {
+    const [row] = await this.rootEm
+      .getConnection()
+      .execute<{ n: number; pages: number }[]>(`select count(*)::int as n, (pg_relation_size('compliance_tally') / current_setting('block_size')::int)::int as pages from compliance_tally`);
+    return { rows: Number(row?.n ?? 0), pages: Number(row?.pages ?? 0) };
+  }
+
+  /**
+   * Compacts the tally into the front of its heap and gives the empty pages back. Every measurement
+   * reads the whole tally, and a heap keeps its size after its rows are deleted: a bulk import appends
+   * a delta per row, so after 100,000 requirements the tally's four buckets sat on the last of 431
+   * pages, and every list read and every write scanned them all (PostgreSQL CPU per list read 0.24
+   * against 0.17 ms at 1,000; 1.4 ms for the tally's sum under EXPLAIN). The first VACUUM tells the
+   * free space map that the front pages are free, so the compaction's rows land there; the second,
+   * which also clears the dead rows' index entries (left otherwise when few pages have any), leaves
+   * the trailing pages empty, and VACUUM returns trailing empty pages to the file system. It takes
+   * the table's exclusive lock only for that, only when no one waits, and gives up rather than wait.
+   */
+  async shrinkTally(): Promise<void> {
+    const connection = this.rootEm.getConnection();
+    await connection.execute('vacuum compliance_tally');
+    await this.compactTally();
+    await connection.execute('vacuum (index_cleanup on) compliance_tally');
   }
 
   /**
