@@ -101,9 +101,28 @@ async function trpcSseSubscriber(httpUrl: string, key: string): Promise<Subscrib
  * subscriber must have seen each of them. RSS is read with everyone connected, every 50 ms while
  * events are delivered (the budget takes the peak) and after delivery.
  */
+/**
+ * The gateway process's memory as its own /metrics reports it (prom-client's process and V8
+ * figures), in MB: what a high RSS is made of (live objects, garbage the collector has not yet
+ * returned, buffers outside the heap, the rest: code, stacks, malloc's arenas).
+ */
+async function memoryOf(gwUrl: string): Promise<string> {
+  const text = await (await fetch(`${gwUrl}/metrics`)).text();
+  const mb = (name: string) => {
+    const m = new RegExp(`^${name} (\\S+)`, 'm').exec(text);
+    return m ? Number(m[1]) / 2 ** 20 : NaN;
+  };
+  const rss = mb('process_resident_memory_bytes');
+  const heapUsed = mb('nodejs_heap_size_used_bytes');
+  const heapTotal = mb('nodejs_heap_size_total_bytes');
+  const external = mb('nodejs_external_memory_bytes');
+  return `RSS ${rss.toFixed(0)}: V8 heap ${heapTotal.toFixed(0)} (live or not yet collected ${heapUsed.toFixed(0)}), outside the heap (buffers) ${external.toFixed(0)}, the rest ${(rss - heapTotal - external).toFixed(0)}`;
+}
+
 export async function runSubscribersCase(report: Report, gw: Child, adminKey: string, count: number) {
   const wsUrl = gw.url.replace(/^http/, 'ws');
   const rssIdle = rssMb(gw.pid);
+  const memoryIdle = await memoryOf(gw.url);
   const kinds = [dashboardSubscriber, graphqlWsSubscriber, (u: string, k: string) => trpcSseSubscriber(gw.url, k)];
   const subscribers = await mapLimit(Array.from({ length: count }, (_, i) => i), 50, (i) => kinds[i % 3](wsUrl, adminKey));
   await new Promise((r) => setTimeout(r, 500));
@@ -139,6 +158,7 @@ export async function runSubscribersCase(report: Report, gw: Child, adminKey: st
   clearInterval(sampler);
   const rssAfter = rssMb(gw.pid);
   const ownAfter = ownRssMb(gw.pid);
+  const memoryAfter = await memoryOf(gw.url);
   rssPeak = Math.max(rssPeak, rssAfter);
 
   const byKind = new Map<string, { n: number; full: number }>();
@@ -156,6 +176,7 @@ export async function runSubscribersCase(report: Report, gw: Child, adminKey: st
       `RSS idle ${rssIdle.toFixed(1)} MB → ${rssConnected.toFixed(1)} MB connected → peak ${rssPeak.toFixed(1)} MB during delivery, ${rssAfter.toFixed(1)} MB after delivery (+${(rssPeak - rssIdle).toFixed(1)} MB for the subscribers at the peak); ` +
       `of which the gateway process alone: peak ${ownPeak.toFixed(1)} MB, the processes it started ${(rssAfter - ownAfter).toFixed(1)} MB after delivery`,
   );
+  report.note(`subscribers: the gateway process by its /metrics, in MB: before connecting ${memoryIdle}; after delivery ${memoryAfter}`);
   report.budget(`${count} subscribers each received all ${EVENTS} events (subscribers missing any)`, missing, '<=', 0, 'count');
   report.budget(`RSS with ${count} subscribers, peak while delivering (MB)`, Math.round(Math.max(rssConnected, rssPeak)), '<=', 300, 'count');
 }
