@@ -64,7 +64,7 @@ const spread = (xs: number[]) => Math.max(...xs) / Math.min(...xs) - 1;
  * counted in 10 ms clock ticks, and a lightly loaded server's cost per request depends on batching).
  */
 const CONTROL_RATE = 5000;
-/** The control's own spread over three levels on a steady machine: 3 % and 18.7 % in two runs (2026-11-26). */
+/** The control's own spread over a run's levels on a steady machine: 3 % to 21 % in seven runs (2026-11-26). */
 const CONTROL_NOISE = 0.3;
 
 const writeSpec = (gwUrl: string, key: string, connections: number, seconds: number, pid: number) => ({
