@@ -338,10 +338,10 @@ export class ComplianceStatusService {
    */
   async compactTallyIfGrown(): Promise<void> {
     const { rows, pages } = await this.tallySize();
-    if (pages > tallyPagesFor(rows) && performance.now() >= this.shrinkNotBefore) {
+    if (pages > tallyPagesFor(rows) && clock.nowMs() >= this.shrinkNotBefore) {
       // Until it has worked, not again for a while: a VACUUM by a role that does not own the table
       // only warns, and one that found the table locked gives its pages back at a later try.
-      this.shrinkNotBefore = performance.now() + TALLY_SHRINK_RETRY_MS;
+      this.shrinkNotBefore = clock.nowMs() + TALLY_SHRINK_RETRY_MS;
       await this.shrinkTally();
       const after = await this.tallySize();
       if (after.pages <= tallyPagesFor(after.rows)) this.shrinkNotBefore = 0;
