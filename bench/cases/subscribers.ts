@@ -96,12 +96,6 @@ async function trpcSseSubscriber(httpUrl: string, key: string): Promise<Subscrib
 }
 
 /**
- * `count` idle subscribers, split over the dashboard WebSocket, graphql-ws and tRPC over SSE, all
- * filtered to requirement creations; then 100 requirements are created over REST and every
- * subscriber must have seen each of them. RSS is read with everyone connected, every 50 ms while
- * events are delivered (the budget takes the peak) and after delivery.
- */
-/**
  * The gateway process's memory as its own /metrics reports it (prom-client's process and V8
  * figures), in MB: what a high RSS is made of (live objects, garbage the collector has not yet
  * returned, buffers outside the heap, the rest: code, stacks, malloc's arenas).
@@ -119,6 +113,12 @@ async function memoryOf(gwUrl: string): Promise<string> {
   return `RSS ${rss.toFixed(0)}: V8 heap ${heapTotal.toFixed(0)} (live or not yet collected ${heapUsed.toFixed(0)}), outside the heap (buffers) ${external.toFixed(0)}, the rest ${(rss - heapTotal - external).toFixed(0)}`;
 }
 
+/**
+ * `count` idle subscribers, split over the dashboard WebSocket, graphql-ws and tRPC over SSE, all
+ * filtered to requirement creations; then 100 requirements are created over REST and every
+ * subscriber must have seen each of them. RSS is read with everyone connected, every 50 ms while
+ * events are delivered (the budget takes the peak) and after delivery.
+ */
 export async function runSubscribersCase(report: Report, gw: Child, adminKey: string, count: number) {
   const wsUrl = gw.url.replace(/^http/, 'ws');
   const rssIdle = rssMb(gw.pid);
