@@ -294,7 +294,7 @@ export async function runGrowthCase(deps: DataPathsDeps, env: Record<string, str
       const machine = controls.sort((a, b) => a.cpuMsPerRequest - b.cpuMsPerRequest)[1];
       rows.push({ level, write, read, control: machine, seedMs });
       report.note(
-        `growth (${db}) at ${level} requirements (${held} when measured; seeded in ${(seedMs / 1000).toFixed(1)} s, settled in ${(settledMs / 1000).toFixed(1)} s): ` +
+        `growth (${db}) at ${level} requirements (${held} when its writes were measured; seeded in ${(seedMs / 1000).toFixed(1)} s, settled in ${(settledMs / 1000).toFixed(1)} s): ` +
           `paced write ${fmtRun(write)} (the first 3 s of writes after the load: ${costOf(afterLoad).toFixed(2)} ms); paced list of 50 (the median by cost of ${reads.map((r) => costOf(r).toFixed(2)).join(' / ')} ms) ${fmtRun(read)}; unpaced list of 50 ${fmtRun(unpaced)}; ` +
           `control, bare node:http sending the list's body at ${CONTROL_RATE} req/s (the median of ${controls.map((r) => r.cpuMsPerRequest.toFixed(4)).join(' / ')} ms): ${fmtRun(machine)}`,
       );

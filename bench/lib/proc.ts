@@ -95,8 +95,8 @@ export function namedCpuMs(name: string): number {
  */
 export async function waitUntilQuiet(pid: number, { idleShare = 0.05, windowMs = 1000, timeoutMs = 60_000, alsoNamed = undefined as string | undefined } = {}): Promise<number> {
   const start = performance.now();
-  // `alsoNamed`: processes outside the tree whose work the load left behind too (`postgres`: a
-  // server's autovacuum and checkpointer after a bulk load).
+  // `alsoNamed`: processes outside the tree whose work the load left behind too (`postgres`: the
+  // server's backends running the upkeep's ANALYZE or VACUUM, its autovacuum where it has one).
   const cpu = () => treeCpuMs(pid) + (alsoNamed ? namedCpuMs(alsoNamed) : 0);
   for (;;) {
     const before = cpu();
