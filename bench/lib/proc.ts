@@ -26,8 +26,11 @@ export function rssMb(pid: number): number {
 
 const CLOCK_TICKS_PER_SECOND = 100; // getconf CLK_TCK on Linux
 
-/** One process's `/proc/<pid>/stat`: its command name, parent and CPU (user + system) in ms; undefined once it is gone. */
-function statOf(pid: number | string): { name: string; ppid: number; cpuMs: number } | undefined {
+/**
+ * One process's `/proc/<pid>/stat`: its command name, parent, CPU (user + system) in ms, and the CPU
+ * of its children that have exited and been waited for (`reapedMs`); undefined once it is gone.
+ */
+function statOf(pid: number | string): { name: string; ppid: number; cpuMs: number; reapedMs: number } | undefined {
   let stat: string;
   try {
     stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -37,7 +40,8 @@ function statOf(pid: number | string): { name: string; ppid: number; cpuMs: numb
   // Fields after the command name, which may hold spaces and parentheses.
   const close = stat.lastIndexOf(')');
   const rest = stat.slice(close + 2).split(' ');
-  return { name: stat.slice(stat.indexOf('(') + 1, close), ppid: Number(rest[1]), cpuMs: ((Number(rest[11]) + Number(rest[12])) * 1000) / CLOCK_TICKS_PER_SECOND };
+  const ms = (ticks: number) => (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+  return { name: stat.slice(stat.indexOf('(') + 1, close), ppid: Number(rest[1]), cpuMs: ms(Number(rest[11]) + Number(rest[12])), reapedMs: ms(Number(rest[13]) + Number(rest[14])) };
 }
 
 const pids = () => fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
@@ -77,12 +81,17 @@ export function machineCpuMs(): { busy: number; total: number } {
   return { busy: (busy * 1000) / CLOCK_TICKS_PER_SECOND, total: ((busy + idle + iowait) * 1000) / CLOCK_TICKS_PER_SECOND };
 }
 
-/** CPU time in ms used so far by every process named `name` (`postgres`: the server and its backends). */
+/**
+ * CPU time in ms used so far by every process named `name` (`postgres`: the server and its backends),
+ * those that have exited included: a backend that closes during a run (a pool's idle connection) takes
+ * its CPU with it, and a sum over the living alone went down, to a negative cost per request, with
+ * three gateways on one server (2026-11-26). Its parent, the postmaster, holds it once it is reaped.
+ */
 export function namedCpuMs(name: string): number {
   let total = 0;
   for (const entry of pids()) {
     const stat = statOf(entry);
-    if (stat?.name === name) total += stat.cpuMs;
+    if (stat?.name === name) total += stat.cpuMs + stat.reapedMs;
   }
   return total;
 }
