@@ -23,7 +23,7 @@ import { runFirstAudioCase } from './cases/first-audio';
 import { GRAPHQL_QUERY, seedCompliance } from './cases/compliance-seed';
 import { measureConsole } from './cases/console-size';
 import { runWritesCase } from './cases/writes';
-import { freshPostgresDatabase, runDataPathsCase, startUncachedGateway, runGrowthCase, runTwoInstancesCase, type DataPathsDeps } from './cases/data-paths';
+import { databaseWork, freshPostgresDatabase, runDataPathsCase, startUncachedGateway, runGrowthCase, runTwoInstancesCase, type DataPathsDeps } from './cases/data-paths';
 
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const MIXED_REQUESTS = Number(process.env.BENCH_MIXED_REQUESTS ?? 100_000);
@@ -387,7 +387,8 @@ async function main() {
         await stopChild(computing);
       }
     }
-    if (wants('growth')) await runGrowthCase(deps, {}, 'embedded');
+    // Each level's gateway gets a fresh DATA_DIR from startGateway, so its own embedded database.
+    if (wants('growth')) await runGrowthCase(deps, async () => ({ env: {}, drop: async () => {} }), 'embedded');
     const pgServer = process.env.BENCH_DATABASE_URL;
     if (wants('postgres') && pgServer) {
       const pg = await freshPostgresDatabase(pgServer);
@@ -412,12 +413,14 @@ async function main() {
       }
     }
     if ((wants('postgres') || wants('postgres-growth')) && pgServer) {
-      const pgGrowth = await freshPostgresDatabase(pgServer);
-      try {
-        await runGrowthCase(deps, { DATABASE_URL: pgGrowth.url }, 'PostgreSQL');
-      } finally {
-        await pgGrowth.drop();
-      }
+      await runGrowthCase(
+        deps,
+        async () => {
+          const pg = await freshPostgresDatabase(pgServer);
+          return { env: { DATABASE_URL: pg.url }, work: () => databaseWork(pgServer, pg.name), drop: pg.drop };
+        },
+        'PostgreSQL',
+      );
     } else if (wants('postgres') || wants('postgres-growth')) {
       report.note('PostgreSQL cases not run: set BENCH_DATABASE_URL (for example postgresql://postgres@127.0.0.1:5432/postgres)');
     }
