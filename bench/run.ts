@@ -6,7 +6,7 @@
  * Environment: BENCH_SECONDS (10) per throughput run, BENCH_CONNECTIONS (50),
  * BENCH_WARMUP_SECONDS (2), BENCH_MIXED_REQUESTS (100000), BENCH_SUBSCRIBERS (1000),
  * BENCH_ONLY (comma list of case ids: audio,generate,graphql,data,writes,growth,postgres,postgres-growth,progressive,first-audio,subscribers,mixed,startup,console,fair-use),
- * BENCH_LOAD_WORKERS (2), BENCH_GROWTH (1000,10000,100000), BENCH_DATABASE_URL (a PostgreSQL server for the
+ * BENCH_LOAD_WORKERS (2), BENCH_GROWTH (1000,10000,100000), BENCH_GROWTH_ROUNDS (5), BENCH_DATABASE_URL (a PostgreSQL server for the
  * `postgres` case: a fresh database is created and dropped there).
  */
 import { randomBytes } from 'node:crypto';
@@ -417,7 +417,7 @@ async function main() {
         deps,
         async () => {
           const pg = await freshPostgresDatabase(pgServer);
-          return { env: { DATABASE_URL: pg.url }, work: () => databaseWork(pgServer, pg.name), drop: pg.drop };
+          return { env: { DATABASE_URL: pg.url }, database: pg.name, work: () => databaseWork(pgServer, pg.name), drop: pg.drop };
         },
         'PostgreSQL',
       );

@@ -204,8 +204,8 @@ async function runUnpacedMix(deps: DataPathsDeps, gw: Child) {
 
 /** What a growth level's database did, from PostgreSQL's own statistics (`pg_stat_database`). */
 export interface DatabaseWork {
-  /** Rows the database read: returned by sequential scans and index scans, and fetched from the heap. */
-  rows: number;
+  /** Tuples the database read: returned by sequential and index scans, plus fetched from the heap (a row an index scan finds counts twice). */
+  tuples: number;
   /** Pages it touched, found in its buffers or read in. */
   pages: number;
   commits: number;
@@ -214,16 +214,19 @@ export interface DatabaseWork {
 /** One growth level's database: the gateway's environment for it, and its statistics where it has them. */
 export interface GrowthStore {
   env: Record<string, string>;
+  /** The level's PostgreSQL database: its backends' CPU is the level's (three gateways share the server). */
+  database?: string;
   /** The level database's counters so far (PostgreSQL); the embedded database's are not reachable from the bench. */
   work?: () => Promise<DatabaseWork>;
   drop: () => Promise<void>;
 }
 
-/** Measured rounds of the growth case (BENCH_GROWTH_ROUNDS). */
-const GROWTH_ROUNDS = Math.max(1, Number(process.env.BENCH_GROWTH_ROUNDS ?? 5));
+/** Measured rounds of the growth case (BENCH_GROWTH_ROUNDS; an odd count, so a median is one round's figure). */
+const GROWTH_ROUNDS = Math.max(1, Math.floor(Number(process.env.BENCH_GROWTH_ROUNDS ?? 5) || 5));
 /**
- * The paced write rate at every level, at most. Each run adds its rows to its level: at half the warmed
- * gateway's unpaced rate (350/s on a fast hour), five rounds of 5 s would take the 1k level past 10k.
+ * The paced write rate at every level, at most. Each run adds its rows to its level: paced at half the
+ * warmed gateway's unpaced rate (350/s, half of about 700, on a fast hour), five rounds of 5 s would
+ * take the 1k level past 10k.
  */
 const GROWTH_WRITE_RATE = 100;
 /** Creates in the warm-up, at least: fewer left a gateway's create path dearer than a seeded one's (below). */
@@ -266,6 +269,9 @@ export async function runGrowthCase(deps: DataPathsDeps, storeFor: (level: numbe
       stores.push(store);
       gateways.push(await deps.startGateway({ ...store.env, READ_MODEL_CACHE_BYTES: '0' }, `gateway (growth ${level}, ${db}, no kept answers)`));
     }
+    // The level's gateway and, on PostgreSQL, its own database's backends: the other levels' gateways
+    // share the server, and their background jobs are theirs.
+    const own = (i: number) => ({ serverPid: gateways[i].pid, postgresDatabase: stores[i].database });
     const have: number[] = [];
     const warmWriteRates: number[] = [];
     const warmReadRates: number[] = [];
@@ -297,6 +303,7 @@ export async function runGrowthCase(deps: DataPathsDeps, storeFor: (level: numbe
         if (performance.now() - warmStart > 60_000) break;
       }
       have.push(created);
+      if (created < WARM_CREATES) report.note(`growth (${db}): a gateway's warm-up made ${created} creates in 60 s, fewer than the ${WARM_CREATES} it is meant to`);
       warmWriteRates.push(lastWrites.rps);
       warmReadRates.push((await load({ ...uncachedReads(gw.url, key).rest, connections: 20, durationSeconds: seconds, serverPid: gw.pid })).rps);
     }
@@ -325,9 +332,9 @@ export async function runGrowthCase(deps: DataPathsDeps, storeFor: (level: numbe
     const afterLoad: LoadResult[] = [];
     const unpaced: LoadResult[] = [];
     for (const [i, gw] of gateways.entries()) {
-      afterLoad.push(await load({ ...writeSpec(gw.url, key, 20, 3, gw.pid), rate: writeRate }));
+      afterLoad.push(await load({ ...writeSpec(gw.url, key, 20, 3, gw.pid), ...own(i), rate: writeRate }));
       have[i] += afterLoad[i].requests;
-      unpaced.push(await load({ ...uncachedReads(gw.url, key).rest, connections: 20, durationSeconds: seconds, serverPid: gw.pid }));
+      unpaced.push(await load({ ...uncachedReads(gw.url, key).rest, connections: 20, durationSeconds: seconds, ...own(i) }));
     }
     const heldFrom = [...have];
     const writes: LoadResult[][] = levels.map(() => []);
@@ -336,15 +343,17 @@ export async function runGrowthCase(deps: DataPathsDeps, storeFor: (level: numbe
       const order = levels.map((_, k) => (k + round) % levels.length);
       for (const i of order) {
         const gw = gateways[i];
-        reads[i].push(await load({ ...uncachedReads(gw.url, key).rest, connections: 20, durationSeconds: seconds, serverPid: gw.pid, rate: readRate }));
+        reads[i].push(await load({ ...uncachedReads(gw.url, key).rest, connections: 20, durationSeconds: seconds, ...own(i), rate: readRate }));
       }
       for (const i of order) {
         const gw = gateways[i];
-        const w = await load({ ...writeSpec(gw.url, key, 20, seconds, gw.pid), rate: writeRate });
+        const w = await load({ ...writeSpec(gw.url, key, 20, seconds, gw.pid), ...own(i), rate: writeRate });
         writes[i].push(w);
-        have[i] += w.requests;
+        have[i] += w.requests - w.non2xx;
       }
     }
+    // A gateway that failed requests would look cheaper per request, so every answer must be a 2xx.
+    const failed = levels.map((_, i) => [...writes[i], ...reads[i]].reduce((n, r) => n + r.errors + r.non2xx, 0));
     // The database's own count of what it did per request, which the machine's speed does not move:
     // every level's writes, then every level's reads, each between two readings of its counters.
     const work = stores.every((s) => s.work) ? await measureDatabaseWork(gateways, stores, key, writeRate, readRate) : undefined;
@@ -353,12 +362,13 @@ export async function runGrowthCase(deps: DataPathsDeps, storeFor: (level: numbe
     for (const [i, level] of levels.entries()) {
       const w = costs(writes[i]);
       const r = costs(reads[i]);
+      const medianRun = writes[i].find((x) => costOf(x) === medianOf(w)) ?? writes[i][0];
       report.note(
         `growth (${db}) at ${level} requirements (${heldFrom[i]} to ${have[i]} while measured; seeded in ${(seedMs[i] / 1000).toFixed(1)} s, settled in ${(settledMs[i] / 1000).toFixed(1)} s): ` +
           `paced writes by round ${w.map((x) => x.toFixed(2)).join(' / ')} ms (median ${medianOf(w).toFixed(2)}; the first 3 s after the load ${costOf(afterLoad[i]).toFixed(2)} ms); ` +
           `paced list of 50 by round ${r.map((x) => x.toFixed(2)).join(' / ')} ms (median ${medianOf(r).toFixed(2)}); ` +
-          `the median write run ${fmtRun(writes[i].find((x) => costOf(x) === medianOf(w))!)}; unpaced list of 50 ${fmtRun(unpaced[i])}` +
-          (work ? `; the database per write: ${fmtWork(work[i].perWrite)}, per list read: ${fmtWork(work[i].perRead)}` : ''),
+          `the median write run ${fmtRun(medianRun)}; unpaced list of 50 ${fmtRun(unpaced[i])}` +
+          (work ? `; the database per write: ${fmtWork(work[i].perWrite)}, per list read: ${fmtWork(work[i].perRead)} (its background jobs in the same window included)` : ''),
       );
     }
     // A spread needs two levels at least: with one (BENCH_GROWTH=1000) it would pass at 0 % whatever the cost.
@@ -371,28 +381,31 @@ export async function runGrowthCase(deps: DataPathsDeps, storeFor: (level: numbe
     const relative = (runs: LoadResult[][]) => runs.map((rs) => medianOf(rs.map((r, round) => costOf(r) / costOf(runs[0][round]))));
     const writeRatios = relative(writes);
     const readRatios = relative(reads);
-    // How much one level moved between its own rounds, the data unchanged: the noise a spread between
-    // levels is read against.
+    // How much one level moved between its own rounds, with only its own runs' rows added: the noise a
+    // spread between levels is read against.
     const noise = (runs: LoadResult[][]) => runs.map((rs) => spread(costs(rs)));
     report.note(
       `growth (${db}), ${counted} CPU per request by level, the median of ${GROWTH_ROUNDS} rounds: writes ${writes.map((rs) => medianOf(costs(rs)).toFixed(2)).join(' / ')} ms; list reads ${reads.map((rs) => medianOf(costs(rs)).toFixed(2)).join(' / ')} ms. ` +
         `Against the first level in the same round (the median over rounds): writes ${writeRatios.map((x) => x.toFixed(2)).join(' / ')}; list reads ${readRatios.map((x) => x.toFixed(2)).join(' / ')}. ` +
-        `Each level's own rounds, the data the same, spread by ${noise(writes).map(pct).join(' / ')} (writes) and ${noise(reads).map(pct).join(' / ')} (reads)`,
+        `Each level's own rounds, with only their own rows added, spread by ${noise(writes).map(pct).join(' / ')} (writes) and ${noise(reads).map(pct).join(' / ')} (reads)`,
     );
     if (work) {
       report.note(
-        `growth (${db}), the database's work by level (pg_stat_database): per write ${work.map((w) => fmtWork(w.perWrite)).join(' / ')}; per list read ${work.map((w) => fmtWork(w.perRead)).join(' / ')}`,
+        `growth (${db}), the database's work by level (pg_stat_database, its background jobs in the same window included): per write ${work.map((w) => fmtWork(w.perWrite)).join(' / ')}; per list read ${work.map((w) => fmtWork(w.perRead)).join(' / ')}`,
       );
     }
+    // The first level holds what its warm-up created too: the budget names what each level held.
+    const held = (i: number) => `${levels[i]} (${heldFrom[i]}–${have[i]} held)`;
+    report.budget(`growth (${db}): requests answered other than 2xx, or failed, over every level's measured runs`, failed.reduce((a, b) => a + b, 0), '<=', 0, 'count');
     report.budget(
-      `CPU per write (${counted}) from ${levels[0]} to ${levels.at(-1)} requirements (${db}, ${writeRate} writes/s at each; each level against the first in the same round, median of ${GROWTH_ROUNDS} rounds): largest over smallest`,
+      `CPU per write (${counted}) from ${held(0)} to ${held(levels.length - 1)} requirements (${db}, ${writeRate} writes/s at each; each level against the first in the same round, median of ${GROWTH_ROUNDS} rounds): largest over smallest`,
       spread(writeRatios),
       '<=',
       0.2,
       'percent',
     );
     report.budget(
-      `CPU per list read (${counted}) from ${levels[0]} to ${levels.at(-1)} requirements (${db}, ${readRate} reads/s at each; each level against the first in the same round, median of ${GROWTH_ROUNDS} rounds): largest over smallest`,
+      `CPU per list read (${counted}) from ${held(0)} to ${held(levels.length - 1)} requirements (${db}, ${readRate} reads/s at each; each level against the first in the same round, median of ${GROWTH_ROUNDS} rounds): largest over smallest`,
       spread(readRatios),
       '<=',
       0.2,
@@ -400,11 +413,14 @@ export async function runGrowthCase(deps: DataPathsDeps, storeFor: (level: numbe
     );
   } finally {
     for (const gw of gateways) await deps.stopGateway(gw);
-    for (const store of stores) await store.drop();
+    // Every level's database is dropped even if one drop fails; the first failure is then reported.
+    const drops = await Promise.allSettled(stores.map((store) => store.drop()));
+    const failedDrop = drops.find((d): d is PromiseRejectedResult => d.status === 'rejected');
+    if (failedDrop) throw failedDrop.reason;
   }
 }
 
-const fmtWork = (w: DatabaseWork) => `${w.rows.toFixed(0)} rows, ${w.pages.toFixed(0)} pages, ${w.commits.toFixed(2)} commits`;
+const fmtWork = (w: DatabaseWork) => `${w.tuples.toFixed(0)} tuples, ${w.pages.toFixed(0)} pages, ${w.commits.toFixed(2)} commits`;
 
 /**
  * Writes, then list reads, at every level, each set between two readings of every level's counters
@@ -416,9 +432,9 @@ async function measureDatabaseWork(gateways: Child[], stores: GrowthStore[], key
     return Promise.all(stores.map((s) => s.work!()));
   };
   const per = (after: DatabaseWork, before: DatabaseWork, n: number): DatabaseWork => ({
-    rows: (after.rows - before.rows) / n,
-    pages: (after.pages - before.pages) / n,
-    commits: (after.commits - before.commits) / n,
+    tuples: n > 0 ? (after.tuples - before.tuples) / n : NaN,
+    pages: n > 0 ? (after.pages - before.pages) / n : NaN,
+    commits: n > 0 ? (after.commits - before.commits) / n : NaN,
   });
   const start = await snapshot();
   const writes: number[] = [];
@@ -440,11 +456,11 @@ export async function databaseWork(serverUrl: string, name: string): Promise<Dat
   await c.connect();
   try {
     const { rows } = await c.query(
-      `select tup_returned + tup_fetched as rows, blks_hit + blks_read as pages, xact_commit as commits from pg_stat_database where datname = $1`,
+      `select tup_returned + tup_fetched as tuples, blks_hit + blks_read as pages, xact_commit as commits from pg_stat_database where datname = $1`,
       [name],
     );
     if (!rows[0]) throw new Error(`no statistics for database ${name}`);
-    return { rows: Number(rows[0].rows), pages: Number(rows[0].pages), commits: Number(rows[0].commits) };
+    return { tuples: Number(rows[0].tuples), pages: Number(rows[0].pages), commits: Number(rows[0].commits) };
   } finally {
     await c.end();
   }

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import autocannon from 'autocannon';
-import { machineCpuMs, namedCpuMs, treeCpuMs } from './proc';
+import { databaseCpuMs, machineCpuMs, namedCpuMs, treeCpuMs } from './proc';
 
 export interface LoadResult {
   rps: number;
@@ -13,7 +13,10 @@ export interface LoadResult {
   non2xx: number;
   /** CPU (user + system) the server and every process it started spent per answered request, in ms; NaN when no server pid was given. */
   cpuMsPerRequest: number;
-  /** CPU PostgreSQL's processes on this machine spent per answered request, in ms (0 on the embedded database, whose process is in the server's tree). */
+  /**
+   * CPU PostgreSQL's processes on this machine spent per answered request, in ms (those working in
+   * `postgresDatabase` only, when given; 0 on the embedded database, whose process is in the server's tree).
+   */
   postgresCpuMsPerRequest: number;
   /**
    * Where the machine's cores went during the run, in cores (1 = one core busy the whole run): all
@@ -50,6 +53,11 @@ export interface LoadSpec {
   idReplacement?: boolean;
   /** The server's pid: its process tree's CPU time is read before and after the run. */
   serverPid?: number;
+  /**
+   * The PostgreSQL database the server works in, when other servers share the PostgreSQL server: its
+   * own backends' CPU is then counted as PostgreSQL's, not every `postgres` process's.
+   */
+  postgresDatabase?: string;
 }
 
 export const BENCH_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -67,7 +75,8 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
   const workers = Math.min(LOAD_WORKERS, connections);
   const cpuBefore = spec.serverPid ? treeCpuMs(spec.serverPid) : NaN;
   const machineBefore = machineCpuMs();
-  const pgBefore = namedCpuMs('postgres');
+  const postgresCpu = () => (spec.postgresDatabase ? databaseCpuMs(spec.postgresDatabase) : namedCpuMs('postgres'));
+  const pgBefore = postgresCpu();
   const ownBefore = process.cpuUsage();
   const wallBefore = performance.now();
   const r = await autocannon({
@@ -85,7 +94,7 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
   } as autocannon.Options);
   const cpuMs = spec.serverPid ? treeCpuMs(spec.serverPid) - cpuBefore : NaN;
   const wallMs = performance.now() - wallBefore;
-  const postgresMs = namedCpuMs('postgres') - pgBefore;
+  const postgresMs = postgresCpu() - pgBefore;
   const machineAfter = machineCpuMs();
   const own = process.cpuUsage(ownBefore);
   const count = os.availableParallelism();

@@ -97,6 +97,32 @@ export function namedCpuMs(name: string): number {
 }
 
 /**
+ * CPU time in ms used so far by the living PostgreSQL processes that work in database `database`: its
+ * backends and autovacuum workers, told by their process titles. With several
+ * gateways on one server, each on its own database, a run is charged its own database's work, not the
+ * others' background jobs. A backend of this database that exits during the run takes its CPU with it
+ * (the postmaster's reaped CPU is not told apart by database), so a run whose pool is busy is what
+ * this measures well.
+ */
+export function databaseCpuMs(database: string): number {
+  let total = 0;
+  for (const entry of pids()) {
+    const stat = statOf(entry);
+    if (stat?.name !== 'postgres') continue;
+    let title: string;
+    try {
+      title = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // `postgres: [<cluster name>: ]<user> <database> …` or `…autovacuum worker <database>`.
+    const m = /^postgres: (?:\S+: )?(?:autovacuum worker (\S+)|\S+ (\S+) )/.exec(title);
+    if ((m?.[1] ?? m?.[2]) === database) total += stat.cpuMs;
+  }
+  return total;
+}
+
+/**
  * Waits until a process tree has settled: under `idleShare` of one core over `windowMs`, at most
  * `timeoutMs`. Work a bulk load leaves behind (the audit seal catching up, the tally fold, the
  * statistics upkeep) is then done before a measurement starts, so it is not charged to the
