@@ -97,12 +97,13 @@ export function namedCpuMs(name: string): number {
 }
 
 /**
- * CPU time in ms used so far by the living PostgreSQL processes that work in database `database`: its
- * backends and autovacuum workers, told by their process titles. With several
- * gateways on one server, each on its own database, a run is charged its own database's work, not the
- * others' background jobs. A backend of this database that exits during the run takes its CPU with it
- * (the postmaster's reaped CPU is not told apart by database), so a run whose pool is busy is what
- * this measures well.
+ * CPU time in ms used so far by the PostgreSQL processes that work for database `database`: its
+ * backends and autovacuum workers, told by their process titles, and the server's shared processes
+ * (the WAL writer, checkpointer and background writer, whose work a level's writes cause, and the
+ * postmaster's own). Other databases' backends are left out: with several gateways on one server,
+ * each on its own database, a run is charged its own database's work, not the others' background
+ * jobs. A backend of this database that exits during the run takes its CPU with it (the postmaster's
+ * reaped CPU is not told apart by database), so a run whose pool is busy is what this measures well.
  */
 export function databaseCpuMs(database: string): number {
   let total = 0;
@@ -115,9 +116,11 @@ export function databaseCpuMs(database: string): number {
     } catch {
       continue; // gone meanwhile
     }
-    // `postgres: [<cluster name>: ]<user> <database> …` or `…autovacuum worker <database>`.
-    const m = /^postgres: (?:\S+: )?(?:autovacuum worker (\S+)|\S+ (\S+) )/.exec(title);
-    if ((m?.[1] ?? m?.[2]) === database) total += stat.cpuMs;
+    // A backend: `postgres: [<cluster name>: ]<user> <database> <client>(<port>) …` or `… [local] …`.
+    const backend = /^postgres: (?:\S+: )?\S+ (\S+) (?:\[local\]|\S*\(\d+\))/.exec(title);
+    const autovacuum = /^postgres: (?:\S+: )?autovacuum worker (\S+)/.exec(title);
+    const own = (backend ?? autovacuum)?.[1];
+    if (own === undefined || own === database) total += stat.cpuMs;
   }
   return total;
 }
