@@ -2,7 +2,7 @@ import { databaseKnownDown } from './database/guard';
 /**
  * The one error catalogue. Every failure a client can see is a DomainError with a code from this
  * table; how each code travels on the wire is the transports' business
- * (`gateway/kit/client-error.ts`), so the domain holds codes and default messages only.
+ * (`transport/client-error.ts`), so the domain holds codes and default messages only.
  */
 interface CatalogueEntry {
   /** Message used when the thrower gives none. */

@@ -4,7 +4,7 @@ import { RedisStore } from 'rate-limit-redis';
 import type Redis from 'ioredis';
 import type { Plan } from '../domain/auth/api-key.entity';
 import type { Principal } from '../domain/auth/principal';
-import { rateLimitError, type BudgetKind, type Caller, type OperationBudgets, type PlanRateCounter, type RateVerdict, type TtsRateCounter } from './kit/budgets';
+import { rateLimitError, type BudgetKind, type Caller, type OperationBudgets, type PlanRateCounter, type RateVerdict, type TtsRateCounter } from '../transport/budgets';
 import { errorBody, envelopeForPath } from '../rest-adapter/envelopes';
 import { clock } from '../domain/clock';
 

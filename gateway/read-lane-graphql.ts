@@ -6,7 +6,7 @@ import { chargeUnlessRefused, type OperationCharging } from './graphql/parts/bud
 import type { Operation } from './graphql/pipeline';
 import { stringifyResult } from './graphql/parts/limits';
 import type { GqlContext } from '../resolvers/context';
-import { bearerFrom } from './kit/credentials';
+import { bearerFrom } from '../transport/credentials';
 
 /**
  * The read lane's GraphQL branch: a `POST /graphql` query is answered in front of express and

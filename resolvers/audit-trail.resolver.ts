@@ -1,7 +1,7 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { AuditTrailFilter, AuditTrailPage, AuditTrailVerification } from '../schema/audit-trail.types';
 import type { GqlContext } from './context';
-import { plain } from '../gateway/kit/plain';
+import { plain } from '../transport/plain';
 
 
 @Resolver()

@@ -29,7 +29,7 @@ import {
   ValidationResult,
 } from '../schema/compliance.types';
 import type { GqlContext } from './context';
-import { plain } from '../gateway/kit/plain';
+import { plain } from '../transport/plain';
 
 /** REST keys frameworks by id; GraphQL lists them with the id as a field. */
 const statusList = (s: ComplianceStatusView): ComplianceStatus => ({

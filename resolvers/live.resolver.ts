@@ -16,7 +16,7 @@ import {
 } from '../schema/live.types';
 import type { GqlContext } from './context';
 import { lossAsLastEvent, rethrowLoss, type LostEvent } from './lost-principal';
-import { plain } from '../gateway/kit/plain';
+import { plain } from '../transport/plain';
 
 /** Reports, dashboard, webhooks and live compliance events: the same domain operations as REST. */
 @Resolver()

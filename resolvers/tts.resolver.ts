@@ -1,6 +1,6 @@
 import { ProviderIdEnum } from '../schema/enums';
 import { Arg, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { progressEvents, type ProgressEvent } from '../gateway/kit/progress-stream';
+import { progressEvents, type ProgressEvent } from '../transport/progress-stream';
 import {
   AudioMetadata,
   CacheStats,
@@ -24,7 +24,7 @@ import {
   Readiness,
 } from '../schema/tts.types';
 import type { GqlContext } from './context';
-import { plain } from '../gateway/kit/plain';
+import { plain } from '../transport/plain';
 
 @Resolver()
 export class TtsResolver {

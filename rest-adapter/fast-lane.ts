@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestContexts } from '../gateway/kit/request-context';
+import type { RequestContexts } from '../transport/request-context';
 import type { Principal } from '../domain/auth/principal';
 import type { Services } from '../domain/services';
-import { rateLimitError, type RateVerdict, type TtsRateCounter } from '../gateway/kit/budgets';
-import { bearerFrom } from '../gateway/kit/credentials';
+import { rateLimitError, type RateVerdict, type TtsRateCounter } from '../transport/budgets';
+import { bearerFrom } from '../transport/credentials';
 import { errorBody } from './envelopes';
 import type { RouteSpec } from './route';
 

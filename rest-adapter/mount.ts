@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { DomainError } from '../domain/errors';
-import { invalidJsonBody, toClientError } from '../gateway/kit/client-error';
-import type { RequestContexts } from '../gateway/kit/request-context';
+import { invalidJsonBody, toClientError } from '../transport/client-error';
+import type { RequestContexts } from '../transport/request-context';
 import { rejectUnstorableStrings } from '../domain/validation';
 import type { Services } from '../domain/services';
 import type { Logger } from 'pino';

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { ROUTE_TABLE } from '../rest-adapter/route-table';
 import { buildOpenApi } from '../rest-adapter/openapi';
 import { ERROR_CATALOGUE, type ErrorCode } from '../domain/errors';
-import { httpStatusOf } from '../gateway/kit/client-error';
+import { httpStatusOf } from '../transport/client-error';
 import { AUDIO_FORMATS, PROVIDER_IDS } from '../domain/tts/catalogue';
 import { SUPPORTED_FRAMEWORKS } from '../domain/compliance/catalogue/types';
 import { WS_EVENT_TYPES, COMPLIANCE_EVENT_TYPES } from '../domain/compliance/events';

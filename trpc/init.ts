@@ -1,11 +1,11 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { DomainError } from '../domain/errors';
-import { toClientError } from '../gateway/kit/client-error';
+import { toClientError } from '../transport/client-error';
 import { rejectUnstorableStrings } from '../domain/validation';
 import type { DomainContext } from '../domain/context';
 import type { Services } from '../domain/services';
-import type { OperationBudgets } from '../gateway/kit/budgets';
+import type { OperationBudgets } from '../transport/budgets';
 
 export interface TrpcContext {
   domain: DomainContext;

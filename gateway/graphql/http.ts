@@ -4,7 +4,7 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError } from 'graphql';
 import type { GqlContext } from '../../resolvers/context';
-import { toClientError, type ClientError } from '../kit/client-error';
+import { toClientError, type ClientError } from '../../transport/client-error';
 import type { Operation, Pipeline } from './pipeline';
 import { asGraphqlError } from './parts/errors';
 import { stringifyResult } from './parts/limits';

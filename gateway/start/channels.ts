@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Services } from '../../domain/services';
-import type { RequestContexts } from '../kit/request-context';
+import type { RequestContexts } from '../../transport/request-context';
 import { graphqlWsServer, type Pipeline } from '../graphql';
 import { mountLiveChannels, type UpgradeHandler } from '../live';
 import type { Logger } from '../logger';

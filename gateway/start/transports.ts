@@ -16,7 +16,7 @@ import type { GqlContext } from '../../resolvers/context';
 import { appRouter } from '../../trpc/router';
 import { READ_MODEL_QUERIES, ttsRootFields } from '../../resolvers';
 import { KNOWN_OPERATIONS } from '../../schema/generated/operations';
-import { accessTokenOf, keyFromConnectionParams } from '../kit/credentials';
+import { accessTokenOf, keyFromConnectionParams } from '../../transport/credentials';
 import type { GatewayConfig } from '../config';
 import { mountConsole } from '../console';
 import { graphiqlRouter } from '../graphiql';

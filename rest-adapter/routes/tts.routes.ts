@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors';
 import { contentTypeFor } from '../../domain/tts/audio';
-import { runProgressStream, type ProgressEvent } from '../../gateway/kit/progress-stream';
-import { quotaHeaders } from '../../gateway/kit/client-error';
+import { runProgressStream, type ProgressEvent } from '../../transport/progress-stream';
+import { quotaHeaders } from '../../transport/client-error';
 import { GenerationRequestSchema, TtsOptionsSchema } from '../../domain/tts/request';
 import { HashExistsSchema, HashLookupSchema, HashRequestSchema } from '../../domain/tts/hashing';
 import { AudioFormat, Provider } from '../schemas/common';

@@ -7,7 +7,7 @@ import { createProviders } from '../../domain/tts/providers/registry';
 import { resolveResilience, type ResilienceOptions } from '../../domain/tts/providers/resilience';
 import { repairStreamingWavHeader } from '../../domain/tts/providers/upstream-audio';
 import { audioReply, sampleAudio, startFakeVendor, type FakeVendor } from '../helpers/fake-vendor';
-import { httpStatusOf } from '../../gateway/kit/client-error';
+import { httpStatusOf } from '../../transport/client-error';
 import { failureOf } from '../helpers/expect-failure';
 
 const FAST: Partial<ResilienceOptions> = { timeoutMs: 2000, maxAttempts: 3, baseBackoffMs: 5, maxBackoffMs: 20, cooldownMs: 200 };

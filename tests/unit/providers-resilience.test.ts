@@ -1,5 +1,5 @@
 import { DomainError } from '../../domain/errors';
-import { httpStatusOf } from '../../gateway/kit/client-error';
+import { httpStatusOf } from '../../transport/client-error';
 import { probe } from '../../domain/tts/audio';
 import { ProviderA } from '../../domain/tts/providers/provider-a';
 import type { UpstreamFailureRecord } from '../../domain/tts/providers/http-client';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { GenerationRequestInput } from '../../domain/tts/request';
 import type { WebhookTarget } from '../../domain/tts/async-generation';
-import { isLastProgressEvent, progressEvents } from '../../gateway/kit/progress-stream';
+import { isLastProgressEvent, progressEvents } from '../../transport/progress-stream';
 import { body, procedure, router } from '../init';
 
 type HashBody = { text: string; options?: GenerationRequestInput['options']; hashMode?: 'direct' | 'content' | 'semantic'; allowFallback?: boolean };

@@ -1,5 +1,5 @@
 import { getOperationAST, Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
-import type { BudgetKind, OperationBudgets } from '../../kit/budgets';
+import type { BudgetKind, OperationBudgets } from '../../../transport/budgets';
 import type { Operation, Part } from '../pipeline';
 
 /** Counts each root field of an operation against its limiter (see OperationBudgets). */

@@ -1,5 +1,5 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { graphqlExtensionsOf, toClientError } from '../../kit/client-error';
+import { graphqlExtensionsOf, toClientError } from '../../../transport/client-error';
 import type { Logger } from '../../logger';
 import type { Part } from '../pipeline';
 

@@ -1,7 +1,7 @@
 import { getOperationAST, GraphQLError, Kind, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Principal } from '../../../domain/auth/principal';
 import type { ReadModel } from '../../../domain/compliance/read-model/read-model';
-import { toClientError } from '../../kit/client-error';
+import { toClientError } from '../../../transport/client-error';
 import type { Operation, Part } from '../pipeline';
 import { forgetJson, jsonSize } from './limits';
 

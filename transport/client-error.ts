@@ -1,4 +1,4 @@
-import { DomainError, toDomainError, type ErrorCode, type FieldError, type Quota } from '../../domain/errors';
+import { DomainError, toDomainError, type ErrorCode, type FieldError, type Quota } from '../domain/errors';
 
 export type TrpcCode =
   | 'BAD_REQUEST'

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Principal } from '../../domain/auth/principal';
-import { createDomainContext, type DomainContext } from '../../domain/context';
+import type { Principal } from '../domain/auth/principal';
+import { createDomainContext, type DomainContext } from '../domain/context';
 
 /** Who is asking, as a transport knows it. */
 export interface Caller {

@@ -1,7 +1,7 @@
-import { progressWhileValid, settledLater } from '../../domain/auth/principal-watch';
-import type { DomainContext } from '../../domain/context';
-import type { Services } from '../../domain/services';
-import { lostKeyEvent, type ProgressEvent } from '../../domain/tts/generation-response';
+import { progressWhileValid, settledLater } from '../domain/auth/principal-watch';
+import type { DomainContext } from '../domain/context';
+import type { Services } from '../domain/services';
+import { lostKeyEvent, type ProgressEvent } from '../domain/tts/generation-response';
 import { progressErrorEvent } from './client-error';
 import { pushIterator } from './push-iterator';
 

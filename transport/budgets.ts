@@ -1,5 +1,5 @@
-import { DomainError } from '../../domain/errors';
-import type { Principal } from '../../domain/auth/principal';
+import { DomainError } from '../domain/errors';
+import type { Principal } from '../domain/auth/principal';
 
 /** 429 RATE_LIMIT_EXCEEDED with the seconds to wait, on every transport. */
 export function rateLimitError(retryAfterSeconds: number) {
