@@ -1,8 +1,10 @@
 import 'reflect-metadata';
+import path from 'node:path';
 import v8 from 'node:v8';
 import { ConfigError, configuredSecrets, parseConfig } from './config';
 import { announce, createLogger } from './logger';
 import { embeddedDataDir, startEmbeddedPostgres } from '../domain/database/embedded';
+import { staleBuild } from './build-freshness';
 
 /**
  * Old-generation growth: V8 lets the old space grow to up to 4× the live heap before its next full
@@ -18,7 +20,18 @@ if (![...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.include
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }
 
+/** dist/gateway/main.js → the checkout's root and its dist/. */
+const DIST_DIR = path.resolve(__dirname, '..');
+const ROOT_DIR = path.resolve(DIST_DIR, '..');
+
 async function main() {
+  if (!process.env.GATEWAY_SKIP_BUILD_CHECK && path.basename(DIST_DIR) === 'dist') {
+    const stale = staleBuild(ROOT_DIR, DIST_DIR);
+    if (stale) {
+      announce('fatal', { event: 'stale-build', newer: stale.newer }, `The build in dist/ is older than ${stale.newer}: run \`npm run build\` (or \`npm run dev\` to rebuild on every change), then start again.`);
+      process.exit(2);
+    }
+  }
   let config;
   try {
     config = parseConfig();

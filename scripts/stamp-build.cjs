@@ -1,0 +1,7 @@
+// The last step of `npm run build`: marks when dist/ was compiled, so `npm start` can tell a build
+// older than its sources (gateway/build-freshness.ts) and say so instead of serving old code.
+const fs = require('node:fs');
+const path = require('node:path');
+const dist = path.join(__dirname, '..', 'dist');
+fs.mkdirSync(dist, { recursive: true });
+fs.writeFileSync(path.join(dist, '.build-stamp'), `${new Date().toISOString()}\n`);
