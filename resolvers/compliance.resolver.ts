@@ -1,8 +1,8 @@
 import { FrameworkIdEnum } from '../schema/enums';
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { requirePermission } from '../domain/auth/principal';
-import type { RequirementDetail } from '../domain/compliance/requirements/requirement.service';
-import type { ComplianceStatusView, FrameworkStatusView } from '../domain/compliance/status/compliance-status.service';
+import type { RequirementDetail } from '../domain/compliance/requirements/requirement.views';
+import type { ComplianceStatusView, FrameworkStatusView } from '../domain/compliance/status/measurement';
 import {
   ApiKeyListing,
   BatchCreateResult,

@@ -12,7 +12,7 @@ import { REPORT_STATUSES, REPORT_TYPES } from '../domain/compliance/reports/repo
 import { DASHBOARD_PERIODS, SIGNATURE_MEANINGS, VERIFICATION_MATCHES } from '../domain/compliance/reports/report.service';
 import { REPORT_FORMATS } from '../domain/compliance/reports/render/types';
 import { PRIORITIES, REQUIREMENT_STATUSES, VALIDATION_OUTCOMES } from '../domain/compliance/requirements/requirement.entity';
-import { COMPLIANCE_LEVELS } from '../domain/compliance/status/compliance-status.service';
+import { COMPLIANCE_LEVELS } from '../domain/compliance/status/measurement';
 import { TRACE_EVIDENCE_KINDS } from '../domain/compliance/traceability/traceability.service';
 import { VALIDATION_SEVERITIES } from '../domain/compliance/validation/types';
 import { DELIVERY_STATUSES } from '../domain/compliance/webhooks/webhook.entity';

@@ -6,6 +6,7 @@ import { RowBatch, type ColumnRow } from '../database/row-batch';
 import type { ActivityService } from './activity/activity.service';
 import type { ComplianceEventPublisher, ComplianceEventType } from './events';
 import type { ComplianceStatusService } from './status/compliance-status.service';
+import type { ComplianceUpkeep } from './status/compliance-upkeep';
 
 /** How a change says what it did: trail entries, events, activity lines. */
 export interface ChangeStatement {
@@ -36,6 +37,8 @@ export interface ChangeRunnerDeps {
   events: ComplianceEventPublisher;
   activity: ActivityService;
   status: ComplianceStatusService;
+  /** Told of every measured change that committed, to keep the tally small. */
+  upkeep: Pick<ComplianceUpkeep, 'changeCommitted'>;
   auditTrail: AuditTrail;
 }
 
@@ -126,7 +129,7 @@ export class ChangeRunner {
     });
     // A change that staged something was measured against the tally (above): under a stream of writes the
     // tally is checked for compaction by their number, not only by the clock.
-    if (staged.length) status.changeCommitted();
+    if (staged.length) this.deps.upkeep.changeCommitted();
     await events.publish(staged);
     return result;
   }

@@ -7,7 +7,8 @@ import { ComplianceEventPublisher } from './events';
 import { FindingService } from './findings/finding.service';
 import { FrameworksService } from './frameworks.service';
 import { RequirementService } from './requirements/requirement.service';
-import { ComplianceStatusService, SNAPSHOT_PRUNE_INTERVAL_MS, TALLY_COMPACT_INTERVAL_MS } from './status/compliance-status.service';
+import { ComplianceStatusService } from './status/compliance-status.service';
+import { ComplianceUpkeep } from './status/compliance-upkeep';
 import { createLiveComplianceServices } from './live';
 import { ReadModel } from './read-model/read-model';
 import { GateService } from './gate/gate.service';
@@ -21,11 +22,12 @@ export function createComplianceServices(deps: DomainDeps, shared: { health: Hea
   /** Stages events in the changing transaction (webhook outbox via `events.setOutbox`) and publishes after commit. */
   const events = new ComplianceEventPublisher(deps.bus);
   const activity = new ActivityService();
-  const complianceStatus = new ComplianceStatusService(deps.rootEm, events);
+  const complianceStatus = new ComplianceStatusService(deps.rootEm);
+  const complianceUpkeep = new ComplianceUpkeep(deps.rootEm);
   const frameworks = new FrameworksService();
   const readModel = new ReadModel(deps.rootEm, deps.readModelCacheBytes);
   /** Every requirement and finding mutation: one transaction, measured, audited, evented and re-scored. */
-  const changes = new ChangeRunner({ events, activity, status: complianceStatus, auditTrail: shared.auditTrail });
+  const changes = new ChangeRunner({ events, activity, status: complianceStatus, upkeep: complianceUpkeep, auditTrail: shared.auditTrail });
   const requirements = new RequirementService({ changes, readModel });
   const findings = new FindingService({ changes });
 
@@ -34,40 +36,17 @@ export function createComplianceServices(deps: DomainDeps, shared: { health: Hea
 
   const live = createLiveComplianceServices(deps, { health: shared.health, events, complianceStatus, auditTrail: shared.auditTrail });
 
-  // The tally's deltas are folded while they are few: measuring sums them inside every write.
-  let compactor: NodeJS.Timeout | undefined;
-  let pruner: NodeJS.Timeout | undefined;
-  let compacting = false;
-  const compactSoon = async () => {
-    if (compacting) return;
-    compacting = true;
-    try {
-      await complianceStatus.compactTallyIfGrown();
-    } catch {
-      // the database is away; the next tick tries again
-    } finally {
-      compacting = false;
-    }
-  };
-
-  const svc = { readModel, events, activity, complianceStatus, frameworks, requirements, findings, gate, traceability, ...live.services };
+  const svc = { readModel, events, activity, complianceStatus, complianceUpkeep, frameworks, requirements, findings, gate, traceability, ...live.services };
   return {
     ...svc,
     async start() {
+      await complianceUpkeep.backfillClauses();
       await complianceStatus.ensureBaseline();
-      await complianceStatus.compactTally();
-      compactor = setInterval(() => void compactSoon(), TALLY_COMPACT_INTERVAL_MS);
-      compactor.unref();
-      complianceStatus.onTallyGrowth = () => void compactSoon();
-      await complianceStatus.pruneSnapshots().catch(() => undefined);
-      pruner = setInterval(() => void complianceStatus.pruneSnapshots().catch(() => undefined), SNAPSHOT_PRUNE_INTERVAL_MS);
-      pruner.unref();
+      await complianceUpkeep.start();
       live.start();
     },
     async stop() {
-      if (compactor) clearInterval(compactor);
-      complianceStatus.onTallyGrowth = undefined;
-      if (pruner) clearInterval(pruner);
+      complianceUpkeep.stop();
       await live.stop();
     },
   };

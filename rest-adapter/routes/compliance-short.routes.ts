@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BatchValidateInput, CreateRequirementInput } from '../../domain/compliance/requirements/requirement.service';
+import { BatchValidateInput, CreateRequirementInput } from '../../domain/compliance/requirements/requirement.inputs';
 import { defineRoutes, type RouteSpec, errorResponse, routesWith } from '../route';
 import { complianceRoutes } from './compliance.routes';
 import * as C from '../schemas/compliance';

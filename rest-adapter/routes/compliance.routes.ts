@@ -7,7 +7,7 @@ import {
   CreateRequirementInput,
   ListRequirementsQuery,
   UpdateRequirementInput,
-} from '../../domain/compliance/requirements/requirement.service';
+} from '../../domain/compliance/requirements/requirement.inputs';
 import { SUPPORTED_FRAMEWORKS } from '../../domain/compliance/catalogue';
 import { defineRoutes, errorResponse, routesWith, type ParamsAnswer } from '../route';
 import * as C from '../schemas/compliance';

@@ -7,7 +7,7 @@
 import { okJson, sqlOf, useGateway, type TestGateway } from '../helpers/gateway';
 import { tallyDrift } from '../helpers/tally';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { TALLY_SHRINK_RETRY_MS } from '../../domain/compliance/status/compliance-status.service';
+import { TALLY_SHRINK_RETRY_MS } from '../../domain/compliance/status/compliance-upkeep';
 
 const gw = useGateway();
 const sql = sqlOf(gw);
@@ -69,7 +69,7 @@ test('every kind of change keeps the tally equal to a full recount, before and a
   expect((await tallyDrift(sql)).drift).toEqual([]);
 
   const status = await json('/v1/compliance/status');
-  await gw.services.complianceStatus.compactTally();
+  await gw.services.complianceUpkeep.compactTally();
   const [{ rows }] = (await sql('select count(*)::int as rows from compliance_tally')) as { rows: number }[];
   const { drift, buckets } = await tallyDrift(sql);
   expect(drift).toEqual([]);

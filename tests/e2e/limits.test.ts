@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import { GRAPHQL_LIMITS } from '../../gateway/graphql';
 import { WS_LIMITS } from '../../gateway/live';
-import { MAX_BATCH_SIZE, MAX_PAGE_SIZE } from '../../domain/compliance/requirements/requirement.service';
+import { MAX_BATCH_SIZE, MAX_PAGE_SIZE } from '../../domain/compliance/requirements/requirement.inputs';
 import { MAX_TEXT_LENGTH } from '../../domain/tts/request';
 import { ADMIN_KEY, graphql, useGateway } from '../helpers/gateway';
 

@@ -48,7 +48,7 @@ test('only the last snapshot of each earlier UTC day is kept, and every history 
   try {
     const before = await histories();
     const rowsBefore = (await sql('select count(*)::int as n from metric_snapshots'))[0].n;
-    const removed = await gw.services.complianceStatus.pruneSnapshots();
+    const removed = await gw.services.complianceUpkeep.pruneSnapshots();
     expect(removed).toBeGreaterThan(0);
     expect((await sql('select count(*)::int as n from metric_snapshots'))[0].n).toBe(rowsBefore - removed);
     // At most one row per framework (overall included) and earlier day.
@@ -58,7 +58,7 @@ test('only the last snapshot of each earlier UTC day is kept, and every history 
     expect(perDay.every((r) => r.n === 1)).toBe(true);
     expect(await histories()).toEqual(before);
     // Today's snapshots are all kept; a second prune finds nothing.
-    expect(await gw.services.complianceStatus.pruneSnapshots()).toBe(0);
+    expect(await gw.services.complianceUpkeep.pruneSnapshots()).toBe(0);
   } finally {
     restore();
   }

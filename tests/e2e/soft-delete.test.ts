@@ -82,6 +82,6 @@ test('the clause backfill turns the filter off: deleted requirements are mapped 
   const [{ clauses }] = await sql('select clauses from requirements where id = ?', [gone.id]);
   expect(clauses.length).toBeGreaterThan(0);
   await sql('update requirements set clauses = null where id = ?', [gone.id]);
-  expect(await gw.services.complianceStatus.backfillClauses()).toBeGreaterThanOrEqual(1);
+  expect(await gw.services.complianceUpkeep.backfillClauses()).toBeGreaterThanOrEqual(1);
   expect((await sql('select clauses from requirements where id = ?', [gone.id]))[0].clauses).toEqual(clauses);
 });

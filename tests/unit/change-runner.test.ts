@@ -1,6 +1,6 @@
 import { ChangeRunner, type ChangeRunnerDeps } from '../../domain/compliance/change-runner';
 import type { DomainContext } from '../../domain/context';
-import { ComplianceStatusService, TALLY_CHECK_EVERY_CHANGES } from '../../domain/compliance/status/compliance-status.service';
+import { ComplianceUpkeep, TALLY_CHECK_EVERY_CHANGES } from '../../domain/compliance/status/compliance-upkeep';
 
 // A change's own tally rows are recognised by its top transaction's id, so it must never run in a
 // savepoint of another transaction: the runner refuses before it opens anything.
@@ -25,7 +25,7 @@ test('outside a transaction the runner opens one for the change', async () => {
 // Every change sums the tally's deltas since the last compaction, so under a stream of writes the
 // tally is checked by the number of committed changes, not only by the clock.
 test('every 32 committed changes that moved the tally ask for a compaction check', async () => {
-  const status = new ComplianceStatusService({} as never, {} as never);
+  const status = new ComplianceUpkeep({} as never);
   const asked = jest.fn();
   status.onTallyGrowth = asked;
   for (let i = 0; i < TALLY_CHECK_EVERY_CHANGES - 1; i++) status.changeCommitted();
@@ -41,7 +41,7 @@ test('a committed change tells the figures it committed; one that staged nothing
   const em = { isInTransaction: () => false, transactional: async (work: (tx: unknown) => unknown) => work({}) };
   const ctx = { requestId: 'r', em, principal: null } as unknown as DomainContext;
   const events = { publish: async () => undefined, versionProbe: () => null, stageInto: async () => undefined };
-  const runner = new ChangeRunner({ events, status: { changeCommitted: committed, changesInto: async () => [] } } as unknown as ChangeRunnerDeps);
+  const runner = new ChangeRunner({ events, status: { changesInto: async () => [] }, upkeep: { changeCommitted: committed } } as unknown as ChangeRunnerDeps);
   await runner.run(ctx, async () => 'nothing staged');
   expect(committed).not.toHaveBeenCalled();
   await runner.run(ctx, async (change) => change.emit('requirement.created', { id: 'req_1' }));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CreateApiKeyInput } from '../../domain/auth/auth.service';
-import type { CreateRequirementInput, ListRequirementsQuery, UpdateRequirementInput } from '../../domain/compliance/requirements/requirement.service';
+import type { CreateRequirementInput, ListRequirementsQuery, UpdateRequirementInput } from '../../domain/compliance/requirements/requirement.inputs';
 import { body, procedure, router, type LaneQuery } from '../init';
 import { viewerProcedure } from './viewer.router';
 

@@ -9,7 +9,7 @@ import { Activity } from '../activity/activity.entity';
 import { activityFor } from '../event-access';
 import { SUPPORTED_FRAMEWORKS } from '../catalogue';
 import { precheckFramework } from '../frameworks.service';
-import type { Measurement } from '../status/compliance-status.service';
+import type { Measurement } from '../status/measurement';
 import { NOT_DELETED_SQL } from '../requirements/requirement.entity';
 import { averageOf, HISTORY_METRICS, HISTORY_PERIODS, periodStart, trendOf, type DataPoint, type HistoryMetric, type Trend } from './history';
 import { clock } from '../../clock';

@@ -4,7 +4,8 @@ import type { DomainContext } from '../../context';
 import { parseInput } from '../../validation';
 import { SUPPORTED_FRAMEWORKS, type FrameworkId } from '../catalogue';
 import { precheckFramework } from '../frameworks.service';
-import type { ComplianceLevel, ComplianceStatusService } from '../status/compliance-status.service';
+import type { ComplianceStatusService } from '../status/compliance-status.service';
+import type { ComplianceLevel } from '../status/measurement';
 import type { OpenFindingCounts, ScoreParts } from '../status/scoring';
 import { clock } from '../../clock';
 

@@ -7,7 +7,7 @@ import { buildTraceability } from '../traceability/traceability.service';
 /** Shown when `ORGANISATION_NAME` is not set, so a report never looks as if it named one. */
 export const UNNAMED_ORGANISATION = 'Organisation not configured (ORGANISATION_NAME)';
 import { Requirement, type Priority, type RequirementStatus } from '../requirements/requirement.entity';
-import { PRIORITY_WEIGHT, STATUS_CREDIT, levelOf } from '../status/compliance-status.service';
+import { PRIORITY_WEIGHT, STATUS_CREDIT, levelOf } from '../status/measurement';
 import type { ReportFrameworkSummary, ReportKind, ReportModel } from './render';
 
 export interface ReportScope {
