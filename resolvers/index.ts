@@ -1,13 +1,28 @@
 import { getMetadataStorage, type NonEmptyArray } from 'type-graphql';
 import { TtsResolver } from './tts.resolver';
 import { LiveResolver } from './live.resolver';
-import { ComplianceResolver } from './compliance.resolver';
+import { RequirementResolver } from './requirement.resolver';
+import { ComplianceStatusResolver } from './compliance-status.resolver';
+import { FindingResolver } from './finding.resolver';
+import { FrameworkResolver } from './framework.resolver';
+import { ApiKeyResolver } from './api-key.resolver';
 import { AuditTrailResolver } from './audit-trail.resolver';
 import { AssuranceResolver } from './assurance.resolver';
 import { ViewerResolver } from './viewer.resolver';
 
 /** Every resolver class of the schema. */
-export const RESOLVERS: NonEmptyArray<Function> = [TtsResolver, LiveResolver, ComplianceResolver, AuditTrailResolver, AssuranceResolver, ViewerResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [
+  TtsResolver,
+  LiveResolver,
+  RequirementResolver,
+  ComplianceStatusResolver,
+  FindingResolver,
+  FrameworkResolver,
+  ApiKeyResolver,
+  AuditTrailResolver,
+  AssuranceResolver,
+  ViewerResolver,
+];
 
 /**
  * Root fields (queries, mutations, subscriptions) of the text-to-speech resolver: each counts against the

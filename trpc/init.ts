@@ -55,8 +55,12 @@ export const router = t.router;
  */
 export type LaneQuery = (call: { ctx: DomainContext; services: Services; input: unknown }) => Promise<unknown>;
 
-/** Inputs are typed for clients but validated by the domain, so every transport reports the same codes. */
-export const body = <T>() => z.custom<T>(() => true);
+/**
+ * A procedure's input typed from the domain's own zod schema (`z.input` of it: what a client may
+ * send) but validated by the domain, which parses with that same schema, so every transport reports
+ * the same codes and no transport copies a field by hand.
+ */
+export const inputOf = <S extends z.ZodType>(_schema: S) => z.custom<z.input<S>>(() => true);
 
 /** Anything thrown, as a tRPC error with the catalogue's tRPC code; the DomainError rides along as the cause. */
 function trpcErrorOf(thrown: unknown): TRPCError {

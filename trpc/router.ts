@@ -1,7 +1,8 @@
 import { router, type LaneQuery } from './init';
 import { ttsRouter } from './routers/tts.router';
 import { liveRouter } from './routers/live.router';
-import { authRouter, complianceLaneQueries, complianceRouter } from './routers/compliance.router';
+import { complianceLaneQueries, complianceRouter } from './routers/compliance.router';
+import { authRouter } from './routers/auth.router';
 import { auditTrailRouter } from './routers/audit-trail.router';
 import { assuranceRouter } from './routers/assurance.router';
 

@@ -1,14 +1,16 @@
 import { z } from 'zod';
-import type { CreateApiKeyInput } from '../../domain/auth/auth.service';
-import type { CreateRequirementInput, ListRequirementsQuery, UpdateRequirementInput } from '../../domain/compliance/requirements/requirement.inputs';
-import { body, procedure, router, type LaneQuery } from '../init';
-import { viewerProcedure } from './viewer.router';
+import { CreateFindingInput, ListFindingsQuery, UpdateFindingInput } from '../../domain/compliance/findings/finding.service';
+import {
+  BatchStatusItem,
+  BatchValidateInput,
+  CreateRequirementInput,
+  ListRequirementsQuery,
+  UpdateRequirementInput,
+} from '../../domain/compliance/requirements/requirement.inputs';
+import { inputOf, procedure, router, type LaneQuery } from '../init';
 
 const byId = z.object({ id: z.string() });
-
-type FindingsQuery = { framework?: string; severity?: string; status?: string; requirementId?: string; limit?: number; offset?: number };
-type CreateFinding = { title: string; description?: string; framework: string; severity: string; requirementId?: string; evidence?: string[]; discoveredAt?: string; dueDate?: string };
-type UpdateFinding = { status?: string; resolution?: string | null; resolvedAt?: string; evidence?: string[]; severity?: string; dueDate?: string | null; description?: string | null };
+const byFramework = z.object({ framework: z.string() });
 
 /**
  * Queries the read lane (gateway/read-lane.ts) answers in front of tRPC, kept or computed; the
@@ -22,41 +24,37 @@ export const complianceLaneQueries = {
   requirement: ({ ctx, services, input }: LaneCall) => services.requirements.get(ctx, byId.parse(input).id),
 } satisfies Record<string, LaneQuery>;
 
+/** Requirements, compliance status, findings and the framework catalogue. */
 export const complianceRouter = router({
   // The read lane's own functions, so the lane's answer and tRPC's are one domain call.
-  requirements: procedure.input(body<ListRequirementsQuery | undefined>()).query(({ ctx, input }) => complianceLaneQueries.requirements({ ctx: ctx.domain, services: ctx.services, input })),
+  requirements: procedure.input(inputOf(ListRequirementsQuery.optional())).query(({ ctx, input }) => complianceLaneQueries.requirements({ ctx: ctx.domain, services: ctx.services, input })),
   requirement: procedure.input(byId).query(({ ctx, input }) => complianceLaneQueries.requirement({ ctx: ctx.domain, services: ctx.services, input })),
-  createRequirement: procedure.input(body<CreateRequirementInput>()).mutation(({ ctx, input }) => ctx.services.requirements.create(ctx.domain, input)),
+  createRequirement: procedure.input(inputOf(CreateRequirementInput)).mutation(({ ctx, input }) => ctx.services.requirements.create(ctx.domain, input)),
   updateRequirement: procedure
-    .input(body<{ id: string; data: UpdateRequirementInput }>())
+    .input(inputOf(z.object({ id: z.string(), data: UpdateRequirementInput })))
     .mutation(({ ctx, input }) => ctx.services.requirements.update(ctx.domain, input?.id, input?.data)),
   deleteRequirement: procedure.input(byId).mutation(({ ctx, input }) => ctx.services.requirements.remove(ctx.domain, input.id)),
   validateRequirement: procedure.input(byId).mutation(({ ctx, input }) => ctx.services.requirements.validate(ctx.domain, input.id)),
   /** An inline requirement, validated without storing anything. */
-  validateInline: procedure.input(body<CreateRequirementInput>()).query(({ ctx, input }) => ctx.services.requirements.validateInline(ctx.domain, input)),
+  validateInline: procedure.input(inputOf(CreateRequirementInput)).query(({ ctx, input }) => ctx.services.requirements.validateInline(ctx.domain, input)),
   latestValidation: procedure.input(byId).query(({ ctx, input }) => ctx.services.requirements.latestValidation(ctx.domain, input.id)),
-  validateBatch: procedure.input(body<{ requirementIds: string[] }>()).mutation(({ ctx, input }) => ctx.services.requirements.validateBatch(ctx.domain, input)),
+  validateBatch: procedure.input(inputOf(BatchValidateInput)).mutation(({ ctx, input }) => ctx.services.requirements.validateBatch(ctx.domain, input)),
   batchCreateRequirements: procedure
-    .input(body<{ requirements: CreateRequirementInput[] }>())
+    .input(inputOf(z.object({ requirements: z.array(CreateRequirementInput) })))
     .mutation(({ ctx, input }) => ctx.services.requirements.batchCreate(ctx.domain, input)),
   batchUpdateRequirementStatus: procedure
-    .input(body<{ updates: { id: string; status: string }[] }>())
+    .input(inputOf(z.object({ updates: z.array(BatchStatusItem) })))
     .mutation(({ ctx, input }) => ctx.services.requirements.batchUpdateStatus(ctx.domain, input)),
   complianceStatus: procedure
-    .input(body<{ framework?: string } | undefined>())
+    .input(inputOf(byFramework.partial().optional()))
     .query(({ ctx, input }) => ctx.services.complianceStatus.getStatus(ctx.domain, input?.framework)),
-  frameworkStatus: procedure.input(z.object({ framework: z.string() })).query(({ ctx, input }) => ctx.services.complianceStatus.frameworkStatus(ctx.domain, input.framework)),
-  assess: procedure.input(z.object({ framework: z.string() })).mutation(({ ctx, input }) => ctx.services.complianceStatus.assess(ctx.domain, input.framework)),
-  findings: procedure.input(body<FindingsQuery | undefined>()).query(({ ctx, input }) => ctx.services.findings.list(ctx.domain, input ?? {})),
-  createFinding: procedure.input(body<CreateFinding>()).mutation(({ ctx, input }) => ctx.services.findings.create(ctx.domain, input)),
-  updateFinding: procedure.input(body<{ id: string; data: UpdateFinding }>()).mutation(({ ctx, input }) => ctx.services.findings.update(ctx.domain, input?.id, input?.data)),
+  frameworkStatus: procedure.input(byFramework).query(({ ctx, input }) => ctx.services.complianceStatus.frameworkStatus(ctx.domain, input.framework)),
+  assess: procedure.input(byFramework).mutation(({ ctx, input }) => ctx.services.complianceStatus.assess(ctx.domain, input.framework)),
+  findings: procedure.input(inputOf(ListFindingsQuery.optional())).query(({ ctx, input }) => ctx.services.findings.list(ctx.domain, input ?? {})),
+  createFinding: procedure.input(inputOf(CreateFindingInput)).mutation(({ ctx, input }) => ctx.services.findings.create(ctx.domain, input)),
+  updateFinding: procedure
+    .input(inputOf(z.object({ id: z.string(), data: UpdateFindingInput })))
+    .mutation(({ ctx, input }) => ctx.services.findings.update(ctx.domain, input?.id, input?.data)),
   frameworks: procedure.query(({ ctx }) => ctx.services.frameworks.list(ctx.domain)),
   framework: procedure.input(byId).query(({ ctx, input }) => ctx.services.frameworks.get(ctx.domain, input.id)),
-});
-
-export const authRouter = router({
-  apiKeys: procedure.query(({ ctx }) => ctx.services.auth.listKeys(ctx.domain)),
-  createApiKey: procedure.input(body<CreateApiKeyInput>()).mutation(({ ctx, input }) => ctx.services.auth.issueKey(ctx.domain, input)),
-  revokeApiKey: procedure.input(byId).mutation(({ ctx, input }) => ctx.services.auth.revokeKey(ctx.domain, input.id)),
-  viewer: viewerProcedure,
 });

@@ -1,32 +1,33 @@
 import { z } from 'zod';
-import type { GenerationRequestInput } from '../../domain/tts/request';
-import type { WebhookTarget } from '../../domain/tts/async-generation';
+import { GenerationRequestSchema } from '../../domain/tts/request';
+import { WebhookTargetSchema } from '../../domain/tts/async-generation';
+import { HashExistsSchema, HashLookupSchema, HashRequestSchema } from '../../domain/tts/hashing';
 import { isLastProgressEvent, progressEvents } from '../../transport/progress-stream';
-import { body, procedure, router } from '../init';
+import { inputOf, procedure, router } from '../init';
 
-type HashBody = { text: string; options?: GenerationRequestInput['options']; hashMode?: 'direct' | 'content' | 'semantic'; allowFallback?: boolean };
+const generationInput = inputOf(GenerationRequestSchema);
 
 export const ttsRouter = router({
-  generate: procedure.input(body<GenerationRequestInput>()).mutation(({ ctx, input }) => ctx.services.tts.generation.generate(ctx.domain, input)),
+  generate: procedure.input(generationInput).mutation(({ ctx, input }) => ctx.services.tts.generation.generate(ctx.domain, input)),
   /** Asynchronous generation: queued at once; the outcome is POSTed to `webhook.url`, signed. */
   generateAsync: procedure
-    .input(body<GenerationRequestInput & { webhook: WebhookTarget }>())
+    .input(inputOf(GenerationRequestSchema.extend({ webhook: WebhookTargetSchema })))
     .mutation(({ ctx, input }) => ctx.services.speechGenerations.submit(ctx.domain, input)),
   generation: procedure.input(z.object({ hash: z.string() })).query(({ ctx, input }) => ctx.services.speechGenerations.status(ctx.domain, input.hash)),
-  generateProgressive: procedure.input(body<GenerationRequestInput>()).subscription(async function* ({ ctx, input }) {
+  generateProgressive: procedure.input(generationInput).subscription(async function* ({ ctx, input }) {
     for await (const e of progressEvents(ctx.services, ctx.domain, input)) {
       yield e;
       if (isLastProgressEvent(e)) break;
     }
   }),
   audioMetadata: procedure.input(z.object({ hash: z.string() })).query(({ ctx, input }) => ctx.services.tts.audio.getMetadata(ctx.domain, input.hash)),
-  estimate: procedure.input(body<GenerationRequestInput>()).query(({ ctx, input }) => ctx.services.tts.catalogue.estimate(ctx.domain, input)),
+  estimate: procedure.input(generationInput).query(({ ctx, input }) => ctx.services.tts.catalogue.estimate(ctx.domain, input)),
   providers: procedure.query(({ ctx }) => ctx.services.tts.catalogue.listProviders(ctx.domain)),
   voices: procedure.input(z.object({ provider: z.string().optional() }).optional()).query(({ ctx, input }) => ctx.services.tts.catalogue.listVoices(ctx.domain, input?.provider)),
   languages: procedure.input(z.object({ provider: z.string().optional() }).optional()).query(({ ctx, input }) => ctx.services.tts.catalogue.listLanguages(ctx.domain, input?.provider)),
-  hashInfo: procedure.input(body<HashBody>()).query(({ ctx, input }) => ctx.services.tts.hashes.hashInfo(ctx.domain, input)),
-  hashLookup: procedure.input(body<HashBody>()).query(({ ctx, input }) => ctx.services.tts.hashes.hashLookup(ctx.domain, input)),
-  hashExists: procedure.input(body<HashBody>()).query(({ ctx, input }) => ctx.services.tts.hashes.hashExists(ctx.domain, input)),
+  hashInfo: procedure.input(inputOf(HashRequestSchema)).query(({ ctx, input }) => ctx.services.tts.hashes.hashInfo(ctx.domain, input)),
+  hashLookup: procedure.input(inputOf(HashLookupSchema)).query(({ ctx, input }) => ctx.services.tts.hashes.hashLookup(ctx.domain, input)),
+  hashExists: procedure.input(inputOf(HashExistsSchema)).query(({ ctx, input }) => ctx.services.tts.hashes.hashExists(ctx.domain, input)),
   deleteCacheEntry: procedure.input(z.object({ hash: z.string() })).mutation(({ ctx, input }) => ctx.services.tts.cache.deleteCacheEntry(ctx.domain, input.hash)),
   cacheStats: procedure.query(({ ctx }) => ctx.services.tts.cache.cacheStats(ctx.domain)),
   clearCache: procedure.mutation(({ ctx }) => ctx.services.tts.cache.clearCache(ctx.domain)),

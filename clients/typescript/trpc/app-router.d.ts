@@ -69,8 +69,15 @@ export type AppRouter = TRPCBuiltRouter<
         meta: object;
       }>;
       generateAsync: TRPCMutationProcedure<{
-        input: ({
+        input: {
           text: string;
+          webhook: {
+            url: string;
+            headers?: {
+              [key: string]: string;
+            } | undefined;
+            secret?: string | undefined;
+          };
           options?: {
             provider?: string | undefined;
             voice?: string | undefined;
@@ -92,15 +99,7 @@ export type AppRouter = TRPCBuiltRouter<
             tags?: string[] | undefined;
             priority?: number | undefined;
           } | undefined;
-        }) & ({
-          webhook: {
-            url: string;
-            headers?: {
-              [key: string]: string;
-            } | undefined;
-            secret?: string | undefined;
-          };
-        });
+        };
         output: {
           hash: string;
           status: "queued";
@@ -115,7 +114,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: {
           hash: string;
-          status: "completed" | "queued" | "running" | "failed";
+          status: "failed" | "completed" | "queued" | "running";
           statusUrl: string;
           submittedAt: null | string;
           finishedAt: null | string;
@@ -135,7 +134,7 @@ export type AppRouter = TRPCBuiltRouter<
             message: string;
           } | undefined;
           webhook: null | {
-            status: "pending" | "failed" | "delivered";
+            status: "pending" | "delivered" | "failed";
             attempts: number;
             lastError: null | string;
           };
@@ -327,8 +326,6 @@ export type AppRouter = TRPCBuiltRouter<
             } | undefined;
             pitch?: number | undefined;
           } | undefined;
-          hashMode?: "direct" | "content" | "semantic" | undefined;
-          allowFallback?: boolean | undefined;
         };
         output: {
           hashes: {
@@ -414,7 +411,6 @@ export type AppRouter = TRPCBuiltRouter<
             pitch?: number | undefined;
           } | undefined;
           hashMode?: "direct" | "content" | "semantic" | undefined;
-          allowFallback?: boolean | undefined;
         };
         output: {
           exists: boolean;
@@ -520,7 +516,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: {
           reportId: string;
-          status: "completed" | "failed" | "generating";
+          status: "failed" | "completed" | "generating";
           type: string;
           framework: null | string;
           format: string;
@@ -554,7 +550,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: {
           reportId: string;
-          status: "completed" | "failed" | "generating";
+          status: "failed" | "completed" | "generating";
           type: string;
           framework: null | string;
           format: string;
@@ -593,7 +589,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: {
           reportId: string;
-          status: "completed" | "failed" | "generating";
+          status: "failed" | "completed" | "generating";
           type: string;
           framework: null | string;
           format: string;
@@ -627,7 +623,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: {
           reportId: string;
-          status: "completed" | "failed" | "generating";
+          status: "failed" | "completed" | "generating";
           type: string;
           framework: null | string;
           format: string;
@@ -662,7 +658,7 @@ export type AppRouter = TRPCBuiltRouter<
         output: {
           data: Array<{
             reportId: string;
-            status: "completed" | "failed" | "generating";
+            status: "failed" | "completed" | "generating";
             type: string;
             framework: null | string;
             format: string;
@@ -767,8 +763,8 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       dashboardHistory: TRPCQueryProcedure<{
         input: undefined | {
-          period?: string | undefined;
-          metric?: string | undefined;
+          period?: "7d" | "30d" | "90d" | "1y" | undefined;
+          metric?: "compliance_score" | "requirement_completion" | "validation_rate" | undefined;
           framework?: string | undefined;
         };
         output: {
@@ -825,8 +821,8 @@ export type AppRouter = TRPCBuiltRouter<
       webhookDeliveries: TRPCQueryProcedure<{
         input: {
           id: string;
-          limit?: number | undefined;
-          status?: string | undefined;
+          limit?: unknown;
+          status?: "pending" | "delivered" | "failed" | "skipped" | undefined;
         };
         output: {
           data: Array<{
@@ -847,7 +843,7 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       complianceEvents: TRPCSubscriptionProcedure<{
         input: undefined | {
-          types?: string[] | undefined;
+          types?: Array<"requirement.created" | "requirement.updated" | "requirement.deleted" | "compliance.score_changed" | "validation.completed" | "finding.created" | "finding.updated" | "report.completed" | "user.activity" | "system.alert"> | undefined;
         };
         output: AsyncIterable<{
           id: string;
@@ -1200,7 +1196,7 @@ export type AppRouter = TRPCBuiltRouter<
         input: {
           updates: Array<{
             id: string;
-            status: string;
+            status: "pending" | "in-progress" | "completed";
           }>;
         };
         output: {
@@ -1461,12 +1457,12 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       findings: TRPCQueryProcedure<{
         input: undefined | {
+          limit?: unknown;
+          offset?: unknown;
           framework?: string | undefined;
-          severity?: string | undefined;
-          status?: string | undefined;
+          severity?: "low" | "medium" | "high" | "critical" | undefined;
+          status?: "in-progress" | "open" | "resolved" | undefined;
           requirementId?: string | undefined;
-          limit?: number | undefined;
-          offset?: number | undefined;
         };
         output: {
           data: Array<{
@@ -1497,9 +1493,9 @@ export type AppRouter = TRPCBuiltRouter<
       createFinding: TRPCMutationProcedure<{
         input: {
           title: string;
-          description?: string | undefined;
           framework: string;
-          severity: string;
+          severity: "low" | "medium" | "high" | "critical";
+          description?: string | undefined;
           requirementId?: string | undefined;
           evidence?: string[] | undefined;
           discoveredAt?: string | undefined;
@@ -1527,11 +1523,11 @@ export type AppRouter = TRPCBuiltRouter<
         input: {
           id: string;
           data: {
-            status?: string | undefined;
+            status?: "in-progress" | "open" | "resolved" | undefined;
             resolution?: string | undefined;
             resolvedAt?: string | undefined;
             evidence?: string[] | undefined;
-            severity?: string | undefined;
+            severity?: "low" | "medium" | "high" | "critical" | undefined;
             dueDate?: string | undefined;
             description?: string | undefined;
           };
@@ -1619,7 +1615,7 @@ export type AppRouter = TRPCBuiltRouter<
       createApiKey: TRPCMutationProcedure<{
         input: {
           name: string;
-          permissions: (string[]) & (Array<"read:requirements" | "write:requirements" | "read:compliance" | "write:compliance" | "read:audits" | "write:audits" | "read:dashboard" | "write:dashboard" | "manage:webhooks" | "manage:api-keys" | "read:audit-trail" | "sign:reports" | "tts:generate" | "tts:read" | "tts:admin">);
+          permissions: string[];
           expiresIn?: string | undefined;
           plan?: "standard" | "premium" | "enterprise" | undefined;
         };
@@ -1660,7 +1656,7 @@ export type AppRouter = TRPCBuiltRouter<
     auditTrail: {
       list: TRPCQueryProcedure<{
         input: undefined | {
-          entity?: "requirement" | "finding" | "api_key" | "report" | "webhook" | undefined;
+          entity?: "webhook" | "requirement" | "finding" | "api_key" | "report" | undefined;
           id?: string | undefined;
           key?: string | undefined;
           action?: string | undefined;
@@ -1889,12 +1885,12 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       signReport: TRPCMutationProcedure<{
         input: {
-          reportId: string;
           meaning: "reviewed" | "approved";
+          reportId: string;
         };
         output: ({
           reportId: string;
-          status: "completed" | "failed" | "generating";
+          status: "failed" | "completed" | "generating";
           type: string;
           framework: null | string;
           format: string;

@@ -39,6 +39,9 @@ export const CreateWebhookInput = z
   .strict();
 export type CreateWebhookInput = z.input<typeof CreateWebhookInput>;
 
+/** A webhook's delivery log: the newest first, at most `limit`, of one status if given. */
+export const DeliveriesQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), status: z.enum(DELIVERY_STATUSES).optional() });
+
 export interface WebhookView {
   id: string;
   url: string;
@@ -161,10 +164,7 @@ export class WebhookService implements OutboxWriter {
 
   async deliveries(ctx: DomainContext, id: string, raw: { limit?: unknown; status?: unknown } = {}): Promise<{ data: DeliveryView[] }> {
     const row = await this.owned(ctx, id);
-    const q = parseInput(
-      z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), status: z.enum(DELIVERY_STATUSES).optional() }),
-      { limit: raw.limit ?? undefined, status: raw.status ?? undefined },
-    );
+    const q = parseInput(DeliveriesQuery, { limit: raw.limit ?? undefined, status: raw.status ?? undefined });
     const rows = await ctx.em.find(WebhookDelivery, { webhookId: row.id, ...(q.status ? { status: q.status } : {}) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: q.limit });
     return { data: rows.map(deliveryView) };
   }

@@ -1,0 +1,28 @@
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { CreateFindingInput, Finding, FindingFilter, FindingPage, UpdateFindingInput } from '../schema/compliance.types';
+import type { GqlContext } from './context';
+import { plain } from '../transport/plain';
+
+/** Audit findings: the list, recording one and changing it. */
+@Resolver(() => Finding)
+export class FindingResolver {
+  @Query(() => FindingPage, { name: 'findings', description: 'GET /v1/audits/findings' })
+  findingsList(
+    @Arg('filter', () => FindingFilter, { nullable: true }) filter: FindingFilter | undefined,
+    @Arg('limit', () => Int, { nullable: true }) limit: number | undefined,
+    @Arg('offset', () => Int, { nullable: true }) offset: number | undefined,
+    @Ctx() { services, domain }: GqlContext,
+  ) {
+    return services.findings.list(domain, { ...plain(filter), limit, offset });
+  }
+
+  @Mutation(() => Finding, { description: 'POST /v1/audits/findings' })
+  createFinding(@Arg('input', () => CreateFindingInput) input: CreateFindingInput, @Ctx() { services, domain }: GqlContext) {
+    return services.findings.create(domain, plain(input));
+  }
+
+  @Mutation(() => Finding, { description: 'PATCH /v1/audits/findings/{id}' })
+  updateFinding(@Arg('id', () => String) id: string, @Arg('input', () => UpdateFindingInput) input: UpdateFindingInput, @Ctx() { services, domain }: GqlContext) {
+    return services.findings.update(domain, id, plain(input));
+  }
+}
