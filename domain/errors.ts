@@ -15,6 +15,7 @@ export const ERROR_CATALOGUE = {
   AUTHENTICATION_ERROR: { message: 'Invalid or missing API key' },
   AUTHORIZATION_ERROR: { message: 'Insufficient permissions' },
   NOT_FOUND: { message: 'Resource not found' },
+  METHOD_NOT_ALLOWED: { message: 'Method not allowed on this path' },
   CONFLICT: { message: 'The resource is in a conflicting state' },
   GONE: { message: 'The resource has expired' },
   PAYLOAD_TOO_LARGE: { message: 'Request body too large' },

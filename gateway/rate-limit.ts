@@ -1,34 +1,33 @@
-import type { Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator, rateLimit, type ClientRateLimitInfo, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, type ClientRateLimitInfo, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import type Redis from 'ioredis';
 import type { Plan } from '../domain/auth/api-key.entity';
 import type { Principal } from '../domain/auth/principal';
 import { rateLimitError, type BudgetKind, type Caller, type OperationBudgets, type PlanRateCounter, type RateVerdict, type TtsRateCounter } from '../transport/budgets';
-import { errorBody, envelopeForPath } from '../rest-adapter/envelopes';
 import { clock } from '../domain/clock';
 
 /** Requests per hour of each compliance plan (spec: Limits); enterprise is unlimited. */
 export const PLAN_LIMITS: Record<Plan, number> = { standard: 1000, premium: 10000, enterprise: Infinity };
 
-function storeFor(redis: Redis | undefined, prefix: string): Store | undefined {
-  if (!redis) return undefined; // express-rate-limit's in-process memory store
-  return new RedisStore({
-    prefix,
-    sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as any,
-  });
-}
-
-function limitExceeded(req: Request, res: Response, retryAfterSeconds: number) {
-  res.set('Retry-After', String(retryAfterSeconds));
-  res.status(429).json(errorBody(envelopeForPath(req.originalUrl), rateLimitError(retryAfterSeconds), req.id));
+/**
+ * A fixed window of `windowMs` per client: in Redis when it is set (shared by every instance), else
+ * in this process. Stores follow express-rate-limit's Store interface and are told their window the
+ * way express-rate-limit tells them (`init`).
+ */
+function windowStore(redis: Redis | undefined, prefix: string, windowMs: number): Store {
+  const store: Store = redis
+    ? new RedisStore({ prefix, sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as never })
+    : new WindowCounterStore();
+  // Not awaited (as express-rate-limit does not): Redis answers the first count once it can.
+  Promise.resolve(store.init?.({ windowMs } as never)).catch(() => undefined);
+  return store;
 }
 
 const TTS_WINDOW_MS = 60_000;
 
 /**
  * express-rate-limit's fixed window per client, in process, answering synchronously (its own
- * MemoryStore is async, which costs promises on every request of the fast lane).
+ * MemoryStore is async, which costs promises on every request the front charges).
  */
 export class WindowCounterStore implements Store {
   readonly localKeys = true;
@@ -90,10 +89,6 @@ function secondsUntil(resetTime: Date | undefined, now = clock.nowMs()): number 
   return Math.max(1, Math.ceil(((resetTime?.getTime() ?? now + 1000) - now) / 1000));
 }
 
-function retryAfter(req: Request): number {
-  return secondsUntil((req as any).rateLimit?.resetTime as Date | undefined);
-}
-
 const PLAN_WINDOW_MS = 3_600_000;
 const planExempt = (principal: Principal | null | undefined) => principal?.plan === 'enterprise' || !!principal?.isAdmin;
 const planLimitOf = (principal: Principal | null | undefined) => {
@@ -103,14 +98,12 @@ const planLimitOf = (principal: Principal | null | undefined) => {
 const planKeyOf = (principal: Principal | null | undefined, ip: string | undefined) => (principal ? `key:${principal.keyId}` : `ip:${ipKeyGenerator(ip ?? 'unknown')}`);
 
 export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
-  tts: RequestHandler;
-  plan: RequestHandler;
   ttsCounter: TtsRateCounter;
   planCounter: PlanRateCounter;
   budgets: OperationBudgets;
 } {
-  const ttsStore = storeFor(opts.redis, 'rl:tts:') ?? new WindowCounterStore();
-  const planStore = storeFor(opts.redis, 'rl:plan:') ?? new WindowCounterStore();
+  const ttsStore = windowStore(opts.redis, 'rl:tts:', TTS_WINDOW_MS);
+  const planStore = windowStore(opts.redis, 'rl:plan:', PLAN_WINDOW_MS);
   // IPv6 addresses are keyed by their /56 (parsed by a library); a client's key is worked out once.
   const keys = new Map<string, string>();
   const ttsKey = (ip: string | undefined) => {
@@ -122,27 +115,6 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
     }
     return key;
   };
-  const tts = rateLimit({
-    windowMs: TTS_WINDOW_MS,
-    limit: opts.ttsPerMinute,
-    standardHeaders: 'draft-6',
-    legacyHeaders: false,
-    keyGenerator: (req) => ttsKey(req.ip),
-    handler: (req, res) => limitExceeded(req, res, retryAfter(req)),
-    store: ttsStore,
-    validate: false,
-  });
-  const plan = rateLimit({
-    windowMs: PLAN_WINDOW_MS,
-    limit: (req) => planLimitOf(req.principal),
-    skip: (req) => planExempt(req.principal),
-    standardHeaders: false,
-    legacyHeaders: true,
-    keyGenerator: (req) => planKeyOf(req.principal, req.ip),
-    handler: (req, res) => limitExceeded(req, res, retryAfter(req)),
-    store: planStore,
-    validate: false,
-  });
   const limit = opts.ttsPerMinute;
   const policy = `${limit};w=${Math.ceil(TTS_WINDOW_MS / 1000)}`;
   const limitText = String(limit);
@@ -175,10 +147,6 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
       const limit = planLimitOf(principal);
       const counted = planStore.increment(planKeyOf(principal, ip));
       return counted instanceof Promise ? counted.then((c) => planVerdict(limit, c)) : planVerdict(limit, counted);
-    },
-    undo({ principal, ip }) {
-      if (planExempt(principal)) return;
-      return planStore.decrement(planKeyOf(principal, ip));
     },
   };
   /** The store, key and limit a `kind` counts a caller on (null: not limited). */
@@ -218,5 +186,5 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
       if (c) await takeBack(c, units);
     },
   };
-  return { tts, plan, ttsCounter, planCounter, budgets };
+  return { ttsCounter, planCounter, budgets };
 }

@@ -36,9 +36,6 @@ export interface ResponseDoc {
  * the GraphQL detour). The same entry drives routing, input documentation, the error envelope and
  * the generated OpenAPI document.
  */
-/** A GET route's body from its query and path parameters alone: usable as its `handle` and its `answerFromParams` both. */
-export type ParamsAnswer = (call: { ctx: DomainContext; services: Services; query: Record<string, unknown>; params: Record<string, string> }) => Promise<unknown>;
-
 export interface RouteSpec {
   method: HttpMethod;
   /** OpenAPI template, e.g. `/api/v1/audio/{hash}`. */
@@ -61,21 +58,6 @@ export interface RouteSpec {
   /** Status of a successful answer (default 200). */
   status?: number;
   responses?: Record<number, ResponseDoc>;
-  /**
-   * The answer when it can be given from memory alone (no I/O), else undefined: the fast lane
-   * (`fast-lane.ts`) serves such answers before express; anything else, thrown errors included, goes
-   * through `handle` as usual. Only for POST routes without path parameters.
-   */
-  answerFromMemory?(call: { ctx: DomainContext; services: Services; body(): unknown; bodyText: string }): unknown;
-  /**
-   * A GET route's successful JSON body from its query and path parameters alone (no request,
-   * response or stream), kept or computed exactly as `handle` gives it (the same domain call): the
-   * read lane (`gateway/read-lane.ts`) answers such routes before express, charging the plan limit
-   * first as the route's limiter does. `query` is parsed as express parses it. A thrown error (a
-   * refused permission, an invalid query, an unknown id, the database unavailable) or undefined
-   * sends the request on to express, which answers it through `handle` and its error mapping.
-   */
-  answerFromParams?: ParamsAnswer;
   /** Returns the JSON body; or, for `raw` routes, writes the response itself and returns undefined. */
   handle(call: RestCall): Promise<unknown> | unknown;
   raw?: boolean;

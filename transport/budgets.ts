@@ -17,24 +17,22 @@ export interface RateVerdict {
 }
 
 /**
- * The TTS limit as a counter, for callers outside express (the fast lane): the same store and key
- * as the `tts` middleware, so a client's requests count once whichever way they are served.
- * Synchronous with the in-process store, a promise with Redis.
+ * The TTS limit as a counter, for REST's routes (charged by the request front): the same store and
+ * key as `OperationBudgets.charge('tts')`, so a client's requests count once whichever transport
+ * serves them. Synchronous with the in-process store, a promise with Redis.
  */
 export interface TtsRateCounter {
   hit(ip: string | undefined): RateVerdict | Promise<RateVerdict>;
 }
 
 /**
- * The plan limit as a counter, for callers outside express (the read lane): the same store, key and
- * limit as the `plan` middleware and `OperationBudgets.charge('plan')`. `headers` are the
- * `X-RateLimit-*` headers the middleware sets (none for a caller the plan does not limit, who is
- * not counted). `undo` takes one count back, for a request counted here and then handed on to be
- * counted again. Synchronous with the in-process store, a promise with Redis.
+ * The plan limit as a counter, for REST's routes (charged by the request front): the same store, key
+ * and limit as `OperationBudgets.charge('plan')`. `headers` are the `X-RateLimit-*` headers (none for
+ * a caller the plan does not limit, who is not counted). Synchronous with the in-process store, a
+ * promise with Redis.
  */
 export interface PlanRateCounter {
   hit(caller: Caller): RateVerdict | Promise<RateVerdict>;
-  undo(caller: Caller): void | Promise<void>;
 }
 
 /**
@@ -60,8 +58,8 @@ export interface OperationBudgets {
   charge(kind: BudgetKind, caller: Caller, units?: number): Promise<void>;
   /**
    * Counts like `charge`, but never refuses: when a count goes over the limit, every count this call
-   * took is taken back and it answers false (the read lane then hands the request to the path that
-   * refuses it, which counts it again).
+   * took is taken back and it answers false (the front's seam then hands the request to the
+   * framework, which counts it and refuses it).
    */
   tryCharge(kind: BudgetKind, caller: Caller, units: number): Promise<boolean>;
   /** Takes back `units` counts a `tryCharge` took (an answer that was then not sent). */

@@ -5,6 +5,7 @@ export type TrpcCode =
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
+  | 'METHOD_NOT_SUPPORTED'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
   | 'TOO_MANY_REQUESTS'
@@ -23,6 +24,7 @@ const WIRE: Record<ErrorCode, { status: number; trpc: TrpcCode }> = {
   AUTHENTICATION_ERROR: { status: 401, trpc: 'UNAUTHORIZED' },
   AUTHORIZATION_ERROR: { status: 403, trpc: 'FORBIDDEN' },
   NOT_FOUND: { status: 404, trpc: 'NOT_FOUND' },
+  METHOD_NOT_ALLOWED: { status: 405, trpc: 'METHOD_NOT_SUPPORTED' },
   CONFLICT: { status: 409, trpc: 'CONFLICT' },
   GONE: { status: 410, trpc: 'NOT_FOUND' },
   PAYLOAD_TOO_LARGE: { status: 413, trpc: 'PAYLOAD_TOO_LARGE' },

@@ -48,14 +48,6 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
 export const router = t.router;
 
 /**
- * A query procedure's result as a plain function of the call's raw `input` (the same input handling
- * and domain call as the procedure, kept or computed), for the read lane to answer in front of
- * tRPC's adapter; a thrown error or undefined sends the call on to tRPC. Declared next to the
- * procedure it stands for.
- */
-export type LaneQuery = (call: { ctx: DomainContext; services: Services; input: unknown }) => Promise<unknown>;
-
-/**
  * A procedure's input typed from the domain's own zod schema (`z.input` of it: what a client may
  * send) but validated by the domain, which parses with that same schema, so every transport reports
  * the same codes and no transport copies a field by hand.

@@ -1,7 +1,7 @@
-import { router, type LaneQuery } from './init';
+import { router } from './init';
 import { ttsRouter } from './routers/tts.router';
 import { liveRouter } from './routers/live.router';
-import { complianceLaneQueries, complianceRouter } from './routers/compliance.router';
+import { complianceRouter } from './routers/compliance.router';
 import { authRouter } from './routers/auth.router';
 import { auditTrailRouter } from './routers/audit-trail.router';
 import { assuranceRouter } from './routers/assurance.router';
@@ -18,5 +18,3 @@ export const appRouter = router({
 
 export type AppRouter = typeof appRouter;
 
-/** Query procedures (by path) the read lane answers in front of tRPC's adapter, kept or computed. */
-export const LANE_QUERIES: ReadonlyMap<string, LaneQuery> = new Map(Object.entries(complianceLaneQueries).map(([name, answer]) => [`compliance.${name}`, answer]));

@@ -28,14 +28,9 @@ export class AudioRetrieval {
    * reported as absent rather than served.
    */
   async getAudio(ctx: DomainContext, hash: string, opts: { countAccess?: boolean } = {}): Promise<AudioFile> {
-    const { access, tier, stored, accesses } = this.deps;
-    access.require(ctx, 'tts:read');
-    assertAudioHash(hash);
-    const hot = tier.get(hash);
-    if (hot) {
-      if (opts.countAccess !== false) accesses.record(hash);
-      return { data: hot.data, view: hot.view, tier: 'memory' };
-    }
+    const hot = this.hotAudio(ctx, hash, opts);
+    if (hot) return hot;
+    const { tier, stored, accesses } = this.deps;
     const entry = await stored.findLive(ctx.em, hash);
     if (!entry) throw audioNotFound(hash);
     let data: Buffer | null;
@@ -57,6 +52,19 @@ export class AudioRetrieval {
     tier.set(hash, data, view);
     if (opts.countAccess !== false) accesses.record(hash);
     return { data, view, tier: 'storage' };
+  }
+
+  /**
+   * The file when the hot tier holds it, counted as a read like `getAudio`'s; undefined when it would
+   * take the database (no I/O either way). Checks and throws what `getAudio` does.
+   */
+  hotAudio(ctx: DomainContext, hash: string, opts: { countAccess?: boolean } = {}): AudioFile | undefined {
+    this.deps.access.require(ctx, 'tts:read');
+    assertAudioHash(hash);
+    const hot = this.deps.tier.get(hash);
+    if (!hot) return undefined;
+    if (opts.countAccess !== false) this.deps.accesses.record(hash);
+    return { data: hot.data, view: hot.view, tier: 'memory' };
   }
 
   async getMetadata(ctx: DomainContext, hash: string) {

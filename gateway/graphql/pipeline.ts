@@ -29,14 +29,6 @@ export interface Part {
   validationRules?: readonly ValidationRule[];
   /** Before anything runs (subscriptions too): throws the refusal (a DomainError or a client error). */
   admit?(op: Operation): void | Promise<void>;
-  /**
-   * What `admit` does, for an answer sent without Apollo (the read lane): counts what `admit` counts,
-   * but a refusal answers false and leaves nothing counted. Only parts that count something have it
-   * (and `takeBack`); for the others the lane runs `admit`, a throw meaning refused.
-   */
-  tryAdmit?(op: Operation): Promise<boolean>;
-  /** Takes back what `tryAdmit` counted (the answer was then not sent). */
-  takeBack?(op: Operation): Promise<void>;
   /** Wraps execution of queries and mutations; the first part listed is the outermost. */
   execute?(op: Operation, next: Execute): Promise<ExecutionResult>;
   /** The result `execute` would answer without executing anything (a kept answer), or undefined. */
@@ -44,9 +36,6 @@ export interface Part {
   /** The error a client sees (both transports), given graphql-js's own formatting. */
   formatError?(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError;
 }
-
-/** Takes back what an admission counted. */
-export type TakeBack = () => Promise<void>;
 
 /** A query text parsed and validated, with its key. */
 export interface Prepared {
@@ -62,15 +51,9 @@ export interface Pipeline {
   /** Parses and validates a query text (graphql-ws), kept by its text while valid. */
   prepare(query: string): Prepared | { errors: readonly GraphQLError[] };
   admit(op: Operation): Promise<void>;
-  /**
-   * `admit` for an answer sent without Apollo (the read lane): the same checks in the same order,
-   * the same counts, but never refusing: undefined when `admit` would refuse (nothing stays counted),
-   * else a function that takes back every count (for an answer that is then not sent).
-   */
-  tryAdmit(op: Operation): Promise<TakeBack | undefined>;
   execute: Execute;
   /**
-   * The result execution would answer from what the parts keep, computing nothing (the read lane);
+   * The result execution would answer from what the parts keep, computing nothing (the front's seam);
    * undefined when nothing is kept for the operation at the read model's current version.
    */
   kept(op: Operation): Promise<ExecutionResult | undefined>;
@@ -98,7 +81,6 @@ export function createPipeline(schema: GraphQLSchema, parts: readonly Part[]): P
   const validationRules = parts.flatMap((p) => p.validationRules ?? []);
   const rules = [...specifiedRules, ...validationRules];
   const admitters = parts.filter((p) => p.admit).map((p) => p.admit!.bind(p));
-  const admitting = parts.filter((p) => p.admit);
   const formatters = parts.filter((p) => p.formatError).map((p) => p.formatError!.bind(p));
   const keepers = parts.filter((p) => p.kept).map((p) => p.kept!.bind(p));
   const execute = parts.reduceRight<Execute>((next, part) => (part.execute ? (op) => part.execute!(op, next) : next), graphqlJsExecute(schema));
@@ -136,30 +118,6 @@ export function createPipeline(schema: GraphQLSchema, parts: readonly Part[]): P
     prepare,
     async admit(op) {
       for (const admit of admitters) await admit(op);
-    },
-    async tryAdmit(op) {
-      const counted: Part[] = [];
-      const takeBack: TakeBack = async () => {
-        for (let i = counted.length - 1; i >= 0; i--) await counted[i].takeBack!(op);
-      };
-      for (const part of admitting) {
-        let admitted: boolean;
-        try {
-          if (part.tryAdmit) admitted = await part.tryAdmit(op);
-          else {
-            await part.admit!(op);
-            admitted = true;
-          }
-        } catch {
-          admitted = false;
-        }
-        if (!admitted) {
-          await takeBack();
-          return undefined;
-        }
-        if (part.tryAdmit && part.takeBack) counted.push(part);
-      }
-      return takeBack;
     },
     execute,
     async kept(op) {

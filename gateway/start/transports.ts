@@ -7,7 +7,6 @@ import { DomainError } from '../../domain/errors';
 import type { EventBus } from '../../domain/events/bus';
 import type { Services } from '../../domain/services';
 import { mountRoutes } from '../../rest-adapter/mount';
-import { parseLikeExpressJson, preReadBodyOf } from '../../rest-adapter/fast-lane';
 import { buildOpenApi, docsPage, DOCS_INIT_JS } from '../../rest-adapter/openapi';
 import { buildAsyncApi } from '../../rest-adapter/asyncapi';
 import { ROUTE_TABLE } from '../../rest-adapter/route-table';
@@ -48,7 +47,7 @@ export function mountRest(http: HttpApp, deps: { services: Services; log: Logger
     },
   };
   const restRouter = express.Router();
-  mountRoutes(restRouter, ROUTE_TABLE, { services: deps.services, contexts: http.contexts, limiters: http.limiters, log: deps.log, streams: streamRegistry });
+  mountRoutes(restRouter, ROUTE_TABLE, { services: deps.services, contexts: http.contexts, log: deps.log, streams: streamRegistry });
   app.use(restRouter);
 
   const openapi = buildOpenApi(ROUTE_TABLE);
@@ -99,20 +98,9 @@ export async function mountGraphql(http: HttpApp, deps: { config: GatewayConfig;
   // GraphiQL for browsers (development only, like introspection), before the GraphQL server.
   if (!config.production) app.use(graphiqlRouter());
   const knownOperations = new Set(KNOWN_OPERATIONS);
-  const jsonBody = express.json({ limit: '1mb' });
+  // The front has read the JSON body (gateway/front).
   app.use(
     '/graphql',
-    (req, res, next) => {
-      // The read lane read the body and handed the request on: parsed as express.json would parse it.
-      const preRead = preReadBodyOf(req);
-      if (preRead === undefined) return jsonBody(req, res, next);
-      try {
-        req.body = parseLikeExpressJson(preRead);
-      } catch (err) {
-        return next(err);
-      }
-      next();
-    },
     (req, res, next) => {
       // Until the document is parsed (it may not parse): the name the request gives, if any.
       res.locals.route = graphqlRouteLabel(knownOperations, req.body?.operationName ?? req.query.operationName);
@@ -128,8 +116,8 @@ export async function mountGraphql(http: HttpApp, deps: { config: GatewayConfig;
       }),
     }),
   );
-  // Queries are answered in front of express by the read lane (kept or computed through this pipeline), admitted and charged as Apollo's admission does.
-  http.graphqlLane.use({ pipeline, charging, routeLabel: (name) => graphqlRouteLabel(knownOperations, name) });
+  // Queries whose answers the response cache keeps are answered by the front's seam, charged as Apollo's admission charges them.
+  http.front.useGraphql({ pipeline, charging, routeLabel: (name) => graphqlRouteLabel(knownOperations, name) });
   return { pipeline, apollo };
 }
 

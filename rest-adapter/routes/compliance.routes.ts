@@ -9,17 +9,13 @@ import {
   UpdateRequirementInput,
 } from '../../domain/compliance/requirements/requirement.inputs';
 import { SUPPORTED_FRAMEWORKS } from '../../domain/compliance/catalogue';
-import { defineRoutes, errorResponse, routesWith, type ParamsAnswer } from '../route';
+import { defineRoutes, errorResponse, routesWith } from '../route';
 import * as C from '../schemas/compliance';
 
 const V1 = '/v1';
 const notFound = { 404: errorResponse('Not found') };
 const invalidFramework = { 400: errorResponse('VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks') };
 
-// The read lane answers these two in front of express (`answerFromParams`): one function serves both
-// paths, so the lane's answer and express's cannot drift apart.
-const listRequirements: ParamsAnswer = ({ ctx, services, query }) => services.requirements.list(ctx, query);
-const getRequirement: ParamsAnswer = ({ ctx, services, params }) => services.requirements.get(ctx, params.id);
 
 /** Every compliance path shares its envelope and its per-plan limiter. */
 const route = routesWith({ envelope: 'integration', limiter: 'plan' } as const);
@@ -94,8 +90,7 @@ export const complianceRoutes = defineRoutes([
     permission: 'read:requirements',
     request: { query: ListRequirementsQuery },
     responses: invalidFramework,
-    handle: listRequirements,
-    answerFromParams: listRequirements,
+    handle: ({ ctx, services, query }) => services.requirements.list(ctx, query),
   }),
   route({
     method: 'post',
@@ -119,8 +114,7 @@ export const complianceRoutes = defineRoutes([
     tag: 'requirements',
     permission: 'read:requirements',
     responses: notFound,
-    handle: getRequirement,
-    answerFromParams: getRequirement,
+    handle: ({ ctx, services, params }) => services.requirements.get(ctx, params.id),
   }),
   route({
     method: 'put',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors';
 import { contentTypeFor } from '../../domain/tts/audio';
+import type { AudioFile } from '../../domain/tts/audio-retrieval';
 import { runProgressStream, type ProgressEvent } from '../../transport/progress-stream';
 import { quotaHeaders } from '../../transport/client-error';
 import { GenerationRequestSchema, TtsOptionsSchema } from '../../domain/tts/request';
@@ -54,18 +55,30 @@ const providerQuery = z.object({ provider: Provider.optional() });
 /** Long-lived immutable audio: its URL is its content's hash. */
 const AUDIO_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
+/** The headers of a stored audio file's answer (whole, ranged or not modified), as name/value pairs. */
+export function audioHeaderPairs(file: AudioFile): string[] {
+  return [
+    'Content-Type',
+    contentTypeFor(file.view.format),
+    'Cache-Control',
+    AUDIO_CACHE_CONTROL,
+    'Accept-Ranges',
+    'bytes',
+    'ETag',
+    `"${file.view.blobKey}"`,
+    'X-Provider',
+    file.view.provider,
+    'X-Cached-Tier',
+    file.tier,
+  ];
+}
+
 async function sendAudio({ ctx, services, params, req, res }: RestCall, headOnly: boolean) {
   const file = await services.tts.audio.getAudio(ctx, params.hash, { countAccess: !headOnly });
   const { data, view } = file;
   const etag = `"${view.blobKey}"`;
-  res.set({
-    'Content-Type': contentTypeFor(view.format),
-    'Cache-Control': AUDIO_CACHE_CONTROL,
-    'Accept-Ranges': 'bytes',
-    ETag: etag,
-    'X-Provider': view.provider,
-    'X-Cached-Tier': file.tier,
-  });
+  const headers = audioHeaderPairs(file);
+  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i], headers[i + 1]);
   const inm = req.headers['if-none-match'];
   if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}` || t.trim() === '*')) {
     res.status(304).end();
@@ -211,7 +224,6 @@ export const ttsRoutes = defineRoutes([
       500: errorResponse('Provider not configured'),
       502: errorResponse('Upstream provider error'),
     },
-    answerFromMemory: ({ ctx, services, body, bodyText }) => services.tts.generation.cachedGeneration(ctx, body, bodyText),
     handle: async (call) => {
       if (hasWebhook(call.body)) {
         const queued = await call.services.speechGenerations.submit(call.ctx, call.body);
@@ -220,7 +232,7 @@ export const ttsRoutes = defineRoutes([
       }
       const answer = await call.services.tts.generation.generate(call.ctx, call.body);
       // Only a generation that was charged shows the budget: a cache hit costs nothing, and is
-      // answered the same whether the fast lane or express serves it.
+      // answered the same whichever way it is served.
       if (!answer.cached) showCharacterBudget(call);
       return answer;
     },

@@ -7,28 +7,15 @@ import {
   ListRequirementsQuery,
   UpdateRequirementInput,
 } from '../../domain/compliance/requirements/requirement.inputs';
-import { inputOf, procedure, router, type LaneQuery } from '../init';
+import { inputOf, procedure, router } from '../init';
 
 const byId = z.object({ id: z.string() });
 const byFramework = z.object({ framework: z.string() });
 
-/**
- * Queries the read lane (gateway/read-lane.ts) answers in front of tRPC, kept or computed; the
- * procedures below call these same functions; a thrown error (invalid input, unknown
- * id, refused permission…) sends the call to tRPC, which answers it in its own words.
- */
-type LaneCall = Parameters<LaneQuery>[0];
-// `satisfies`, not a type annotation: each keeps its own result type, which the procedures (and the typed clients) see.
-export const complianceLaneQueries = {
-  requirements: ({ ctx, services, input }: LaneCall) => services.requirements.list(ctx, input ?? {}, { detail: true }),
-  requirement: ({ ctx, services, input }: LaneCall) => services.requirements.get(ctx, byId.parse(input).id),
-} satisfies Record<string, LaneQuery>;
-
 /** Requirements, compliance status, findings and the framework catalogue. */
 export const complianceRouter = router({
-  // The read lane's own functions, so the lane's answer and tRPC's are one domain call.
-  requirements: procedure.input(inputOf(ListRequirementsQuery.optional())).query(({ ctx, input }) => complianceLaneQueries.requirements({ ctx: ctx.domain, services: ctx.services, input })),
-  requirement: procedure.input(byId).query(({ ctx, input }) => complianceLaneQueries.requirement({ ctx: ctx.domain, services: ctx.services, input })),
+  requirements: procedure.input(inputOf(ListRequirementsQuery.optional())).query(({ ctx, input }) => ctx.services.requirements.list(ctx.domain, input ?? {}, { detail: true })),
+  requirement: procedure.input(byId).query(({ ctx, input }) => ctx.services.requirements.get(ctx.domain, input.id)),
   createRequirement: procedure.input(inputOf(CreateRequirementInput)).mutation(({ ctx, input }) => ctx.services.requirements.create(ctx.domain, input)),
   updateRequirement: procedure
     .input(inputOf(z.object({ id: z.string(), data: UpdateRequirementInput })))

@@ -71,6 +71,14 @@ export class RequirementService {
     return this.deps.readModel.cached(key, () => readRequirementPage(ctx.em, q, !!opts.detail));
   }
 
+  /**
+   * The page the read model keeps for this query at its current version, computing nothing; undefined
+   * when none is kept. Checks and parses as `list` does (and throws what it throws).
+   */
+  async keptList(ctx: DomainContext, rawQuery: unknown, opts: { detail?: boolean } = {}): Promise<Page<RequirementListItem | RequirementDetail> | undefined> {
+    return this.deps.readModel.kept(this.listQuery(ctx, rawQuery, !!opts.detail).key);
+  }
+
   /** The permission check, the parsed query and the key its answer is kept under. */
   private listQuery(ctx: DomainContext, rawQuery: unknown, detail: boolean) {
     requirePermission(ctx, 'read:requirements');
@@ -85,6 +93,12 @@ export class RequirementService {
   async get(ctx: DomainContext, id: string): Promise<RequirementDetail> {
     requirePermission(ctx, 'read:requirements');
     return this.deps.readModel.cached(`requirements.get\u0000${id}`, async () => requirementDetail(await this.load(ctx.em, id)));
+  }
+
+  /** The requirement the read model keeps at its current version, computing nothing; undefined when none is kept. */
+  async keptGet(ctx: DomainContext, id: string): Promise<RequirementDetail | undefined> {
+    requirePermission(ctx, 'read:requirements');
+    return this.deps.readModel.kept(`requirements.get\u0000${id}`);
   }
 
   async update(ctx: DomainContext, id: string, raw: unknown): Promise<RequirementDetail> {

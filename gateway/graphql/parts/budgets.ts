@@ -44,8 +44,8 @@ function chargeOf(charging: OperationCharging, op: Operation) {
 
 /**
  * Charges each root field of an operation to the caller (its key's plan, else its address); over a
- * budget: the limiter's 429. The read lane charges the same counts with `tryAdmit`
- * (`chargeUnlessRefused`) and takes them back with `takeBack` when it does not answer.
+ * budget: the limiter's 429. The front's seam charges the same counts with `chargeUnlessRefused`
+ * for an answer it sends itself.
  */
 export function operationBudgets(charging: OperationCharging): Part {
   return {
@@ -55,14 +55,12 @@ export function operationBudgets(charging: OperationCharging): Part {
       await charging.budgets.charge('tts', caller, counts.tts);
       await charging.budgets.charge('plan', caller, counts.plan);
     },
-    tryAdmit: (op) => chargeUnlessRefused(charging, op),
-    takeBack: (op) => refundCharge(charging, op),
   };
 }
 
 /**
  * What `operationBudgets` charges an operation, for an answer sent without Apollo's admission (the
- * read lane): the same counts on the same counters. When admission would refuse (over a budget),
+ * front's seam): the same counts on the same counters. When admission would refuse (over a budget),
  * nothing stays counted and the answer is false: the request goes to Apollo, which counts and refuses.
  */
 export async function chargeUnlessRefused(charging: OperationCharging, op: Operation): Promise<boolean> {
@@ -71,11 +69,4 @@ export async function chargeUnlessRefused(charging: OperationCharging, op: Opera
   if (await charging.budgets.tryCharge('plan', caller, counts.plan)) return true;
   await charging.budgets.refund('tts', caller, counts.tts);
   return false;
-}
-
-/** Takes back what `chargeUnlessRefused` counted for an operation (an answer computed, then not sent). */
-export async function refundCharge(charging: OperationCharging, op: Operation): Promise<void> {
-  const { counts, caller } = chargeOf(charging, op);
-  await charging.budgets.refund('plan', caller, counts.plan);
-  await charging.budgets.refund('tts', caller, counts.tts);
 }

@@ -1,12 +1,12 @@
 /**
- * The read lane (gateway/read-lane.ts) answers REST and tRPC reads in front of express and tRPC;
- * here, repeated reads the read model keeps (tests/e2e/read-lane-computed.test.ts: reads computed
- * every time). Whatever it answers must be byte for byte and header for header what they would have
- * answered; the plan limit must count each request once, whichever way it is served; and a
+ * The front's seam (gateway/front/seam.ts) answers REST and tRPC reads the read model keeps, without
+ * express or tRPC. Whatever it answers must be byte for byte and header for header what they answer
+ * for the same request (this is the test that fails when an upgrade of express or tRPC changes their
+ * answers); the plan limit must count each request once, whichever way it is served; and a
  * committed change must be seen by the very next read.
  */
 import { ADMIN_KEY, sqlOf, useGateway, okJson } from '../helpers/gateway';
-import { seedLaneRequirements, comparable, expressRouter, planCount, readAnswer, type LaneAnswer } from '../helpers/read-lane';
+import { seedRequirements, comparable, expressRouter, planCount, readAnswer, type Answer } from '../helpers/seam';
 
 const gw = useGateway();
 afterEach(() => jest.restoreAllMocks());
@@ -14,61 +14,63 @@ afterEach(() => jest.restoreAllMocks());
 let key: string;
 let ids: string[];
 beforeAll(async () => {
-  ids = await seedLaneRequirements(gw, 'Lane requirement', 'kept');
-  key = (await okJson(gw, '/v1/auth/api-keys', { method: 'POST', json: { name: 'lane reader', permissions: ['read:requirements', 'write:requirements'] } })).key;
+  ids = await seedRequirements(gw, 'Seam requirement', 'kept');
+  key = (await okJson(gw, '/v1/auth/api-keys', { method: 'POST', json: { name: 'seam reader', permissions: ['read:requirements', 'write:requirements'] } })).key;
 });
 
-const read = (path: string, auth: string | null = key, headers: Record<string, string> = {}): Promise<LaneAnswer> => readAnswer(gw, path, auth, headers);
+const read = (path: string, auth: string | null = key, headers: Record<string, string> = {}): Promise<Answer> => readAnswer(gw, path, auth, headers);
 
 /**
- * The same request answered by the lane and by express (or tRPC), both from the kept answer: the
- * lane's read is made to fail once, which hands the request on exactly as an error does; express
+ * The same request answered by the seam and by express (or tRPC), both from the kept answer: the
+ * seam is told once that nothing is kept, which hands the request on exactly as a miss does; express
  * then reads the same kept answer through its whole path. Each is counted once on the plan limit.
  */
-async function laneAndBehind(path: string, auth: string | null = key) {
+async function seamAndBehind(path: string, auth: string | null = key) {
   jest.restoreAllMocks();
   const readModel = gw.services.readModel;
   await read(path, auth); // computed and kept
   const express = expressRouter();
   const computes = jest.spyOn(readModel, 'set');
   const counted = planCount();
-  const lane = await read(path, auth);
+  const seam = await read(path, auth);
   expect(express).not.toHaveBeenCalled();
   expect(computes).not.toHaveBeenCalled(); // the kept answer
   expect(counted()).toBe(auth === key ? 1 : 0);
-  const reads = jest.spyOn(readModel, 'cached').mockRejectedValueOnce(new Error('the lane hands this one on'));
+  const misses = jest.spyOn(readModel, 'kept').mockResolvedValueOnce(undefined);
+  const reads = jest.spyOn(readModel, 'cached');
   const behind = await read(path, auth);
   expect(express).toHaveBeenCalled();
-  expect(reads).toHaveBeenCalledTimes(2); // the lane's (failed), then express's or tRPC's
+  expect(misses).toHaveBeenCalledTimes(1); // the seam's
+  expect(reads).toHaveBeenCalledTimes(1); // express's or tRPC's
   expect(computes).not.toHaveBeenCalled();
   expect(counted()).toBe(auth === key ? 2 : 0);
-  return { lane, behind };
+  return { seam, behind };
 }
 
 describe('REST', () => {
-  test.each(['/v1/requirements?limit=2', '/api/requirements?framework=gdpr&limit=50', '/v1/requirements'])('GET %s: the lane answers what express answers', async (path) => {
-    const { lane, behind } = await laneAndBehind(path);
-    expect(lane.status).toBe(200);
-    expect(lane.text).toBe(behind.text);
-    expect(comparable(lane)).toEqual(comparable(behind));
-    expect(Object.keys(lane.headers).sort()).toEqual(Object.keys(behind.headers).sort());
-    expect(lane.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(lane.headers['x-ratelimit-limit']).toBe('1000');
+  test.each(['/v1/requirements?limit=2', '/api/requirements?framework=gdpr&limit=50', '/v1/requirements'])('GET %s: the seam answers what express answers', async (path) => {
+    const { seam, behind } = await seamAndBehind(path);
+    expect(seam.status).toBe(200);
+    expect(seam.text).toBe(behind.text);
+    expect(comparable(seam)).toEqual(comparable(behind));
+    expect(Object.keys(comparable(seam)).sort()).toEqual(Object.keys(comparable(behind)).sort());
+    expect(seam.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(seam.headers['x-ratelimit-limit']).toBe('1000');
     // Counted once each, on one counter.
-    expect(Number(behind.headers['x-ratelimit-remaining'])).toBe(Number(lane.headers['x-ratelimit-remaining']) - 1);
-    expect(lane.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Number(behind.headers['x-ratelimit-remaining'])).toBe(Number(seam.headers['x-ratelimit-remaining']) - 1);
+    expect(seam.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   test('GET /v1/requirements/{id} and its /api alias, for an issued key and for the admin (no plan headers)', async () => {
     for (const auth of [key, ADMIN_KEY]) {
       for (const path of [`/v1/requirements/${ids[0]}`, `/api/requirements/${ids[1]}`]) {
-        const { lane, behind } = await laneAndBehind(path, auth);
-        expect(lane.status).toBe(200);
-        expect(JSON.parse(lane.text).id).toBe(path.split('/').pop());
-        expect(lane.text).toBe(behind.text);
-        expect(comparable(lane)).toEqual(comparable(behind));
-        expect(Object.keys(lane.headers).sort()).toEqual(Object.keys(behind.headers).sort());
-        expect('x-ratelimit-limit' in lane.headers).toBe(auth === key);
+        const { seam, behind } = await seamAndBehind(path, auth);
+        expect(seam.status).toBe(200);
+        expect(JSON.parse(seam.text).id).toBe(path.split('/').pop());
+        expect(seam.text).toBe(behind.text);
+        expect(comparable(seam)).toEqual(comparable(behind));
+        expect(Object.keys(comparable(seam)).sort()).toEqual(Object.keys(comparable(behind)).sort());
+        expect('x-ratelimit-limit' in seam.headers).toBe(auth === key);
       }
     }
   });
@@ -77,13 +79,13 @@ describe('REST', () => {
     const path = `/v1/requirements/${ids[2]}`;
     await read(path);
     const before = await metricValue('/v1/requirements/:id');
-    const lane = await read(path, key, { 'x-request-id': 'lane-trace.1' });
-    expect(lane.status).toBe(200);
-    expect(lane.headers['x-request-id']).toBe('lane-trace.1');
+    const seam = await read(path, key, { 'x-request-id': 'seam-trace.1' });
+    expect(seam.status).toBe(200);
+    expect(seam.headers['x-request-id']).toBe('seam-trace.1');
     expect(await metricValue('/v1/requirements/:id')).toBe(before + 1);
   });
 
-  test('what the lane cannot answer reaches express: an Origin, an invalid query, a refused key, a missing permission, an unknown id', async () => {
+  test('what the seam cannot answer reaches express: an Origin, an invalid query, a refused key, a missing permission, an unknown id', async () => {
     const path = '/v1/requirements?limit=3';
     await read(path);
     const list = jest.spyOn(gw.services.requirements, 'list');
@@ -118,14 +120,14 @@ describe('tRPC', () => {
     ['compliance.requirements', (): string => `/trpc/compliance.requirements?input=${input({ limit: 2 })}`],
     ['compliance.requirements without input', (): string => '/trpc/compliance.requirements'],
     ['compliance.requirement', (): string => `/trpc/compliance.requirement?input=${input({ id: ids[0] })}`],
-  ] as const)('%s: the lane answers what tRPC answers', async (_name, path) => {
-    const { lane, behind } = await laneAndBehind(path());
-    expect(lane.status).toBe(200);
-    expect(lane.text).toBe(behind.text);
-    expect(JSON.parse(lane.text).result.data).toBeDefined();
-    expect(comparable(lane)).toEqual(comparable(behind));
-    expect(Object.keys(lane.headers).sort()).toEqual(Object.keys(behind.headers).sort());
-    expect(lane.headers.vary).toBe('trpc-accept, accept');
+  ] as const)('%s: the seam answers what tRPC answers', async (_name, path) => {
+    const { seam, behind } = await seamAndBehind(path());
+    expect(seam.status).toBe(200);
+    expect(seam.text).toBe(behind.text);
+    expect(JSON.parse(seam.text).result.data).toBeDefined();
+    expect(comparable(seam)).toEqual(comparable(behind));
+    expect(Object.keys(comparable(seam)).sort()).toEqual(Object.keys(comparable(behind)).sort());
+    expect(seam.headers.vary).toBe('trpc-accept, accept');
   });
 
   test('a batch, invalid input and a missing id are tRPC’s to answer', async () => {
@@ -144,15 +146,15 @@ describe('tRPC', () => {
 });
 
 describe('the plan limit and changes', () => {
-  test('lane, express and tRPC count on one counter, once per request', async () => {
+  test('seam, express and tRPC count on one counter, once per request', async () => {
     const path = '/v1/requirements?limit=1';
     const trpc = `/trpc/compliance.requirements?input=${encodeURIComponent(JSON.stringify({ limit: 1 }))}`;
     await read(path);
     await read(trpc);
     const remaining = async () => Number((await read(path)).headers['x-ratelimit-remaining']);
     const start = await remaining();
-    await read(trpc); // the lane
-    jest.spyOn(gw.services.readModel, 'cached').mockRejectedValueOnce(new Error('the lane hands this one on'));
+    await read(trpc); // the seam
+    jest.spyOn(gw.services.readModel, 'kept').mockResolvedValueOnce(undefined);
     await read(trpc); // tRPC
     expect(await remaining()).toBe(start - 3);
   });
@@ -171,7 +173,7 @@ describe('the plan limit and changes', () => {
     expect((await list()).status).toBe('in-progress');
     expect((await detail()).status).toBe('in-progress');
     expect((await trpcDetail()).status).toBe('in-progress');
-    // Kept again, and answered by the lane.
+    // Kept again, and answered by the seam.
     const express = expressRouter();
     const computes = jest.spyOn(gw.services.readModel, 'set');
     expect((await detail()).status).toBe('in-progress');
@@ -209,7 +211,7 @@ describe('the plan limit and changes', () => {
     const get = jest.spyOn(gw.services.requirements, 'get');
     const counted = planCount();
     const refused = await read(path);
-    // The lane charged first and handed the refusal to express, whose limiter refused before the route ran.
+    // The seam charged first and handed the refusal to express, whose limiter refused before the route ran.
     expect(get).not.toHaveBeenCalled();
     expect(counted()).toBe(1);
     expect(refused.status).toBe(429);

@@ -7,10 +7,10 @@ import type { DomainContext } from '../../domain/context';
 import { okJson, type TestGateway } from './gateway';
 
 /**
- * The two domain calls of two concurrent lane answers had contexts of their own: each answer's
+ * The two domain calls of two concurrent seam answers had contexts of their own: each answer's
  * request id, distinct EntityManager forks (never the root one) and loaders, the caller's key.
  */
-export function expectContextsOfTheirOwn(gw: TestGateway, calls: unknown[][], answers: LaneAnswer[], keyName: string): void {
+export function expectContextsOfTheirOwn(gw: TestGateway, calls: unknown[][], answers: Answer[], keyName: string): void {
   const contexts = calls.map(([ctx]) => ctx as DomainContext);
   expect(contexts.map((c) => c.requestId).sort()).toEqual(answers.map((a) => a.headers['x-request-id']).sort());
   expect(contexts[0].em).not.toBe(contexts[1].em);
@@ -34,7 +34,7 @@ export function capturedLog() {
 }
 
 /** Three requirements, one per framework (gdpr, soc2, iso13485), titled `<title> <n>`; their ids in that order. */
-export async function seedLaneRequirements(gw: TestGateway, title: string, criterion: string): Promise<string[]> {
+export async function seedRequirements(gw: TestGateway, title: string, criterion: string): Promise<string[]> {
   const ids: string[] = [];
   for (const [i, framework] of ['gdpr', 'soc2', 'iso13485'].entries()) {
     ids.push((await okJson(gw, '/v1/requirements', { method: 'POST', json: { title: `${title} ${i}`, framework, priority: 'high', acceptanceCriteria: [criterion] } })).id);
@@ -43,14 +43,14 @@ export async function seedLaneRequirements(gw: TestGateway, title: string, crite
 }
 
 /** An answer as the client sees it: status, body text, every header (lower-case names). */
-export interface LaneAnswer {
+export interface Answer {
   status: number;
   text: string;
   headers: Record<string, string>;
 }
 
 /** A GET as sent (fetch adds no `Origin`), with the given key (`null`: none) and headers. */
-export async function readAnswer(gw: TestGateway, path: string, auth: string | null, headers: Record<string, string> = {}): Promise<LaneAnswer> {
+export async function readAnswer(gw: TestGateway, path: string, auth: string | null, headers: Record<string, string> = {}): Promise<Answer> {
   const res = await gw.request(path, { auth, headers });
   return { status: res.status, text: await res.text(), headers: Object.fromEntries(res.headers) };
 }
@@ -61,21 +61,24 @@ export async function readAnswer(gw: TestGateway, path: string, auth: string | n
  */
 export const withoutRetrySeconds = (text: string) => text.replace(/\d+ s\b/g, 'N s').replace(/("retryAfter"(?:,"message")?:"?)\d+/g, '$1N');
 
-/** Every header but those that differ between any two requests (the request id, the date); the count is compared on its own. */
-export const comparable = (a: LaneAnswer) => {
-  const { 'x-request-id': _id, date: _date, 'x-ratelimit-remaining': _remaining, ...rest } = a.headers;
+/**
+ * Every header but those that differ between any two requests (the request id, the date) and the
+ * framing (a length or chunks: the same bytes either way); the count is compared on its own.
+ */
+export const comparable = (a: Answer) => {
+  const { 'x-request-id': _id, date: _date, 'x-ratelimit-remaining': _remaining, 'content-length': _length, 'transfer-encoding': _chunked, ...rest } = a.headers;
   return rest;
 };
 
 /**
- * Whether express saw a request: its router runs for every request the lanes hand on (REST, tRPC
+ * Whether express saw a request: its router runs for every request the seam hands on (REST, tRPC
  * and GraphQL are all mounted in express), and for no other.
  */
 export const expressRouter = () => jest.spyOn(express.Router.prototype as { handle: (...args: unknown[]) => unknown }, 'handle').mockClear();
 
 /**
  * The plan limit's net count on API keys (`key:…`) since the call: increments minus decrements on
- * the in-process store the limiter, tRPC's budgets and the lane share (the tests run without Redis).
+ * the in-process store the limiter, tRPC's budgets and the seam share (the tests run without Redis).
  */
 export function planCount(): () => number {
   const increments = jest.spyOn(WindowCounterStore.prototype, 'increment');
@@ -89,7 +92,7 @@ export function planCount(): () => number {
  * A raw `POST /graphql` as sent (node:http: exactly the headers given, no `Origin`), with the given
  * key (`null`: none) and headers.
  */
-export function postGraphql(gw: TestGateway, body: string | object, auth: string | null, headers: Record<string, string> = {}): Promise<LaneAnswer> {
+export function postGraphql(gw: TestGateway, body: string | object, auth: string | null, headers: Record<string, string> = {}): Promise<Answer> {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   const all: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...(auth ? { authorization: `Bearer ${auth}` } : {}), ...headers };
   return new Promise((resolve, reject) => {

@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { Principal } from '../../domain/auth/principal';
+import { DomainError } from '../../domain/errors';
+import type { Services } from '../../domain/services';
+import { envelopeForPath } from '../../rest-adapter/envelopes';
+import { expressPath, sendError } from '../../rest-adapter/mount';
+import type { Envelope, RouteSpec } from '../../rest-adapter/route';
+import { ROUTE_TABLE } from '../../rest-adapter/route-table';
+import { rateLimitError, type OperationBudgets, type PlanRateCounter, type RateVerdict, type TtsRateCounter } from '../../transport/budgets';
+import { toClientError } from '../../transport/client-error';
+import { bearerFrom } from '../../transport/credentials';
+import type { RequestContexts } from '../../transport/request-context';
+import type { Metrics } from '../metrics';
+import { hasBody, isJsonBody, readJsonBody, type ReadBody } from './body';
+import type { HeaderPolicy } from './header-policy';
+import { createRequestLog } from './request-log';
+import { createRouteMatcher, type RouteMatch } from './route-match';
+import { createSeam, type SeamRequest } from './seam';
+
+export { createHeaderPolicy, EXPOSED_HEADERS } from './header-policy';
+export type { GraphqlSeamDeps } from './seam';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+type FrontRequest = IncomingMessage & ReadBody & { id?: string; principal?: Principal | null; startedNs?: bigint; route?: { path: string }; baseUrl?: string };
+
+export interface FrontDeps {
+  services: Services;
+  contexts: RequestContexts;
+  headers: HeaderPolicy;
+  ttsCounter: TtsRateCounter;
+  planCounter: PlanRateCounter;
+  budgets: OperationBudgets;
+  clientIpOf(req: IncomingMessage): string;
+  log: Logger;
+  metrics: Metrics;
+}
+
+/** The caller's `X-Request-Id` when it is a sane token, else a fresh one. */
+function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && given.length <= 100 && /^[\w.:-]+$/.test(given) ? given : randomUUID();
+}
+
+const NOT_LIMITED: RateVerdict = { exceeded: false, retryAfterSeconds: 0, headers: [] };
+
+/**
+ * The request front: the node:http listener in front of express (and tRPC and Apollo behind it). It
+ * does the edge work once for every request — request id, the caller's key and principal, REST's
+ * limiter (speech per address, the plan per key), the header policy (security and CORS), the JSON
+ * body, metrics and the access log — and hands the frameworks a request that already carries all of
+ * it (`req.id`, `req.principal`, `req.body`, the headers set on `res`). The few answers that must run
+ * at the limit are sent by the seam (seam.ts) without a framework; everything else goes to express.
+ *
+ * Errors found at the edge (a database that cannot authenticate, a body that is not JSON or too
+ * large, a limit reached, a method the path does not take) are answered here, in the envelope the
+ * path documents.
+ */
+export function createFront(deps: FrontDeps) {
+  const { services, headers, log } = deps;
+  const lookup = createRouteMatcher(ROUTE_TABLE);
+  /** The metrics and log label of each REST route: its express path (`/v1/requirements/:id`). */
+  const labels = new Map<RouteSpec, string>(ROUTE_TABLE.map((r) => [r, expressPath(r.path)]));
+  const requestFinished = createRequestLog(deps.metrics, log);
+  const seam = createSeam({
+    labelOf: (route) => labels.get(route)!,
+    policy: headers.plainPairs,
+    services,
+    contexts: deps.contexts,
+    budgets: deps.budgets,
+    send(r, route, answerHeaders, body) {
+      const pairs = ['X-Request-Id', r.requestId, ...answerHeaders];
+      if (typeof body === 'string' || !answerHeaders.includes('Content-Length')) pairs.push('Content-Length', String(Buffer.byteLength(body)));
+      r.res.writeHead(200, pairs);
+      r.res.end(body);
+      finished(r.req, r.res, route, r.requestId, r.principal, startedOf(r.req));
+    },
+  });
+
+  const startedOf = (req: FrontRequest) => req.startedNs ?? process.hrtime.bigint();
+  const finished = (req: IncomingMessage, res: ServerResponse, route: string, requestId: string, principal: Principal | null | undefined, startedNs: bigint) =>
+    requestFinished(req, route, res.statusCode, requestId, principal?.keyId, startedNs);
+
+  /** An error found at the edge, in the path's documented shape: GraphQL's `errors[]` on /graphql, else the REST envelope. */
+  function refuse(req: FrontRequest, res: ServerResponse, envelope: Envelope | 'graphql', thrown: unknown) {
+    const requestId = req.id!;
+    if (envelope !== 'graphql') return sendError(res, requestId, envelope, thrown, log);
+    const err = toClientError(thrown);
+    if (err.serverSide) log.error({ err: thrown, requestId }, 'graphql request failed');
+    const body = JSON.stringify({ errors: [{ message: err.message, extensions: { code: err.code, status: err.status } }] });
+    if (err.headers) for (const name in err.headers) res.setHeader(name, err.headers[name]);
+    res.writeHead(err.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+  }
+
+  /** REST's limiter for the route: the speech budget per address, or the plan per key (none for the plan's exempt callers). */
+  function charge(rest: RouteMatch, principal: Principal | null, ip: string): RateVerdict | Promise<RateVerdict> {
+    if (rest.route.limiter === 'tts') return deps.ttsCounter.hit(ip);
+    return deps.planCounter.hit({ principal, ip });
+  }
+
+  async function edge(req: FrontRequest, res: ServerResponse, app: Handler, pathname: string, search: string) {
+    const requestId = req.id!;
+    const lookedUp = pathname.startsWith('/api/') || pathname.startsWith('/v1/') ? lookup(req.method ?? 'GET', pathname) : undefined;
+    const rest = lookedUp && 'match' in lookedUp ? lookedUp.match : undefined;
+    const envelope: Envelope | 'graphql' = rest ? rest.route.envelope : pathname === '/graphql' ? 'graphql' : envelopeForPath(pathname);
+
+    // CORS preflights are answered by the policy; every other answer carries its headers from here on.
+    if (req.method === 'OPTIONS' || req.headers.origin !== undefined) {
+      if (headers.apply(req, res)) return;
+    }
+    if (lookedUp && 'allowed' in lookedUp) {
+      res.setHeader('Allow', lookedUp.allowed.join(', '));
+      headers.apply(req, res);
+      res.setHeader('X-Request-Id', requestId);
+      return refuse(req, res, envelope, new DomainError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${pathname.slice(0, 200)}; allowed: ${lookedUp.allowed.join(', ')}`, { details: { method: req.method, allowed: lookedUp.allowed } }));
+    }
+
+    const ip = deps.clientIpOf(req);
+    const authorization = req.headers.authorization;
+    const secret = authorization === undefined ? undefined : bearerFrom(authorization);
+    let principal: Principal | null = null;
+    let verdict: RateVerdict = NOT_LIMITED;
+    try {
+      if (secret !== undefined) principal = await services.auth.authenticate(secret);
+      req.principal = principal;
+      if (rest) {
+        const counted = charge(rest, principal, ip);
+        verdict = counted instanceof Promise ? await counted : counted;
+      }
+      if (verdict.exceeded) throw rateLimitError(verdict.retryAfterSeconds);
+      // The JSON body, read once: every REST route but the raw uploads, and GraphQL's POST.
+      if (hasBody(req)) {
+        if (rest && !rest.route.rawBody) {
+          if (!isJsonBody(req)) throw new DomainError('UNSUPPORTED_MEDIA_TYPE');
+          await readJsonBody(req, res, false);
+        } else if (pathname === '/graphql' && req.method === 'POST' && isJsonBody(req)) {
+          await readJsonBody(req, res, true);
+        }
+      }
+    } catch (err) {
+      if (!res.headersSent) {
+        headers.apply(req, res);
+        res.setHeader('X-Request-Id', requestId);
+        for (let i = 0; i < verdict.headers.length; i += 2) res.setHeader(verdict.headers[i], verdict.headers[i + 1]);
+      }
+      return refuse(req, res, envelope, err);
+    }
+
+    // Apollo wants to find a parsed body (or none) on every request it is given.
+    if (pathname === '/graphql' && !('body' in req)) req.body = undefined;
+
+    const offer: SeamRequest = { req, res, requestId, principal, ip, pathname, search, rest, rateHeaders: verdict.headers };
+    let answered = seam.answer(offer);
+    if (answered instanceof Promise) answered = await answered.catch(() => false);
+    if (answered || res.headersSent) return;
+
+    // Express (and tRPC, Apollo behind it) answers, with everything above already on the request.
+    if (req.headers.origin === undefined && req.method !== 'OPTIONS') headers.apply(req, res);
+    res.setHeader('X-Request-Id', requestId);
+    for (let i = 0; i < verdict.headers.length; i += 2) res.setHeader(verdict.headers[i], verdict.headers[i + 1]);
+    // The label: the REST route's; GraphQL and tRPC name their operation in `res.locals.route`; any
+    // other express route (docs, console, metrics) by its path.
+    const label = rest ? labels.get(rest.route) : undefined;
+    res.once('finish', () => {
+      const route = label ?? (res as { locals?: { route?: string } }).locals?.route ?? (req.route ? `${req.baseUrl ?? ''}${req.route.path}` : 'unmatched');
+      finished(req, res, route, requestId, req.principal, startedOf(req));
+    });
+    app(req, res);
+  }
+
+  /** The server's request listener, in front of `app` (express). */
+  return {
+    listener(app: Handler): Handler {
+      return (req: FrontRequest, res) => {
+        req.startedNs = process.hrtime.bigint();
+        req.id = requestIdOf(req);
+        const url = req.url ?? '/';
+        const q = url.indexOf('?');
+        const pathname = q < 0 ? url : url.slice(0, q);
+        const search = q < 0 ? '' : url.slice(q + 1);
+        edge(req, res, app, pathname, search).catch((err) => {
+          log.error({ err, requestId: req.id }, 'request front failed');
+          if (!res.headersSent) refuse(req, res, 'integration', err);
+          else res.destroy();
+        });
+      };
+    },
+    /** GraphQL queries the response cache keeps, once GraphQL is mounted. */
+    useGraphql: seam.useGraphql,
+  };
+}
+
+export type Front = ReturnType<typeof createFront>;

@@ -1,0 +1,44 @@
+import type { IncomingMessage } from 'node:http';
+import type { Logger } from '../logger';
+import type { Metrics } from '../metrics';
+
+/**
+ * Paths whose lines are noise at the default level: probes (a balancer asks every few seconds),
+ * static files of the console and docs, and the metrics scrape. They are logged at debug.
+ */
+const QUIET = /^\/(?:api\/v1\/health|health|metrics$|assets\/|api\/docs\/assets\/|graphql\/ide\/|favicon\.ico$|index\.html$|$)/;
+
+/**
+ * What every request leaves behind once answered, whoever answered it: one access-log line (method,
+ * route template, status, duration, request id, key id — never the key) and the HTTP metrics. The
+ * route is a template (`/v1/requirements/{id}`, `/graphql:<operation>`, `/trpc:<procedure>`), so
+ * neither the log's nor the metrics' vocabulary grows with what clients send.
+ */
+export function createRequestLog(metrics: Metrics, log: Logger) {
+  // Prometheus resolves a label set by hashing it on every call; the children are resolved once per
+  // route, method and status instead (a bounded set: routes are templates).
+  const counters = new Map<string, ReturnType<Metrics['httpRequests']['labels']>>();
+  const durations = new Map<string, ReturnType<Metrics['httpDuration']['labels']>>();
+  const logsInfo = () => log.isLevelEnabled('info');
+
+  return function requestFinished(req: IncomingMessage, route: string, status: number, requestId: string, keyId: string | undefined, startedNs: bigint): void {
+    const method = req.method ?? 'GET';
+    const seconds = Number(process.hrtime.bigint() - startedNs) / 1e9;
+    const key = `${route} ${method}`;
+    const statusKey = `${key} ${status}`;
+    let counter = counters.get(statusKey);
+    if (!counter) counters.set(statusKey, (counter = metrics.httpRequests.labels(route, method, String(status))));
+    counter.inc();
+    let duration = durations.get(key);
+    if (!duration) durations.set(key, (duration = metrics.httpDuration.labels(route, method)));
+    duration.observe(seconds);
+    const path = req.url ?? '/';
+    const quiet = QUIET.test(path);
+    if (quiet ? !log.isLevelEnabled('debug') : !logsInfo()) return;
+    const line = { requestId, method, route, status, ms: Math.round(seconds * 10_000) / 10, keyId };
+    if (quiet) log.debug(line, 'request');
+    else log.info(line, 'request');
+  };
+}
+
+export type RequestFinished = ReturnType<typeof createRequestLog>;

@@ -1,0 +1,83 @@
+import type { HttpMethod, RouteSpec } from '../../rest-adapter/route';
+
+/** A documented REST route a request asks for, with its path parameters decoded. */
+export interface RouteMatch {
+  route: RouteSpec;
+  params: Record<string, string>;
+}
+
+/** What the route table says of a request: its route, or the methods its path takes (a 405), or nothing (not a documented path). */
+export type RouteLookup = { match: RouteMatch } | { allowed: string[] } | undefined;
+
+interface Template {
+  /** Lower-cased literal segments; null where a parameter stands. */
+  segments: (string | null)[];
+  params: string[];
+  route: RouteSpec;
+}
+
+/**
+ * The route express runs for a request, found from the same route table it is mounted from, matched
+ * as express matches (literal segments case-insensitively, a parameter takes one non-empty segment,
+ * a trailing slash is ignored, the first route in table order wins; a HEAD request runs a GET route
+ * unless the path has a HEAD route of its own). The front needs it before express runs: which
+ * limiter to charge, whether to read a JSON body, which envelope an edge error uses, and the
+ * methods a known path takes.
+ */
+export function createRouteMatcher(routes: readonly RouteSpec[]) {
+  const bySegmentCount = new Map<number, Template[]>();
+  for (const route of routes) {
+    const parts = route.path.split('/');
+    const params: string[] = [];
+    const segments = parts.map((p) => {
+      const m = /^\{(\w+)\}$/.exec(p);
+      if (!m) return p.toLowerCase();
+      params.push(m[1]);
+      return null;
+    });
+    if (segments.some((s) => s !== null && s.includes('{'))) throw new Error(`route ${route.path}: a parameter must fill its segment`);
+    let list = bySegmentCount.get(parts.length);
+    if (!list) bySegmentCount.set(parts.length, (list = []));
+    list.push({ segments, params, route });
+  }
+
+  const fits = (t: Template, parts: string[]) => {
+    for (let i = 0; i < parts.length; i++) {
+      const s = t.segments[i];
+      if (s === null ? parts[i].length === 0 : s !== parts[i] && s !== parts[i].toLowerCase()) return false;
+    }
+    return true;
+  };
+  const handles = (route: RouteSpec, method: string, path: Template[]) => {
+    if (route.method === method) return true;
+    // HEAD runs a GET route when no route of the path declares HEAD itself.
+    return method === 'head' && route.method === 'get' && !path.some((t) => t.route.method === 'head');
+  };
+
+  return function lookup(method: string, pathname: string): RouteLookup {
+    const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+    const parts = path.split('/');
+    const candidates = bySegmentCount.get(parts.length);
+    if (!candidates) return undefined;
+    const sameTemplate = candidates.filter((t) => fits(t, parts));
+    if (!sameTemplate.length) return undefined;
+    const m = method.toLowerCase() as HttpMethod;
+    const found = sameTemplate.find((t) => handles(t.route, m, sameTemplate));
+    if (!found) {
+      const allowed = new Set(sameTemplate.map((t) => t.route.method.toUpperCase()));
+      if (allowed.has('GET')) allowed.add('HEAD');
+      allowed.add('OPTIONS');
+      return { allowed: [...allowed] };
+    }
+    const params: Record<string, string> = {};
+    let p = 0;
+    try {
+      for (let i = 0; i < parts.length; i++) if (found.segments[i] === null) params[found.params[p++]] = decodeURIComponent(parts[i]);
+    } catch {
+      return undefined; // an undecodable parameter: express answers it
+    }
+    return { match: { route: found.route, params } };
+  };
+}
+
+export type RouteMatcher = ReturnType<typeof createRouteMatcher>;
