@@ -70,9 +70,8 @@ test('answers are kept per variables and per caller; answers with errors are not
     expect(limited.body.errors?.[0]?.extensions?.code).toBe('AUTHORIZATION_ERROR');
     expect(limited.body.data.requirements.data[0].findings).toBeNull();
   }
-  // Not cached: it had errors. Each request computed twice: by the read lane, which hands an answer
-  // with errors on (docs/decisions.md, "The read lane's GraphQL branch computes too"), then by Apollo.
-  expect(list).toHaveBeenCalledTimes(4);
+  // Not cached: it had errors. Each request computed once, by Apollo.
+  expect(list).toHaveBeenCalledTimes(2);
   // The admin's cached answer is unchanged by the other caller's.
   expect((await gql(QUERY, { limit: 2 })).body).toEqual(two.body);
 });

@@ -47,7 +47,7 @@ test('expired windows are swept, so idle clients do not accumulate', () => {
   store.shutdown();
 });
 
-/** What the read lane charges a GraphQL operation it answers: counted like `charge`, or not at all. */
+/** What the front's seam charges a tRPC call or GraphQL operation it answers: counted like `charge`, or not at all. */
 test('tryCharge counts like charge, and when over the limit takes back every count it took; refund takes counts back', async () => {
   const { budgets, ttsCounter, planCounter } = createLimiters({ ttsPerMinute: 5 });
   const remaining = (headers: string[]) => Number(headers[headers.indexOf('RateLimit-Remaining') + 1]);
@@ -59,7 +59,7 @@ test('tryCharge counts like charge, and when over the limit takes back every cou
   expect(remaining((await ttsCounter.hit(caller.ip)).headers)).toBe(2);
   await expect(budgets.charge('tts', caller, 3)).rejects.toMatchObject({ code: 'RATE_LIMIT_EXCEEDED' });
 
-  const key = { keyId: 'key_lane', plan: 'standard', isAdmin: false, permissions: new Set() } as any;
+  const key = { keyId: 'key_seam', plan: 'standard', isAdmin: false, permissions: new Set() } as any;
   const plan = { principal: key, ip: '192.0.2.8' };
   expect(await budgets.tryCharge('plan', plan, 3)).toBe(true);
   const left = Number((await planCounter.hit(plan)).headers[3]);
