@@ -74,7 +74,7 @@ type GenerateSpeechRequest struct {
 	// Optional.
 	Metadata *EstimateCostRequestMetadata `json:"metadata,omitempty"`
 	// Asynchronous generation: answered 202 at once; the outcome is POSTed to `url` (with `headers`,
-	// signed with `secret` or a secret the answer shows) — see the `speechGenerationFinished` webhook
+	// signed with `secret` or a secret the answer shows) — see the `speechGenerationFinished` webhook.
 	// Optional.
 	Webhook *EstimateCostRequestWebhook `json:"webhook,omitempty"`
 }
@@ -108,7 +108,7 @@ type GenerateSpeechResponse struct {
 	Status *string `json:"status,omitempty"`
 	// Optional.
 	StatusURL *string `json:"statusUrl,omitempty"`
-	// The signing secret the gateway chose, when the request named none; shown only in this answer
+	// The signing secret the gateway chose, when the request named none; shown only in this answer.
 	// Optional.
 	WebhookSecret *string `json:"webhookSecret,omitempty"`
 }
@@ -405,7 +405,7 @@ type CreateApiKeyRequest struct {
 // CreateApiKeyResponse is a shape of the OpenAPI document.
 type CreateApiKeyResponse struct {
 	ID string `json:"id"`
-	// The secret; shown only in this answer
+	// The secret; shown only in this answer.
 	Key         string   `json:"key"`
 	Name        string   `json:"name"`
 	Permissions []string `json:"permissions"`
@@ -419,19 +419,19 @@ type CreateApiKeyResponse struct {
 // ListApiKeysResponseDataItem is a shape of the OpenAPI document.
 type ListApiKeysResponseDataItem struct {
 	ID string `json:"id"`
-	// First characters of the secret, to recognise the key
+	// First characters of the secret, to recognise the key.
 	Prefix      string   `json:"prefix"`
 	Name        string   `json:"name"`
 	Permissions []string `json:"permissions"`
 	// One of: "standard", "premium", "enterprise".
 	Plan    string `json:"plan"`
 	IsAdmin bool   `json:"isAdmin"`
-	// Id of the key that issued this one (`admin` for the configured admin key) May be null.
+	// Id of the key that issued this one (`admin` for the configured admin key). May be null.
 	IssuedBy  *string `json:"issuedBy"`
 	CreatedAt string  `json:"createdAt"`
 	// May be null.
 	ExpiresAt *string `json:"expiresAt"`
-	// Updated at most every few seconds May be null.
+	// Updated at most every few seconds. May be null.
 	LastUsedAt *string `json:"lastUsedAt"`
 	// May be null.
 	RevokedAt *string `json:"revokedAt"`
@@ -660,7 +660,7 @@ type ValidationResult struct {
 	Score       float64                           `json:"score"`
 	Issues      []ShortValidateResponseIssuesItem `json:"issues"`
 	Suggestions []string                          `json:"suggestions"`
-	// framework id → matched clause references
+	// framework id → matched clause references.
 	ComplianceMapping map[string][]string `json:"complianceMapping"`
 }
 
@@ -744,7 +744,7 @@ type GetComplianceStatusResponseFrameworksValue struct {
 // GetComplianceStatusResponse is a shape of the OpenAPI document.
 type GetComplianceStatusResponse struct {
 	OverallScore float64 `json:"overallScore"`
-	// framework id → its status
+	// framework id → its status.
 	Frameworks map[string]GetComplianceStatusResponseFrameworksValue `json:"frameworks"`
 }
 
@@ -757,7 +757,7 @@ type ListFrameworksResponseDataItem struct {
 	Description string   `json:"description"`
 	Version     string   `json:"version"`
 	Categories  []string `json:"categories"`
-	// catalogue clauses, not stored requirements
+	// catalogue clauses, not stored requirements.
 	RequirementCount int64 `json:"requirementCount"`
 	Supported        bool  `json:"supported"`
 }
@@ -790,7 +790,7 @@ type Framework struct {
 	Description string   `json:"description"`
 	Version     string   `json:"version"`
 	Categories  []string `json:"categories"`
-	// catalogue clauses, not stored requirements
+	// catalogue clauses, not stored requirements.
 	RequirementCount int64                                     `json:"requirementCount"`
 	Supported        bool                                      `json:"supported"`
 	Requirements     []GetFrameworkResponseRequirementsItem    `json:"requirements"`
@@ -885,7 +885,7 @@ type ShortValidateBatchResponseResultsItem struct {
 	Score       float64                           `json:"score"`
 	Issues      []ShortValidateResponseIssuesItem `json:"issues"`
 	Suggestions []string                          `json:"suggestions"`
-	// framework id → matched clause references
+	// framework id → matched clause references.
 	ComplianceMapping map[string][]string `json:"complianceMapping"`
 	RequirementID     string              `json:"requirementId"`
 }
@@ -1014,9 +1014,9 @@ type Report struct {
 	Error *string `json:"error,omitempty"`
 	// Optional.
 	RequestedBy *RequestedBy `json:"requestedBy,omitempty"`
-	// SHA-256 of the file served now May be null. Optional.
+	// SHA-256 of the file served now. May be null. Optional.
 	SHA256 *string `json:"sha256,omitempty"`
-	// SHA-256 of the unsigned original, which signatures are bound to May be null. Optional.
+	// SHA-256 of the unsigned original, which signatures are bound to. May be null. Optional.
 	RecordSHA256 *string `json:"recordSha256,omitempty"`
 	// Optional.
 	Signatures *[]SignComplianceReportResponseSignature `json:"signatures,omitempty"`
@@ -1067,9 +1067,9 @@ type SignComplianceReportResponse struct {
 	Error *string `json:"error,omitempty"`
 	// Optional.
 	RequestedBy *RequestedBy `json:"requestedBy,omitempty"`
-	// SHA-256 of the file served now May be null. Optional.
+	// SHA-256 of the file served now. May be null. Optional.
 	SHA256 *string `json:"sha256,omitempty"`
-	// SHA-256 of the unsigned original, which signatures are bound to May be null. Optional.
+	// SHA-256 of the unsigned original, which signatures are bound to. May be null. Optional.
 	RecordSHA256 *string `json:"recordSha256,omitempty"`
 	// Optional.
 	Signatures *[]SignComplianceReportResponseSignature `json:"signatures,omitempty"`
@@ -1134,10 +1134,10 @@ type GetDashboardStatusResponseSystemHealth struct {
 type GetDashboardStatusResponseRecentActivityItem struct {
 	Timestamp string `json:"timestamp"`
 	Type      string `json:"type"`
-	// the acting key's name then (display only: names are not unique)
+	// the acting key's name then (display only: names are not unique).
 	User string `json:"user"`
 	// the acting key's id, `admin` for the configured admin key; null on entries recorded before key
-	// ids were kept May be null.
+	// ids were kept. May be null.
 	UserKeyID   *string `json:"userKeyId"`
 	Description string  `json:"description"`
 }
@@ -1234,12 +1234,12 @@ type ListWebhookDeliveriesResponseDataItem struct {
 	EventID   string `json:"eventId"`
 	Type      string `json:"type"`
 	// skipped: never sent because the owner key was revoked or expired, or may not read the event;
-	// lastError says why One of: "pending", "delivered", "failed", "skipped".
+	// lastError says why. One of: "pending", "delivered", "failed", "skipped".
 	Status   string `json:"status"`
 	Attempts int64  `json:"attempts"`
 	// May be null.
 	LastStatusCode *int64 `json:"lastStatusCode"`
-	// the last failure, or why the delivery was skipped May be null.
+	// the last failure, or why the delivery was skipped. May be null.
 	LastError *string `json:"lastError"`
 	// May be null.
 	NextAttemptAt *string `json:"nextAttemptAt"`

@@ -179,7 +179,12 @@ ${methods.join('\n')}}
 export function rustConstants(constants: Record<string, readonly string[]>, errorStatus: Record<string, number>): string {
   const screaming = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
   const lists = Object.entries(constants)
-    .map(([name, values]) => `/// The closed set of the gateway's ${name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()}.\npub const ${screaming(name)}: &[&str] = &[${values.map((v) => JSON.stringify(v)).join(', ')}];`)
+    .map(([name, values]) => {
+      // As rustfmt lays it out (rustfmt.toml: max_width 180): one line when it fits.
+      const line = `pub const ${screaming(name)}: &[&str] = &[${values.map((v) => JSON.stringify(v)).join(', ')}];`;
+      const list = line.length <= 180 ? line : `pub const ${screaming(name)}: &[&str] = &[\n${values.map((v) => `    ${JSON.stringify(v)},`).join('\n')}\n];`;
+      return `/// The closed set of the gateway's ${name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()}.\n${list}`;
+    })
     .join('\n\n');
   const codes = Object.entries(errorStatus)
     .map(([code, status]) => `    (${JSON.stringify(code)}, ${status}),`)

@@ -15,7 +15,18 @@ pub const FRAMEWORKS: &[&str] = &["iso13485", "fda21cfr11", "gdpr", "soc2"];
 pub const WS_EVENT_TYPES: &[&str] = &["requirement_updated", "compliance_changed", "validation_completed", "user_activity", "system_alert"];
 
 /// The closed set of the gateway's webhook event types.
-pub const WEBHOOK_EVENT_TYPES: &[&str] = &["requirement.created", "requirement.updated", "requirement.deleted", "compliance.score_changed", "validation.completed", "finding.created", "finding.updated", "report.completed", "user.activity", "system.alert"];
+pub const WEBHOOK_EVENT_TYPES: &[&str] = &[
+    "requirement.created",
+    "requirement.updated",
+    "requirement.deleted",
+    "compliance.score_changed",
+    "validation.completed",
+    "finding.created",
+    "finding.updated",
+    "report.completed",
+    "user.activity",
+    "system.alert",
+];
 
 /// Every error code of the gateway's catalogue and its HTTP status.
 pub const ERROR_STATUS: &[(&str, u16)] = &[

@@ -95,7 +95,7 @@ pub struct GenerateSpeechRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<EstimateCostRequestMetadata>,
     /// Asynchronous generation: answered 202 at once; the outcome is POSTed to `url` (with `headers`,
-    /// signed with `secret` or a secret the answer shows) — see the `speechGenerationFinished` webhook
+    /// signed with `secret` or a secret the answer shows) — see the `speechGenerationFinished` webhook.
     /// Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook: Option<EstimateCostRequestWebhook>,
@@ -140,7 +140,7 @@ pub struct GenerateSpeechResponse {
     /// Optional.
     #[serde(rename = "statusUrl", default, skip_serializing_if = "Option::is_none")]
     pub status_url: Option<String>,
-    /// The signing secret the gateway chose, when the request named none; shown only in this answer
+    /// The signing secret the gateway chose, when the request named none; shown only in this answer.
     /// Optional.
     #[serde(rename = "webhookSecret", default, skip_serializing_if = "Option::is_none")]
     pub webhook_secret: Option<String>,
@@ -518,7 +518,7 @@ pub struct CreateApiKeyRequest {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CreateApiKeyResponse {
     pub id: String,
-    /// The secret; shown only in this answer
+    /// The secret; shown only in this answer.
     pub key: String,
     pub name: String,
     pub permissions: Vec<String>,
@@ -535,7 +535,7 @@ pub struct CreateApiKeyResponse {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ListApiKeysResponseDataItem {
     pub id: String,
-    /// First characters of the secret, to recognise the key
+    /// First characters of the secret, to recognise the key.
     pub prefix: String,
     pub name: String,
     pub permissions: Vec<String>,
@@ -543,7 +543,7 @@ pub struct ListApiKeysResponseDataItem {
     pub plan: String,
     #[serde(rename = "isAdmin")]
     pub is_admin: bool,
-    /// Id of the key that issued this one (`admin` for the configured admin key) May be null.
+    /// Id of the key that issued this one (`admin` for the configured admin key). May be null.
     #[serde(rename = "issuedBy")]
     pub issued_by: Option<String>,
     #[serde(rename = "createdAt")]
@@ -551,7 +551,7 @@ pub struct ListApiKeysResponseDataItem {
     /// May be null.
     #[serde(rename = "expiresAt")]
     pub expires_at: Option<String>,
-    /// Updated at most every few seconds May be null.
+    /// Updated at most every few seconds. May be null.
     #[serde(rename = "lastUsedAt")]
     pub last_used_at: Option<String>,
     /// May be null.
@@ -830,7 +830,7 @@ pub struct ValidationResult {
     pub score: f64,
     pub issues: Vec<ShortValidateResponseIssuesItem>,
     pub suggestions: Vec<String>,
-    /// framework id → matched clause references
+    /// framework id → matched clause references.
     #[serde(rename = "complianceMapping")]
     pub compliance_mapping: std::collections::BTreeMap<String, Vec<String>>,
 }
@@ -921,7 +921,7 @@ pub struct GetComplianceStatusResponseFrameworksValue {
 pub struct GetComplianceStatusResponse {
     #[serde(rename = "overallScore")]
     pub overall_score: f64,
-    /// framework id → its status
+    /// framework id → its status.
     pub frameworks: std::collections::BTreeMap<String, GetComplianceStatusResponseFrameworksValue>,
 }
 
@@ -934,7 +934,7 @@ pub struct ListFrameworksResponseDataItem {
     pub description: String,
     pub version: String,
     pub categories: Vec<String>,
-    /// catalogue clauses, not stored requirements
+    /// catalogue clauses, not stored requirements.
     #[serde(rename = "requirementCount")]
     pub requirement_count: i64,
     pub supported: bool,
@@ -972,7 +972,7 @@ pub struct Framework {
     pub description: String,
     pub version: String,
     pub categories: Vec<String>,
-    /// catalogue clauses, not stored requirements
+    /// catalogue clauses, not stored requirements.
     #[serde(rename = "requirementCount")]
     pub requirement_count: i64,
     pub supported: bool,
@@ -1096,7 +1096,7 @@ pub struct ShortValidateBatchResponseResultsItem {
     pub score: f64,
     pub issues: Vec<ShortValidateResponseIssuesItem>,
     pub suggestions: Vec<String>,
-    /// framework id → matched clause references
+    /// framework id → matched clause references.
     #[serde(rename = "complianceMapping")]
     pub compliance_mapping: std::collections::BTreeMap<String, Vec<String>>,
     #[serde(rename = "requirementId")]
@@ -1267,10 +1267,10 @@ pub struct Report {
     /// Optional.
     #[serde(rename = "requestedBy", default, skip_serializing_if = "Option::is_none")]
     pub requested_by: Option<RequestedBy>,
-    /// SHA-256 of the file served now May be null. Optional.
+    /// SHA-256 of the file served now. May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
-    /// SHA-256 of the unsigned original, which signatures are bound to May be null. Optional.
+    /// SHA-256 of the unsigned original, which signatures are bound to. May be null. Optional.
     #[serde(rename = "recordSha256", default, skip_serializing_if = "Option::is_none")]
     pub record_sha256: Option<String>,
     /// Optional.
@@ -1338,10 +1338,10 @@ pub struct SignComplianceReportResponse {
     /// Optional.
     #[serde(rename = "requestedBy", default, skip_serializing_if = "Option::is_none")]
     pub requested_by: Option<RequestedBy>,
-    /// SHA-256 of the file served now May be null. Optional.
+    /// SHA-256 of the file served now. May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
-    /// SHA-256 of the unsigned original, which signatures are bound to May be null. Optional.
+    /// SHA-256 of the unsigned original, which signatures are bound to. May be null. Optional.
     #[serde(rename = "recordSha256", default, skip_serializing_if = "Option::is_none")]
     pub record_sha256: Option<String>,
     /// Optional.
@@ -1413,10 +1413,10 @@ pub struct GetDashboardStatusResponseSystemHealth {
 pub struct GetDashboardStatusResponseRecentActivityItem {
     pub timestamp: String,
     pub r#type: String,
-    /// the acting key's name then (display only: names are not unique)
+    /// the acting key's name then (display only: names are not unique).
     pub user: String,
     /// the acting key's id, `admin` for the configured admin key; null on entries recorded before key
-    /// ids were kept May be null.
+    /// ids were kept. May be null.
     #[serde(rename = "userKeyId")]
     pub user_key_id: Option<String>,
     pub description: String,
@@ -1538,13 +1538,13 @@ pub struct ListWebhookDeliveriesResponseDataItem {
     pub event_id: String,
     pub r#type: String,
     /// skipped: never sent because the owner key was revoked or expired, or may not read the event;
-    /// lastError says why One of: `pending`, `delivered`, `failed`, `skipped`.
+    /// lastError says why. One of: `pending`, `delivered`, `failed`, `skipped`.
     pub status: String,
     pub attempts: i64,
     /// May be null.
     #[serde(rename = "lastStatusCode")]
     pub last_status_code: Option<i64>,
-    /// the last failure, or why the delivery was skipped May be null.
+    /// the last failure, or why the delivery was skipped. May be null.
     #[serde(rename = "lastError")]
     pub last_error: Option<String>,
     /// May be null.
