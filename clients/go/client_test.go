@@ -564,14 +564,14 @@ func TestRetriesHonourRetryAfter(t *testing.T) {
 	limited := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := atomic.AddInt32(&calls, 1)
 		switch {
-		case r.URL.Path == "/api/v1/health" && n == 1:
+		case r.URL.Path == "/api/v1/health/live" && n == 1:
 			w.Header().Set("Retry-After", "1")
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(429)
 			_, _ = w.Write([]byte(`{"error":{"message":"Too many requests","code":"RATE_LIMIT_EXCEEDED","provider":null,"details":{"requestId":"r1"}}}`))
-		case r.URL.Path == "/api/v1/health":
+		case r.URL.Path == "/api/v1/health/live":
 			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write([]byte(`{"status":"healthy","timestamp":"2026-01-01T00:00:00Z","version":"1","providers":{}}`))
+			_, _ = w.Write([]byte(`{"live":true,"timestamp":"2026-01-01T00:00:00Z"}`))
 		default:
 			w.Header().Set("Retry-After", "120")
 			w.Header().Set("Content-Type", "application/json")
@@ -583,7 +583,7 @@ func TestRetriesHonourRetryAfter(t *testing.T) {
 	ctx := testContext(t)
 	c, _ := speechgateway.New(speechgateway.Options{BaseURL: limited.URL})
 	began := time.Now()
-	if _, err := c.Health(ctx); err != nil {
+	if live, err := c.Live(ctx); err != nil || !live.Live {
 		t.Fatal(err)
 	}
 	if waited := time.Since(began); waited < 900*time.Millisecond || atomic.LoadInt32(&calls) != 2 {
@@ -599,7 +599,7 @@ func TestRetriesHonourRetryAfter(t *testing.T) {
 	// With retries off, the 429 comes back at once.
 	atomic.StoreInt32(&calls, 0)
 	off, _ := speechgateway.New(speechgateway.Options{BaseURL: limited.URL, MaxRetries: -1})
-	_, err = off.Health(ctx)
+	_, err = off.Live(ctx)
 	if !errors.Is(err, speechgateway.ErrRateLimited) || !errors.As(err, &e) || e.RetryAfter != time.Second || atomic.LoadInt32(&calls) != 1 {
 		t.Fatalf("retries off: %v after %d calls", err, calls)
 	}
