@@ -87,7 +87,7 @@ impl Iterator for ProgressStream {
                 Ok(_) => {}
                 Err(e) => return self.fail(Error::unreachable(e)),
             }
-            let text = line.trim_end_matches(['\r', '\n']);
+            let text = line.trim_end_matches(&['\r', '\n'][..]);
             if !text.is_empty() {
                 if let Some(value) = text.strip_prefix("data:") {
                     if !data.is_empty() {

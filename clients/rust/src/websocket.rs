@@ -234,7 +234,7 @@ impl WebSocket {
                         }
                         return Ok(Some(Message::Closed(code, reason)));
                     }
-                    0x1 | 0x2 | 0x0 => {
+                    0x0..=0x2 => {
                         let (kind, mut data) = match (opcode, self.fragments.take()) {
                             (0x0, Some((kind, data))) => (kind, data),
                             (0x0, None) => return Err(io::Error::new(io::ErrorKind::InvalidData, "continuation frame without a message")),

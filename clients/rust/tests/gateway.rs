@@ -1,5 +1,7 @@
 //! The Rust client against a real gateway (see tests/support for which one).
 
+#![allow(clippy::result_large_err)]
+
 mod support;
 
 use std::io::Read;

@@ -14,7 +14,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -28,14 +28,21 @@ pub struct Gateway {
 
 const STARTED_ADMIN_KEY: &str = "rust-client-admin-key-0123456789abcdef";
 
-static GATEWAY: OnceLock<Gateway> = OnceLock::new();
+// The tests run in parallel threads; the first to ask starts the gateway, the others wait for it.
+static GATEWAY: Mutex<Option<&'static Gateway>> = Mutex::new(None);
 
 pub fn gateway() -> &'static Gateway {
-    GATEWAY.get_or_init(|| match (std::env::var("SPEECH_GATEWAY_URL"), std::env::var("SPEECH_GATEWAY_ADMIN_KEY")) {
+    let mut slot = GATEWAY.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(g) = *slot {
+        return g;
+    }
+    let g: &'static Gateway = Box::leak(Box::new(match (std::env::var("SPEECH_GATEWAY_URL"), std::env::var("SPEECH_GATEWAY_ADMIN_KEY")) {
         (Ok(url), Ok(key)) if !url.is_empty() && !key.is_empty() => Gateway { url: url.trim_end_matches('/').to_string(), admin_key: key, _guard: None },
         (Ok(url), _) if !url.is_empty() => panic!("SPEECH_GATEWAY_URL is set but SPEECH_GATEWAY_ADMIN_KEY is not: the suite needs the gateway's admin key"),
         _ => start(),
-    })
+    }));
+    *slot = Some(g);
+    g
 }
 
 pub fn admin() -> Client {
