@@ -1,0 +1,3 @@
+module speechgateway
+
+go 1.19
