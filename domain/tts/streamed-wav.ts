@@ -1,5 +1,5 @@
 import { decode, encodeBlocksLive, type AudioFormat, type EncodeOptions, type EncodeSink } from './audio';
-import type { TaggedBlock } from './audio/codec';
+import type { TaggedBlock } from './audio/live-encode';
 import { DEFAULT_CROSSFADE_MS, resample, seamMix, seamOverlap } from './audio/pcm';
 import { decodeWav } from './audio/wav';
 import { AudioDecodeError } from './audio/types';

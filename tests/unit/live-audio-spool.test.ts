@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { FsBlobStore, blobKeyOf } from '../../domain/tts/cache/blob-store';
 import { LiveAudio, type LiveListener } from '../../domain/tts/live-audio';
-import { encodeBlocksLive, type TaggedBlock } from '../../domain/tts/audio/codec';
+import { encodeBlocksLive, type TaggedBlock } from '../../domain/tts/audio/live-encode';
 import { synthesizeSpeechLike } from '../../domain/tts/audio';
 
 /**

@@ -13,8 +13,6 @@ export {
   decode,
   encode,
   encodeBlocks,
-  encodeBlocksLive,
-  type EncodeSink,
   type BlockEncoder,
   type OpenEncoder,
   openLocalEncoder,
@@ -24,6 +22,7 @@ export {
   type EncodeOptions,
   type EncodeQuality,
 } from './codec';
+export { encodeBlocksLive, type EncodeSink, type TaggedBlock } from './live-encode';
 export { joinMono16Wavs } from './wav';
 export { joinWavChunks, joinWavChunksInOrder, joinWavChunksLive } from './join';
 export { mono16WavHeader, WAV_HEADER_BYTES } from './wav';

@@ -1,4 +1,5 @@
-import { decode, encodeBlocks, encodeBlocksLive, type EncodeOptions, type EncodeSink, type TaggedBlock } from './codec';
+import { decode, encodeBlocks, type EncodeOptions } from './codec';
+import { encodeBlocksLive, type EncodeSink, type TaggedBlock } from './live-encode';
 import { gcPacer, release } from './gc-pacer';
 import { concatPcmBlocks, DEFAULT_CROSSFADE_MS, resample, seamMix, seamOverlap, type Pcm } from './pcm';
 import type { AudioFormat } from './types';
