@@ -1,3 +1,4 @@
+import { DEFAULT_RESILIENCE } from '../domain/tts/providers/resilience';
 import { DEFAULT_AUDIO_WORKER_IDLE_MS, DEFAULT_AUDIO_WORKER_NICE, defaultAudioWorkerCount } from '../domain/tts/audio-workers';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -97,6 +98,19 @@ const EnvSchema = z.object({
 });
 
 export type GatewayConfig = ReturnType<typeof parseConfig>;
+
+/** Each variable's default as the gateway applies it when the variable is unset (README's tables name them). */
+export function configDefaults(): Record<string, unknown> {
+  // The vendor variables are optional here: unset, the built-in resilience defaults apply.
+  return {
+    ...EnvSchema.parse({}),
+    PROVIDER_TIMEOUT_MS: DEFAULT_RESILIENCE.timeoutMs,
+    PROVIDER_MAX_ATTEMPTS: DEFAULT_RESILIENCE.maxAttempts,
+    PROVIDER_MAX_CONCURRENCY: DEFAULT_RESILIENCE.maxConcurrency,
+    PROVIDER_FAILURE_THRESHOLD: DEFAULT_RESILIENCE.failureThreshold,
+    PROVIDER_COOLDOWN_MS: DEFAULT_RESILIENCE.cooldownMs,
+  };
+}
 
 export class ConfigError extends Error {}
 

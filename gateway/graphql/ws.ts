@@ -18,6 +18,10 @@ type Connection = {
   principal?: Principal | null;
 };
 
+
+/** Largest graphql-ws message a client may send. */
+export const GRAPHQL_WS_MAX_PAYLOAD_BYTES = 64 * 1024;
+
 /**
  * GraphQL over WebSocket (graphql-ws) through the same pipeline as HTTP: the same parse and
  * validation rules, the same admission (input checks, budgets, list cost), the same execution
@@ -33,7 +37,7 @@ export function graphqlWsServer(deps: { pipeline: Pipeline; services: Services; 
     const formatted = pipeline.formatError(e.toJSON(), e);
     return [new GraphQLError(formatted.message, { extensions: formatted.extensions })];
   };
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: GRAPHQL_WS_MAX_PAYLOAD_BYTES });
   const server = useServer<Record<string, unknown>, Connection>(
     {
       schema: pipeline.schema,

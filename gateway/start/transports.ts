@@ -25,7 +25,7 @@ import { graphqlRouteLabel, trpcRouteLabel, type Metrics } from '../metrics';
 import type { HttpApp } from './http-app';
 
 /** Calls in one tRPC batch; each is charged as one request (a larger batch is a 400). */
-const TRPC_MAX_BATCH = 100;
+export const TRPC_MAX_BATCH = 100;
 
 /**
  * Only the directory of swagger-ui-dist's static files: importing the package itself evaluates its
