@@ -117,6 +117,15 @@ export class SpeedRange {
   @Field(() => Float) max!: number;
 }
 
+@ObjectType({ description: 'What a request that leaves an option out gets from this provider' })
+export class ProviderDefaults {
+  @Field(() => String) voice!: string;
+  @Field(() => AudioFormatEnum) format!: string;
+  @Field(() => QualityEnum) quality!: string;
+  @Field(() => Float) speed!: number;
+  @Field(() => String) language!: string;
+}
+
 @ObjectType()
 export class Provider {
   @Field(() => ProviderIdEnum) name!: string;
@@ -128,6 +137,7 @@ export class Provider {
   @Field(() => SpeedRange) speed!: SpeedRange;
   @Field(() => [QualityEnum]) qualities!: string[];
   @Field(() => Boolean, { name: 'default' }) default!: boolean;
+  @Field(() => ProviderDefaults) defaults!: ProviderDefaults;
 }
 
 @ObjectType()

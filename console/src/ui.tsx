@@ -1,14 +1,21 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api';
+import { sentenceFor } from './error-sentences';
 
-/** The API's own code and message, announced to screen readers; never a blank page. */
+/**
+ * An API error as a sentence a person reads (by its code), then the server's own message as the
+ * detail and the code for whoever reports it; announced to screen readers; never a blank page.
+ */
 export function ErrorNote({ error }: { error: unknown }) {
   if (!error) return null;
   const e = error instanceof ApiError ? error : new ApiError('CONSOLE_ERROR', error instanceof Error ? error.message : String(error));
+  const sentence = sentenceFor(e.code);
   return (
-    <div class="error" role="alert">
-      <strong class="error-code">{e.code}</strong> {e.message}
+    <div class="error" role="alert" data-code={e.code}>
+      <strong>{sentence ?? e.message}</strong>
+      {sentence && e.message && e.message !== sentence ? <span class="error-detail"> {e.message}</span> : null}{' '}
+      <small class="error-code">{e.code}</small>
       {e.fields?.length ? (
         <ul>
           {e.fields.map((f) => (

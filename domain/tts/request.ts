@@ -15,6 +15,9 @@ import type { AudioAffectingOptions } from './text';
 
 /** Longest text accepted by one request (plain or progressive); longer text is refused with TEXT_TOO_LONG. */
 export const MAX_TEXT_LENGTH = 100_000;
+/** The format and speed of a request that names none (voice, quality and language are per provider). */
+export const DEFAULT_FORMAT: AudioFormat = 'mp3';
+export const DEFAULT_SPEED = 1;
 /** Longest cache lifetime a caller may ask for: ten years. */
 const MAX_TTL_SECONDS = 10 * 365 * 24 * 3600;
 
@@ -97,14 +100,14 @@ export function resolveRequest(raw: unknown, defaultProvider: ProviderId): Resol
       details: { voice, supportedVoices: spec.voices },
     });
   }
-  const speed = o.speed ?? 1;
+  const speed = o.speed ?? DEFAULT_SPEED;
   if (speed < spec.speed[0] || speed > spec.speed[1]) {
     throw new DomainError('INVALID_SPEED', `Speed ${speed} is outside ${spec.speed[0]} to ${spec.speed[1]} for ${provider}`, {
       provider,
       details: { speed, min: spec.speed[0], max: spec.speed[1] },
     });
   }
-  const format = (o.format ?? 'mp3').toLowerCase();
+  const format = (o.format ?? DEFAULT_FORMAT).toLowerCase();
   if (!(AUDIO_FORMATS as readonly string[]).includes(format)) {
     throw new DomainError('INVALID_FORMAT', `Format '${o.format}' is not supported`, {
       provider,

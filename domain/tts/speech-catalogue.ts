@@ -6,7 +6,7 @@ import { PROVIDER_CATALOGUE, PROVIDER_IDS, isProviderId, type ProviderId } from 
 import type { Pricing } from './pricing';
 import type { SpeechProvider } from './providers/provider';
 import type { CircuitState } from './providers/resilience';
-import { resolveRequest } from './request';
+import { DEFAULT_FORMAT, DEFAULT_SPEED, resolveRequest } from './request';
 import type { ProviderStatsRecorder } from './stats';
 
 /** The provider a request without one goes to: the first vendor set up, else the built-in mock. */
@@ -52,6 +52,8 @@ export class SpeechCatalogue {
           speed: { min: s.speed[0], max: s.speed[1] },
           qualities: [...s.qualities],
           default: id === this.deps.defaultProvider,
+          // What a request that leaves an option out gets (resolveRequest), so clients can show it.
+          defaults: { voice: s.voices[0], format: DEFAULT_FORMAT, quality: s.defaultQuality, speed: DEFAULT_SPEED, language: s.defaultLanguage },
         };
       }),
     };

@@ -49,6 +49,9 @@ export const ProviderList = z.object({
       speed: z.object({ min: z.number(), max: z.number() }),
       qualities: z.array(z.string()),
       default: z.boolean(),
+      defaults: z
+        .object({ voice: z.string(), format: AudioFormat, quality: z.string(), speed: z.number(), language: z.string() })
+        .describe('what a request that leaves an option out gets from this provider'),
     }),
   ),
 });

@@ -2,6 +2,7 @@
 
 /** Operation names of the shipped GraphQL documents (the /metrics route labels of GraphQL). */
 export const KNOWN_OPERATIONS: readonly string[] = [
+  'ApiKeyList',
   'ChangeFinding',
   'ComplianceEvents',
   'ComplianceStatus',

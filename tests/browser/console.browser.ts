@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { ADMIN_KEY, issueKey, startGateway, type TestGateway } from '../helpers/gateway';
+import { ADMIN_KEY, issueKey, mintKey, startGateway, type TestGateway } from '../helpers/gateway';
 import { launchBrowser } from './browser';
 
 /**
@@ -88,7 +88,32 @@ describe('the web console in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toContain('AUTHENTICATION_ERROR');
+    // A sentence by the code first, then the server's message and the code itself.
+    const text = await alert.textContent();
+    expect(text).toMatch(/^This key is not valid: it may be mistyped, revoked or expired\./);
+    expect(text).toContain('Invalid or missing API key');
+    expect(text).toContain('AUTHENTICATION_ERROR');
+    await page.close();
+  });
+
+  test("a new project's compliance page says what is empty instead of drawing nothing", async () => {
+    // First in the file: nothing has been created on this gateway yet.
+    const page = await openPage();
+    await signIn(page, ADMIN_KEY, '#/compliance');
+    const history = page.locator('#history');
+    await history.getByTestId('history-empty').waitFor();
+    expect(await history.getByTestId('history-empty').textContent()).toContain('Not enough history yet');
+    expect(await history.locator('.chart, canvas').count()).toBe(0);
+    await page.getByText('No requirements yet: add the first with “New requirement”.').waitFor();
+    await page.getByText('No audit findings recorded yet.').waitFor();
+    await page.getByTestId('live-feed').getByText('No changes since this page opened').waitFor();
+    await page.getByTestId('recent-activity').getByText('No activity yet').waitFor();
+    // A filter that matches nothing says so, not that there is nothing.
+    await page.locator('#req-priority').selectOption('low');
+    await page.getByText('No requirements match these filters.').waitFor();
+    await page.goto(`${gw.url}/#/speech`);
+    await page.getByTestId('cache-stats').getByText('Cache: empty.').waitFor();
+    await page.locator('#speech-stats').getByText('Nothing generated yet').waitFor();
     await page.close();
   });
 
@@ -182,6 +207,10 @@ describe('the web console in Chromium', () => {
     });
     await page.getByRole('rowheader', { name: 'Review access rights every quarter' }).waitFor({ timeout: 10_000 });
     await page.getByTestId('live-feed').getByText('Review access rights every quarter').first().waitFor();
+    // "Recent activity" too, from the event itself: its line names the change and who made it.
+    const activity = page.getByTestId('recent-activity').locator('li', { hasText: 'Created requirement "Review access rights every quarter" (SOC2)' });
+    await activity.waitFor();
+    expect(await activity.textContent()).toContain('by admin');
     await api('mutation($id: String!) { updateRequirement(id: $id, input: { status: COMPLETED }) { id } }', { id: createRequirement.id });
     await page.waitForFunction((prev) => document.querySelector('[data-testid="score-soc2"] [data-testid="score-value"]')?.textContent !== prev, before, { timeout: 10_000 });
     expect(Number(await scoreOf(page, 'soc2').textContent())).toBeGreaterThan(Number(before));
@@ -204,7 +233,9 @@ describe('the web console in Chromium', () => {
     await item.getByText('restore-drill-plan.pdf').waitFor();
     // Resolving without a resolution is refused by the API: its code and message are shown.
     await item.getByRole('button', { name: 'Resolve' }).click();
-    expect(await item.getByRole('alert').textContent()).toContain('VALIDATION_ERROR');
+    const refused = await item.getByRole('alert').textContent();
+    expect(refused).toContain('Some of what you entered is not valid.');
+    expect(refused).toContain('VALIDATION_ERROR');
     await item.getByLabel('Resolution').fill('Monthly restore drill added to the runbook');
     await item.getByRole('button', { name: 'Resolve' }).click();
     await item.getByText('Resolution: Monthly restore drill added to the runbook').waitFor();
@@ -214,10 +245,19 @@ describe('the web console in Chromium', () => {
   });
 
   test('history: the chart follows the period, metric and framework', async () => {
+    // Readings of earlier days (the API records only today's; history is never invented by it).
+    const conn = gw.db.orm.em.getConnection();
+    for (const [days, framework] of [[3, null], [9, null], [3, 'gdpr'], [9, 'gdpr']] as const) {
+      await conn.execute(
+        `insert into metric_snapshots (id, taken_at, framework, compliance_score, requirement_completion, validation_rate) values (?, ?, ?, 40, 30, 20)`,
+        [`snap_console_${days}_${framework ?? 'all'}`, new Date(Date.now() - days * 86_400_000).toISOString(), framework],
+      );
+    }
     const page = await openPage();
     await signIn(page, ADMIN_KEY, '#/compliance');
     const history = page.locator('#history');
-    await history.locator('.chart canvas, .hint').first().waitFor();
+    await history.locator('.chart canvas').waitFor();
+    expect(await history.getByTestId('history-empty').count()).toBe(0);
     for (const period of ['7d', '90d', '1y', '30d']) {
       await history.getByRole('radio', { name: period }).check();
       await history.getByText(new RegExp(`over ${period}:`)).waitFor();
@@ -299,6 +339,16 @@ describe('the web console in Chromium', () => {
           }),
       );
       expect(src).toMatch(/^blob:/);
+      // Progressive: the stream is fetched with the key (an <audio> element cannot send one) and played as it ends.
+      const streams: { authorization?: string; kind: string }[] = [];
+      page.on('request', (r) => {
+        if (/\/stream$/.test(r.url())) streams.push({ authorization: r.headers().authorization, kind: r.resourceType() });
+      });
+      await page.getByLabel('Text', { exact: true }).fill('Keyed progressive speech, in more than one chunk. '.repeat(12).trim());
+      await page.getByRole('button', { name: 'Generate (progressive)' }).click();
+      await page.getByTestId('cache-state').waitFor({ timeout: 30_000 });
+      expect(streams).toEqual([{ authorization: `Bearer ${ADMIN_KEY}`, kind: 'fetch' }]);
+      expect(await page.getByTestId('audio').evaluate((el: HTMLAudioElement) => el.src)).toMatch(/^blob:/);
       await page.close();
     } finally {
       await keyed.close();
@@ -311,7 +361,7 @@ describe('the web console in Chromium', () => {
     const sentence = 'Progressive generation reports each finished chunk to the page while the rest is still being made. ';
     await page.getByLabel('Text', { exact: true }).fill(sentence.repeat(16).trim());
     await page.getByRole('button', { name: 'Generate (progressive)' }).click();
-    await page.getByTestId('audio').waitFor({ timeout: 30_000 });
+    await page.getByTestId('cache-state').waitFor({ timeout: 30_000 });
     const bars = await page.getByTestId('chunk-bar').evaluateAll((els) => els.map((e) => (e as HTMLProgressElement).value));
     expect(bars.length).toBeGreaterThan(1);
     expect(bars.every((v) => v === 100)).toBe(true);
@@ -324,6 +374,90 @@ describe('the web console in Chromium', () => {
           el.addEventListener('error', () => reject(new Error(`audio error ${el.error?.code}`)), { once: true });
         }),
     );
+    await page.close();
+  });
+
+  test('progressive speech plays from the stream `started` names, requested before COMPLETE', async () => {
+    // Each mock call takes 2 s, so COMPLETE comes seconds after `started`.
+    const slow = await startGateway({ MOCK_LATENCY_MS: '2000' });
+    try {
+      const page = await openPage();
+      const seen: { what: string; at: number; url?: string; kind?: string }[] = [];
+      page.on('request', (r) => {
+        if (/\/api\/v1\/audio\/[^/]+\/stream$/.test(r.url())) seen.push({ what: 'stream', at: Date.now(), url: new URL(r.url()).pathname, kind: r.resourceType() });
+      });
+      page.on('websocket', (ws) =>
+        ws.on('framereceived', ({ payload }) => {
+          const text = String(payload);
+          if (text.includes('"generateProgressive"')) {
+            const type = /"type":"(STARTED|PROGRESS|COMPLETE|ERROR)"/.exec(text)?.[1] ?? 'other';
+            const url = /"streamUrl":"([^"]+)"/.exec(text)?.[1];
+            seen.push({ what: type, at: Date.now(), url });
+          }
+        }),
+      );
+      await page.goto(`${slow.url}/#/speech`);
+      await page.getByLabel('API key').fill(ADMIN_KEY);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const text = Array.from({ length: 12 }, (_, i) => `Sentence number ${i + 1} of a text long enough to be made in several chunks, one after another.`).join(' ');
+      await page.getByLabel('Text', { exact: true }).fill(text);
+      await page.getByRole('button', { name: 'Generate (progressive)' }).click();
+      // Playing while the rest is made: the player is there, on the stream, before the outcome is known.
+      await page.getByTestId('stream-state').waitFor();
+      const src = await page.getByTestId('audio').getAttribute('src');
+      await page.getByTestId('cache-state').waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('cache-state').textContent()).toBe('Newly generated');
+
+      const started = seen.find((e) => e.what === 'STARTED');
+      const stream = seen.find((e) => e.what === 'stream');
+      const complete = seen.find((e) => e.what === 'COMPLETE');
+      expect(started?.url).toMatch(/^\/api\/v1\/audio\/[0-9a-f]+\/stream$/);
+      expect(src).toBe(started!.url);
+      // The <audio> element itself asked for the stream, after `started` and before COMPLETE.
+      expect(stream).toMatchObject({ url: started!.url, kind: 'media' });
+      expect(seen.map((e) => e.what).filter((w) => w !== 'PROGRESS')).toEqual(['STARTED', 'stream', 'COMPLETE']);
+      expect(complete!.at - stream!.at).toBeGreaterThan(1000);
+      // The same element plays the whole audio: it keeps the stream, which ended with the file.
+      expect(await page.getByTestId('audio').getAttribute('src')).toBe(src);
+      const duration = await page.getByTestId('audio').evaluate(
+        (el: HTMLAudioElement) =>
+          new Promise<number>((resolve, reject) => {
+            if (el.readyState >= 1) return resolve(el.duration);
+            el.addEventListener('loadedmetadata', () => resolve(el.duration), { once: true });
+            el.addEventListener('error', () => reject(new Error(`audio error ${el.error?.code}`)), { once: true });
+          }),
+      );
+      expect(duration).toBeGreaterThan(0);
+      await page.close();
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test("the playground's defaults are the API's: a request left as it is equals one that names no option", async () => {
+    const text = 'Defaults are the same everywhere.';
+    // Another client asks for this text naming no option at all.
+    const rest = await gw.request('/api/v1/generate', { method: 'POST', json: { text } });
+    expect(rest.status).toBe(200);
+    const page = await openPage();
+    await signIn(page, ADMIN_KEY, '#/speech');
+    const providers: any[] = (await (await gw.request('/api/v1/providers')).json()).providers;
+    const mock = providers.find((p) => p.name === 'mock');
+    expect(mock.default).toBe(true);
+    expect(await page.locator('#speech-provider').inputValue()).toBe('MOCK');
+    expect(await page.locator('#speech-quality').inputValue()).toBe('MEDIUM');
+    expect(await page.locator('#speech-voice').inputValue()).toBe(mock.defaults.voice);
+    expect(await page.locator('#speech-format').inputValue()).toBe(mock.defaults.format.toUpperCase());
+    expect(Number(await page.locator('#speech-speed').inputValue())).toBe(mock.defaults.speed);
+    await page.getByLabel('Text', { exact: true }).fill(text);
+    await page.getByRole('button', { name: 'Generate', exact: true }).click();
+    // Same request, so the same hash: the console's Generate is answered from the cache.
+    await page.getByTestId('cache-state').waitFor();
+    expect(await page.getByTestId('cache-state').textContent()).toBe('From the cache');
+    expect(await page.getByTestId('played').locator('code').textContent()).toBe(((await rest.json()) as any).hash);
+    // Another provider's defaults when switching to it: provider_a's quality is its own `standard`.
+    await page.locator('#speech-provider').selectOption('PROVIDER_A');
+    expect(await page.locator('#speech-quality').inputValue()).toBe('STANDARD');
     await page.close();
   });
 
@@ -353,8 +487,13 @@ describe('the web console in Chromium', () => {
     const secret = (await page.getByTestId('issued-secret').textContent())!;
     const viewer = await api('{ viewer { name permissions } }', {}, secret);
     expect(viewer.viewer).toEqual({ name: 'console reader', permissions: ['READ_REQUIREMENTS'] });
-    await page.getByRole('button', { name: 'Revoke console reader' }).click();
-    await page.getByTestId('issued-key').getByText('revoked').waitFor();
+    // Listed at once, with what it may do; revoking asks first.
+    const listed = page.getByTestId('api-key').filter({ hasText: 'console reader' });
+    await listed.getByText('read:requirements').waitFor();
+    await listed.getByRole('button', { name: /^Revoke console reader/ }).click();
+    await listed.getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByText('Revoked “console reader”, and every key it issued.').waitFor();
+    expect(await page.getByTestId('api-key').filter({ hasText: 'console reader' }).count()).toBe(0);
     const res = await gw.request('/graphql', { method: 'POST', json: { query: '{ viewer { name } }' }, auth: secret });
     expect(((await res.json()) as any).errors[0].extensions.code).toBe('AUTHENTICATION_ERROR');
 
@@ -374,6 +513,57 @@ describe('the web console in Chromium', () => {
     await row.waitFor();
     expect(await row.textContent()).toMatch(/delivered\s*1\s*204/);
     await page.close();
+  });
+
+  test('administration lists the keys issued elsewhere (over REST), with issuer, permissions and expiry, and revokes them', async () => {
+    // Issued over REST by the admin: a manager of keys, which issues one key of its own.
+    const manager = await mintKey(gw, { name: 'team manager', permissions: ['manage:api-keys', 'read:compliance', 'read:audits'], expiresIn: '30d' });
+    const child = await mintKey(gw, { name: 'ci reader', permissions: ['read:compliance'] }, manager.key);
+
+    // The admin sees every key: the manager's row names its issuer, permissions and expiry.
+    const page = await openPage();
+    await signIn(page, ADMIN_KEY, '#/admin');
+    const row = page.locator(`[data-testid="api-key"][data-key-id="${manager.id}"]`);
+    await row.waitFor();
+    const expires = await page.evaluate((iso) => new Date(iso).toLocaleString(), manager.expiresAt!);
+    const text = (await row.textContent())!;
+    expect(text).toContain('team manager');
+    expect(text).toContain('Issued by the admin key (you)');
+    expect(text).toContain(`expires ${expires}`);
+    expect(await row.locator('.key-permissions code').allTextContents()).toEqual(['manage:api-keys', 'read:compliance', 'read:audits']);
+    const childRow = page.locator(`[data-testid="api-key"][data-key-id="${child.id}"]`);
+    expect(await childRow.textContent()).toContain('Issued by team manager');
+    // A key never outlives its issuer: its expiry is the manager's.
+    expect(await childRow.textContent()).toContain(`expires ${expires}`);
+    const forever = await mintKey(gw, { name: 'no expiry', permissions: ['read:audits'] });
+    // A key issued while the page is open appears on Refresh.
+    const later = await mintKey(gw, { name: 'issued while open', permissions: ['read:audits'] });
+    await page.getByRole('button', { name: 'Refresh' }).first().click();
+    await page.locator(`[data-testid="api-key"][data-key-id="${later.id}"]`).waitFor();
+    expect(await page.locator(`[data-testid="api-key"][data-key-id="${forever.id}"]`).textContent()).toContain('never expires');
+    await page.close();
+
+    // The manager sees only the keys it issued, and may revoke them.
+    const managerPage = await openPage();
+    await signIn(managerPage, manager.key, '#/admin');
+    await managerPage.locator(`[data-testid="api-key"][data-key-id="${child.id}"]`).waitFor();
+    expect(await managerPage.getByTestId('api-key').count()).toBe(1);
+    await managerPage.getByRole('button', { name: /^Revoke ci reader/ }).click();
+    // Cancel leaves it be; confirming revokes it.
+    await managerPage.getByRole('button', { name: 'Cancel' }).click();
+    expect(await managerPage.getByTestId('api-key').count()).toBe(1);
+    await managerPage.getByRole('button', { name: /^Revoke ci reader/ }).click();
+    expect(await managerPage.evaluate(() => document.activeElement?.textContent)).toBe('Revoke key');
+    await managerPage.keyboard.press('Enter');
+    await managerPage.getByText('No active keys.').waitFor();
+    // Revoked keys are kept out of the way, and shown as such on demand.
+    await managerPage.getByLabel(/Show revoked and expired keys \(1\)/).check();
+    const revoked = managerPage.locator(`[data-testid="api-key"][data-key-id="${child.id}"]`);
+    expect(await revoked.getAttribute('data-state')).toBe('revoked');
+    expect(await revoked.getByRole('button').count()).toBe(0);
+    const refused = await gw.request('/graphql', { method: 'POST', json: { query: '{ viewer { name } }' }, auth: child.key });
+    expect(((await refused.json()) as any).errors[0].extensions.code).toBe('AUTHENTICATION_ERROR');
+    await managerPage.close();
   });
 
   test('screen readers: axe-core finds no serious or critical problem on any page', async () => {
@@ -424,8 +614,14 @@ describe('the web console in Chromium', () => {
         await page.locator('main h1').waitFor();
         await page.waitForLoadState('networkidle');
         if (route === 'speech') await page.waitForFunction(() => document.querySelector('[data-testid="estimate"]')?.textContent?.startsWith('Estimated cost'));
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        expect({ route, width, overflow }).toEqual({ route, width, overflow: 0 });
+        const { overflow, widest } = await page.evaluate(() => {
+          const box = document.documentElement;
+          // The innermost elements that stick out, so a failure says what to fix.
+          const overflow = box.scrollWidth - box.clientWidth;
+          const out = overflow ? Array.from(document.querySelectorAll('body *')).filter((e) => e.getBoundingClientRect().right > box.clientWidth + 1 && !e.querySelector('*')) : [];
+          return { overflow, widest: out.slice(0, 3).map((e) => e.outerHTML.slice(0, 160)) };
+        });
+        expect({ route, width, overflow, widest }).toEqual({ route, width, overflow: 0, widest: [] });
         if (shots) await page.screenshot({ path: path.join(shots, `${route}-${label}.png`), fullPage: true });
       }
     }

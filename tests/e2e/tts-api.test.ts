@@ -236,6 +236,19 @@ describe('estimate, catalogue and hashes', () => {
     expect(badProvider.status).toBe(400);
   });
 
+  test("each provider's listed defaults are what a request that names no option gets", async () => {
+    const p: any = await (await gw.request('/api/v1/providers')).json();
+    expect(p.providers.find((x: any) => x.name === 'provider_a').defaults).toEqual({ voice: 'alloy', format: 'mp3', quality: 'standard', speed: 1, language: 'en' });
+    expect(p.providers.find((x: any) => x.name === 'mock').defaults).toMatchObject({ quality: 'medium' });
+    const text = 'Defaults, named or left out, are the same request.';
+    for (const provider of p.providers) {
+      // hash-info resolves the options as generation does: equal hashes mean equal requests.
+      const bare: any = await (await post('/api/v1/hash-info', { text, options: { provider: provider.name } })).json();
+      const named: any = await (await post('/api/v1/hash-info', { text, options: { provider: provider.name, ...provider.defaults } })).json();
+      expect({ provider: provider.name, hashes: named.hashes }).toEqual({ provider: provider.name, hashes: bare.hashes });
+    }
+  });
+
   test('hash-info, hash-exists, hash-lookup with fallback', async () => {
     const options = { provider: 'mock', voice: 'mock-voice-3' };
     const { body } = await gen('Dr. Smith paid $5 & left.', { voice: 'mock-voice-3' });

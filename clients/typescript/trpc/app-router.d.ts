@@ -286,6 +286,13 @@ export type AppRouter = TRPCBuiltRouter<
             };
             qualities: Array<"low" | "medium" | "high" | "standard">;
             default: boolean;
+            defaults: {
+              voice: string;
+              format: "mp3" | "wav" | "ogg";
+              quality: "low" | "medium" | "high" | "standard";
+              speed: number;
+              language: string;
+            };
           }>;
         };
         meta: object;

@@ -469,6 +469,11 @@ export type IssueKeyMutationVariables = Exact<{
 
 export type IssueKeyMutation = { createApiKey: { id: string, key: string, name: string, permissions: Array<Permission>, plan: Plan, expiresAt: string | null, createdAt: string } };
 
+export type ApiKeyListQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ApiKeyListQuery = { apiKeys: Array<{ id: string, name: string, prefix: string, permissions: Array<Permission>, plan: Plan, isAdmin: boolean, issuedBy: string | null, createdAt: string, expiresAt: string | null, lastUsedAt: string | null, revokedAt: string | null }> };
+
 export type RevokeKeyMutationVariables = Exact<{
   id: string;
 }>;
@@ -613,7 +618,7 @@ export type ViewerQuery = { viewer: { keyId: string, name: string, isAdmin: bool
 export type ProviderCatalogueQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ProviderCatalogueQuery = { providers: Array<{ name: ProviderId, displayName: string, configured: boolean, default: boolean, formats: Array<AudioFormat>, qualities: Array<Quality>, voices: Array<string>, languages: Array<string>, speed: { min: number, max: number } }> };
+export type ProviderCatalogueQuery = { providers: Array<{ name: ProviderId, displayName: string, configured: boolean, default: boolean, formats: Array<AudioFormat>, qualities: Array<Quality>, voices: Array<string>, languages: Array<string>, speed: { min: number, max: number }, defaults: { voice: string, format: AudioFormat, quality: Quality, speed: number } }> };
 
 export type CostEstimateQueryVariables = Exact<{
   input: GenerateInput;
@@ -634,7 +639,7 @@ export type ProgressiveSpeechSubscriptionVariables = Exact<{
 }>;
 
 
-export type ProgressiveSpeechSubscription = { generateProgressive: { type: GenerationEventType, totalChunks: number | null, completed: number | null, total: number | null, progress: number | null, hash: string | null, audioUrl: string | null, cached: boolean | null, chunks: number | null, duration: number | null, code: string | null, message: string | null } };
+export type ProgressiveSpeechSubscription = { generateProgressive: { type: GenerationEventType, totalChunks: number | null, streamUrl: string | null, completed: number | null, total: number | null, progress: number | null, hash: string | null, audioUrl: string | null, cached: boolean | null, chunks: number | null, duration: number | null, code: string | null, message: string | null } };
 
 export type SpeechCacheStatsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -731,6 +736,23 @@ export const IssueKeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<IssueKeyMutation, IssueKeyMutationVariables>;
+export const ApiKeyListDocument = new TypedDocumentString(`
+    query ApiKeyList {
+  apiKeys {
+    id
+    name
+    prefix
+    permissions
+    plan
+    isAdmin
+    issuedBy
+    createdAt
+    expiresAt
+    lastUsedAt
+    revokedAt
+  }
+}
+    `) as unknown as TypedDocumentString<ApiKeyListQuery, ApiKeyListQueryVariables>;
 export const RevokeKeyDocument = new TypedDocumentString(`
     mutation RevokeKey($id: String!) {
   revokeApiKey(id: $id) {
@@ -1076,6 +1098,12 @@ export const ProviderCatalogueDocument = new TypedDocumentString(`
       min
       max
     }
+    defaults {
+      voice
+      format
+      quality
+      speed
+    }
   }
 }
     `) as unknown as TypedDocumentString<ProviderCatalogueQuery, ProviderCatalogueQueryVariables>;
@@ -1112,6 +1140,7 @@ export const ProgressiveSpeechDocument = new TypedDocumentString(`
   generateProgressive(input: $input) {
     type
     totalChunks
+    streamUrl
     completed
     total
     progress

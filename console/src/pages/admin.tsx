@@ -1,12 +1,14 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { gql } from '../api';
 import {
+  ApiKeyListDocument,
   DeliveriesOfDocument,
   IssueKeyDocument,
   RegisterWebhookDocument,
   RemoveWebhookDocument,
   RevokeKeyDocument,
   WebhookListDocument,
+  type ApiKeyListQuery,
   type IssueKeyMutation,
   type Permission,
   type Plan,
@@ -28,26 +30,43 @@ export function AdminPage() {
   );
 }
 
-type Issued = IssueKeyMutation['createApiKey'] & { revoked?: boolean };
+type KeyRow = ApiKeyListQuery['apiKeys'][number];
 
+function keyState(k: KeyRow, now: number): 'active' | 'revoked' | 'expired' {
+  if (k.revokedAt) return 'revoked';
+  if (k.expiresAt && Date.parse(k.expiresAt) <= now) return 'expired';
+  return 'active';
+}
+
+/**
+ * Every key the signed-in key may see (`apiKeys`: the admin sees all, others the keys they issued),
+ * issued here or anywhere else. Revoked and expired keys are kept out of the way behind a switch.
+ */
 function ApiKeys() {
   const viewer = useViewer();
+  const keys = useLoad(() => gql(ApiKeyListDocument), []);
   const [name, setName] = useState('');
   const [expiresIn, setExpiresIn] = useState('');
   const [plan, setPlan] = useState<Plan>('STANDARD');
   const [picked, setPicked] = useState<Set<Permission>>(new Set());
-  const [issued, setIssued] = useState<Issued[]>([]);
-  const [revokeId, setRevokeId] = useState('');
+  const [issued, setIssued] = useState<IssueKeyMutation['createApiKey'] | null>(null);
+  const [showInactive, setShowInactive] = useState(false);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [revoked, setRevoked] = useState<string | null>(null);
   const issue = useAction(async () => {
     const { createApiKey } = await gql(IssueKeyDocument, { input: { name, permissions: [...picked], expiresIn: expiresIn.trim() || undefined, plan } });
-    setIssued((prev) => [createApiKey, ...prev]);
+    setIssued(createApiKey);
+    setRevoked(null);
     setName('');
     setPicked(new Set());
+    keys.reload();
   });
-  const revoke = useAction(async (id: string) => {
-    await gql(RevokeKeyDocument, { id });
-    setIssued((prev) => prev.map((k) => (k.id === id ? { ...k, revoked: true } : k)));
-    setRevokeId('');
+  const revoke = useAction(async (k: KeyRow) => {
+    await gql(RevokeKeyDocument, { id: k.id });
+    setConfirming(null);
+    setRevoked(k.name);
+    if (issued?.id === k.id) setIssued(null);
+    keys.reload();
   });
   const toggle = (p: Permission) => {
     const next = new Set(picked);
@@ -55,8 +74,26 @@ function ApiKeys() {
     else next.add(p);
     setPicked(next);
   };
+  const all = keys.data?.apiKeys ?? [];
+  const now = Date.now();
+  const inactive = all.filter((k) => keyState(k, now) !== 'active').length;
+  const shown = showInactive ? all : all.filter((k) => keyState(k, now) === 'active');
+  const names = new Map(all.map((k) => [k.id, k.name]));
+  const issuer = (id: string | null | undefined) => {
+    if (!id) return 'unknown';
+    const who = names.get(id) ?? (id === 'admin' ? 'the admin key' : id);
+    return id === viewer.keyId ? `${who} (you)` : who;
+  };
   return (
-    <Section title="API keys" id="api-keys">
+    <Section
+      title="API keys"
+      id="api-keys"
+      actions={
+        <button type="button" onClick={keys.reload} disabled={keys.loading}>
+          Refresh
+        </button>
+      }
+    >
       <form
         class="form-grid"
         aria-label="Issue an API key"
@@ -83,42 +120,70 @@ function ApiKeys() {
         </div>
       </form>
       <ErrorNote error={issue.error} />
-      {issued.length ? (
-        <ul class="issued" aria-live="polite">
-          {issued.map((k) => (
-            <li key={k.id} data-testid="issued-key">
-              <strong>{k.name}</strong> <code>{k.id}</code> · {k.permissions.map(permissionName).join(', ')} · expires {formatTime(k.expiresAt)}
-              {k.revoked ? (
-                <span class="pill pill-failed"> revoked</span>
-              ) : (
-                <>
-                  <p class="secret">
-                    Secret (shown once): <code data-testid="issued-secret">{k.key}</code>
-                  </p>
-                  <button type="button" onClick={() => revoke.run(k.id)} disabled={revoke.busy}>
-                    Revoke {k.name}
-                  </button>
-                </>
-              )}
-            </li>
-          ))}
-        </ul>
+      {issued ? (
+        <p class="secret" role="status">
+          Issued <strong>{issued.name}</strong>. Its secret is shown only now: <code data-testid="issued-secret">{issued.key}</code>
+        </p>
       ) : null}
-      <form
-        class="filters"
-        aria-label="Revoke a key by id"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void revoke.run(revokeId.trim());
-        }}
-      >
-        <TextField id="revoke-id" label="Revoke a key by id" value={revokeId} onInput={setRevokeId} placeholder="key_…" />
-        <button type="submit" disabled={revoke.busy || !revokeId.trim()}>
-          Revoke
-        </button>
-      </form>
-      <ErrorNote error={revoke.error} />
+      {revoked ? (
+        <p role="status" class="hint">
+          Revoked “{revoked}”, and every key it issued.
+        </p>
+      ) : null}
+      <h3 id="keys-list-title">Keys{keys.data ? ` (${all.length - inactive} active)` : ''}</h3>
+      <ErrorNote error={keys.error || revoke.error} />
+      {inactive ? (
+        <label class="check">
+          <input type="checkbox" checked={showInactive} onChange={(e) => setShowInactive((e.target as HTMLInputElement).checked)} /> Show revoked and expired keys ({inactive})
+        </label>
+      ) : null}
+      <ul class="keys" aria-labelledby="keys-list-title" data-testid="api-keys">
+        {shown.map((k) => {
+          const state = keyState(k, now);
+          return (
+            <li key={k.id} data-testid="api-key" data-key-id={k.id} data-state={state}>
+              <p>
+                <strong>{k.name}</strong> <code>{k.prefix}…</code> {state !== 'active' ? <span class="pill pill-failed">{state}</span> : null}
+              </p>
+              <p class="hint">
+                Issued by {issuer(k.issuedBy)} on {formatTime(k.createdAt)} · {state === 'revoked' ? `revoked ${formatTime(k.revokedAt)}` : k.expiresAt ? `expires ${formatTime(k.expiresAt)}` : 'never expires'} · last used{' '}
+                {formatTime(k.lastUsedAt)} · plan {show(k.plan)}
+              </p>
+              <p class="key-permissions">{k.isAdmin ? <code>every permission (admin)</code> : k.permissions.map((p) => <code key={p}>{permissionName(p)}</code>)}</p>
+              {state === 'active' ? (
+                confirming === k.id ? (
+                  <ConfirmRevoke name={k.name} busy={revoke.busy} onConfirm={() => revoke.run(k)} onCancel={() => setConfirming(null)} />
+                ) : (
+                  <button type="button" onClick={() => setConfirming(k.id)} aria-label={`Revoke ${k.name} (${k.prefix}…)`}>
+                    Revoke
+                  </button>
+                )
+              ) : null}
+            </li>
+          );
+        })}
+        {keys.data && shown.length === 0 ? <li class="hint">{all.length ? 'No active keys.' : 'No keys issued yet: issue one above.'}</li> : null}
+      </ul>
     </Section>
+  );
+}
+
+/** Revocation cannot be undone (and cascades): it asks once, with the confirming button focused. */
+function ConfirmRevoke(props: { name: string; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
+  const confirm = useRef<HTMLButtonElement>(null);
+  useEffect(() => confirm.current?.focus(), []);
+  return (
+    <div class="panel" role="group" aria-label={`Confirm revoking ${props.name}`}>
+      <p>Revoke “{props.name}”? Whoever uses it is refused at once, and every key it issued is revoked with it.</p>
+      <div class="buttons">
+        <button type="button" class="danger" ref={confirm} onClick={props.onConfirm} disabled={props.busy}>
+          Revoke key
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
   );
 }
 

@@ -13,6 +13,7 @@ import {
   RequirementListDocument,
   UpdateRequirementFormDocument,
   ValidateRequirementActionDocument,
+  type DashboardStatusViewQuery,
   type FindingRowFragment,
   type ReportRowFragment,
   type RequirementRowFragment,
@@ -138,12 +139,25 @@ function History() {
       </div>
       <ErrorNote error={error} />
       {h ? (
-        <>
-          <HistoryChart points={h.dataPoints} label={label} days={PERIOD_DAYS[period] ?? 30} />
-          <p class="hint">
-            {label} over {HISTORY_PERIODS.find(([p]) => p === h.period)?.[1] ?? h.period}: average {h.averageValue}%, trend {show(h.trend)}, {h.dataPoints.length} points.
-          </p>
-        </>
+        h.dataPoints.length < 2 ? (
+          // One reading (a new project's first day) is a dot, not a trend: say so instead of drawing it.
+          <div class="empty" data-testid="history-empty">
+            <p>
+              <strong>Not enough history yet.</strong> The chart starts once there are readings on two different {period === 'LAST_YEAR' ? 'weeks' : 'days'}; a reading is taken each day.
+            </p>
+            <p class="hint">
+              {label} over {HISTORY_PERIODS.find(([p]) => p === h.period)?.[1] ?? h.period}:{' '}
+              {h.dataPoints.length ? `${h.dataPoints[0].value}% on ${new Date(h.dataPoints[0].timestamp).toLocaleDateString()}.` : 'no readings yet.'}
+            </p>
+          </div>
+        ) : (
+          <>
+            <HistoryChart points={h.dataPoints} label={label} days={PERIOD_DAYS[period] ?? 30} />
+            <p class="hint">
+              {label} over {HISTORY_PERIODS.find(([p]) => p === h.period)?.[1] ?? h.period}: average {h.averageValue}%, trend {show(h.trend)}, {h.dataPoints.length} points.
+            </p>
+          </>
+        )
       ) : null}
     </Section>
   );
@@ -240,7 +254,13 @@ function Requirements() {
                 ))}
                 {page.data.length === 0 ? (
                   <tr>
-                    <td colSpan={6}>No requirements match.</td>
+                    <td colSpan={6}>
+                      {Object.keys(clean).length
+                        ? 'No requirements match these filters.'
+                        : can('WRITE_REQUIREMENTS')
+                          ? 'No requirements yet: add the first with “New requirement”.'
+                          : 'No requirements yet.'}
+                    </td>
                   </tr>
                 ) : null}
               </tbody>
@@ -399,7 +419,7 @@ function Findings() {
             {page.data.map((f) => (
               <FindingItem key={f.id} finding={f} onChanged={reload} />
             ))}
-            {page.data.length === 0 ? <li>No findings match.</li> : null}
+            {page.data.length === 0 ? <li class="hint">{Object.keys(filter).length ? 'No findings match these filters.' : 'No audit findings recorded yet.'}</li> : null}
           </ul>
           <Pager label="Findings" offset={offset} limit={PAGE_SIZE} total={page.pagination.total} onPage={setOffset} />
         </>
@@ -607,11 +627,24 @@ function Reports() {
 
 // ---------- activity ----------
 
+type ActivityEntry = DashboardStatusViewQuery['dashboardStatus']['recentActivity'][number];
+const RECENT_ACTIVITY = 10;
+const sameActivity = (a: ActivityEntry, b: ActivityEntry) => a.timestamp === b.timestamp && a.type === b.type && a.description === b.description;
+
 function Activity(props: { feed: LiveEvent[]; feedError: unknown }) {
   const { data, error, reload } = useLoad(() => gql(DashboardStatusViewDocument), []);
   const later = useDebouncedReload(reload, 2000);
   useLiveEvents(['SYSTEM_'], later);
   const s = data?.dashboardStatus;
+  // Recent activity is the loaded list plus each `user.activity` event as it arrives (the server
+  // has already withheld what this key may not read), newest first.
+  const [recent, setRecent] = useState<ActivityEntry[] | null>(null);
+  useEffect(() => setRecent(s ? s.recentActivity : null), [s]);
+  useLiveEvents(['USER_ACTIVITY'], (e) => {
+    const d = e.data as Record<string, unknown>;
+    const entry: ActivityEntry = { timestamp: String(d.timestamp ?? e.createdAt), type: String(d.type ?? ''), user: String(d.user ?? ''), description: String(d.description ?? '') };
+    setRecent((prev) => (prev && !prev.some((a) => sameActivity(a, entry)) ? [entry, ...prev].slice(0, RECENT_ACTIVITY) : prev));
+  });
   return (
     <Section title="Activity and alerts" id="activity">
       <ErrorNote error={error} />
@@ -628,15 +661,16 @@ function Activity(props: { feed: LiveEvent[]; feedError: unknown }) {
             <time dateTime={e.createdAt}>{new Date(e.createdAt).toLocaleTimeString()}</time> <code>{eventName(e.type)}</code> {describeEvent(e)}
           </li>
         ))}
-        {props.feed.length === 0 ? <li class="hint">Waiting for changes…</li> : null}
+        {props.feed.length === 0 ? <li class="hint">No changes since this page opened; they appear here as they happen.</li> : null}
       </ol>
       <h3>Recent activity</h3>
-      <ol class="feed">
-        {(s?.recentActivity ?? []).map((a, i) => (
-          <li key={i}>
+      <ol class="feed" aria-live="polite" data-testid="recent-activity">
+        {(recent ?? []).map((a) => (
+          <li key={a.timestamp + a.type + a.description}>
             <time dateTime={a.timestamp}>{formatTime(a.timestamp)}</time> {a.description} <small>by {a.user}</small>
           </li>
         ))}
+        {recent && recent.length === 0 ? <li class="hint">No activity yet: changes to requirements and findings are listed here as they happen.</li> : null}
       </ol>
     </Section>
   );

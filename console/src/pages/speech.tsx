@@ -35,6 +35,8 @@ interface Choice {
 
 interface Played {
   src: string;
+  /** Playing from the stream while the rest is made: the outcome (cache, hash) is not known yet. */
+  streaming?: boolean;
   cached: boolean;
   hash: string;
   detail: string;
@@ -79,9 +81,9 @@ function ChoiceFields(props: { providers: Provider[]; choice: Choice; onChange: 
     const next = providers.find((x) => x.name === provider)!;
     props.onChange({
       provider,
-      voice: next.voices.includes(choice.voice) ? choice.voice : next.voices[0],
-      format: next.formats.includes(choice.format) ? choice.format : next.formats[0],
-      quality: next.qualities.includes(choice.quality) ? choice.quality : next.qualities[0],
+      voice: next.voices.includes(choice.voice) ? choice.voice : next.defaults.voice,
+      format: next.formats.includes(choice.format) ? choice.format : next.defaults.format,
+      quality: next.qualities.includes(choice.quality) ? choice.quality : next.defaults.quality,
       speed: Math.min(next.speed.max, Math.max(next.speed.min, choice.speed)),
     });
   };
@@ -104,7 +106,7 @@ function ChoiceFields(props: { providers: Provider[]; choice: Choice; onChange: 
           type="range"
           min={p.speed.min}
           max={p.speed.max}
-          step={0.1}
+          step={0.05}
           value={choice.speed}
           onInput={(e) => props.onChange({ ...choice, speed: Number((e.target as HTMLInputElement).value) })}
         />
@@ -113,14 +115,17 @@ function ChoiceFields(props: { providers: Provider[]; choice: Choice; onChange: 
   );
 }
 
+/** The API's own defaults (as `providers` lists them), so a request left as it is equals one that names no option. */
 function initialChoice(providers: Provider[]): Choice {
   const p = providers.find((x) => x.default && x.configured) ?? providers.find((x) => x.configured) ?? providers[0];
-  return { provider: p.name, voice: p.voices[0], format: p.formats.includes('MP3') ? 'MP3' : p.formats[0], quality: p.qualities.includes('STANDARD') ? 'STANDARD' : p.qualities[0], speed: 1 };
+  const d = p.defaults;
+  return { provider: p.name, voice: d.voice, format: d.format, quality: d.quality, speed: d.speed };
 }
 
 const inputOf = (text: string, c: Choice): GenerateInput => ({ text, options: { provider: c.provider, voice: c.voice, format: c.format, quality: c.quality, speed: c.speed } });
 
 function Playground(props: { providers: Provider[]; onGenerated: () => void }) {
+  const viewer = useViewer();
   const [text, setText] = useState('Hello from the gateway console.');
   const [choice, setChoice] = useState<Choice>(() => initialChoice(props.providers));
   const [played, setPlayed] = useState<Played | null>(null);
@@ -158,20 +163,37 @@ function Playground(props: { providers: Provider[]; onGenerated: () => void }) {
     }
     await new Promise<void>((resolve, reject) => {
       cancel.current?.();
+      // The stream `started` names: played at once when speech is open; fetched with the key (and
+      // played when it ends) when speech is keyed, since an <audio> element cannot send the key.
+      let stream: Promise<string> | null = null;
       cancel.current = subscribe(ProgressiveSpeechDocument, { input: inputOf(text, choice) }, {
         next: ({ generateProgressive: e }) => {
-          if (e.type === 'STARTED') setChunks({ total: e.totalChunks ?? 1, completed: 0, progress: 0 });
-          else if (e.type === 'PROGRESS') setChunks({ total: e.total ?? 1, completed: e.completed ?? 0, progress: e.progress ?? 0 });
+          if (e.type === 'STARTED') {
+            setChunks({ total: e.totalChunks ?? 1, completed: 0, progress: 0 });
+            if (e.streamUrl) {
+              stream = audioSource(e.streamUrl);
+              if (viewer.speechOpen) setPlayed({ src: e.streamUrl, streaming: true, cached: false, hash: '', detail: 'playing while the rest is made' });
+            }
+          } else if (e.type === 'PROGRESS') setChunks({ total: e.total ?? 1, completed: e.completed ?? 0, progress: e.progress ?? 0 });
           else if (e.type === 'COMPLETE' && e.audioUrl) {
             setChunks((c) => ({ total: e.chunks ?? c?.total ?? 1, completed: e.chunks ?? c?.total ?? 1, progress: 100 }));
-            audioSource(e.audioUrl).then((src) => {
-              setPlayed({ src, cached: !!e.cached, hash: e.hash ?? '', detail: `${(e.duration ?? 0).toFixed(1)} s · ${e.chunks} chunks` });
-              props.onGenerated();
-              resolve();
-            }, reject);
-          } else if (e.type === 'ERROR') reject(new ApiError(e.code ?? 'GENERATION_ERROR', e.message ?? 'Generation failed'));
+            const audioUrl = e.audioUrl;
+            (stream ?? audioSource(audioUrl))
+              .catch(() => audioSource(audioUrl))
+              .then((src) => {
+                setPlayed({ src, cached: !!e.cached, hash: e.hash ?? '', detail: `${(e.duration ?? 0).toFixed(1)} s · ${e.chunks} chunks` });
+                props.onGenerated();
+                resolve();
+              }, reject);
+          } else if (e.type === 'ERROR') {
+            setPlayed(null);
+            reject(new ApiError(e.code ?? 'GENERATION_ERROR', e.message ?? 'Generation failed'));
+          }
         },
-        error: reject,
+        error: (err) => {
+          setPlayed(null);
+          reject(err);
+        },
         complete: () => resolve(),
       });
     });
@@ -195,7 +217,7 @@ function Playground(props: { providers: Provider[]; onGenerated: () => void }) {
           <button type="submit" class="primary" disabled={generate.busy || !text.trim()}>
             {generate.busy ? 'Generating…' : progressive ? 'Generate (progressive)' : 'Generate'}
           </button>
-          {progressive ? <span class="hint">Long text: generated in chunks of up to {PROGRESSIVE_FROM_CHARS} characters, with progress.</span> : null}
+          {progressive ? <span class="hint">Long text: made in chunks of up to {PROGRESSIVE_FROM_CHARS} characters, with progress; playback starts with the first.</span> : null}
         </div>
       </form>
       <ErrorNote error={generate.error} />
@@ -203,15 +225,23 @@ function Playground(props: { providers: Provider[]; onGenerated: () => void }) {
       {played ? (
         <div class="played" data-testid="played">
           <p role="status">
-            <span class={`pill ${played.cached ? 'pill-completed' : 'pill-in-progress'}`} data-testid="cache-state">
-              {played.cached ? 'From the cache' : 'Newly generated'}
-            </span>{' '}
+            {played.streaming ? (
+              <span class="pill pill-in-progress" data-testid="stream-state">
+                Streaming
+              </span>
+            ) : (
+              <span class={`pill ${played.cached ? 'pill-completed' : 'pill-in-progress'}`} data-testid="cache-state">
+                {played.cached ? 'From the cache' : 'Newly generated'}
+              </span>
+            )}{' '}
             {played.detail}
           </p>
           <audio controls autoplay src={played.src} aria-label="Generated speech" data-testid="audio" />
-          <p class="hint">
-            Hash <code>{played.hash}</code>
-          </p>
+          {played.hash ? (
+            <p class="hint">
+              Hash <code>{played.hash}</code>
+            </p>
+          ) : null}
         </div>
       ) : null}
     </Section>
@@ -244,10 +274,14 @@ function Stats(props: { version: number }) {
       <ErrorNote error={providers.error || cache.error} />
       {cache.data ? (
         <p data-testid="cache-stats">
-          Cache: {cache.data.cacheStats.totalEntries} entries, {formatBytes(cache.data.cacheStats.totalSize)}; oldest {formatTime(cache.data.cacheStats.oldestEntry)}, newest {formatTime(cache.data.cacheStats.newestEntry)}
+          {cache.data.cacheStats.totalEntries === 0
+            ? 'Cache: empty. Generated audio is kept here, so the same request again is answered at once.'
+            : `Cache: ${cache.data.cacheStats.totalEntries} entries, ${formatBytes(cache.data.cacheStats.totalSize)}; oldest ${formatTime(cache.data.cacheStats.oldestEntry)}, newest ${formatTime(cache.data.cacheStats.newestEntry)}`}
         </p>
       ) : null}
-      {providers.data ? (
+      {providers.data && !providers.data.providerStats.some((p) => p.requests > 0) ? (
+        <p class="hint">Nothing generated yet: each provider's requests, errors, characters, cost and latency are counted here.</p>
+      ) : providers.data ? (
         <div class="table-wrap">
           <table>
             <caption class="sr-only">Provider statistics</caption>
@@ -272,11 +306,6 @@ function Stats(props: { version: number }) {
                   <td>{Math.round(p.avgLatency)} ms</td>
                 </tr>
               ))}
-              {providers.data.providerStats.length === 0 ? (
-                <tr>
-                  <td colSpan={6}>Nothing generated yet.</td>
-                </tr>
-              ) : null}
             </tbody>
           </table>
         </div>

@@ -4802,6 +4802,15 @@ export interface operations {
                         providers: {
                             configured: boolean;
                             default: boolean;
+                            /** @description what a request that leaves an option out gets from this provider */
+                            defaults: {
+                                /** @enum {string} */
+                                format: "mp3" | "wav" | "ogg";
+                                language: string;
+                                quality: string;
+                                speed: number;
+                                voice: string;
+                            };
                             displayName: string;
                             formats: ("mp3" | "wav" | "ogg")[];
                             languages: string[];
