@@ -26,6 +26,7 @@ var errorCatalogue = []struct {
 	{"AUTHENTICATION_ERROR", 401},
 	{"AUTHORIZATION_ERROR", 403},
 	{"NOT_FOUND", 404},
+	{"METHOD_NOT_ALLOWED", 405},
 	{"CONFLICT", 409},
 	{"GONE", 410},
 	{"PAYLOAD_TOO_LARGE", 413},

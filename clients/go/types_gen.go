@@ -213,6 +213,16 @@ type ListProvidersResponseProvidersItemSpeed struct {
 	Max float64 `json:"max"`
 }
 
+// ListProvidersResponseProvidersItemDefaults is a shape of the OpenAPI document.
+type ListProvidersResponseProvidersItemDefaults struct {
+	Voice string `json:"voice"`
+	// One of: "mp3", "wav", "ogg".
+	Format   string  `json:"format"`
+	Quality  string  `json:"quality"`
+	Speed    float64 `json:"speed"`
+	Language string  `json:"language"`
+}
+
 // ListProvidersResponseProvidersItem is a shape of the OpenAPI document.
 type ListProvidersResponseProvidersItem struct {
 	// One of: "provider_a", "provider_b", "provider_c", "mock".
@@ -225,6 +235,8 @@ type ListProvidersResponseProvidersItem struct {
 	Speed       ListProvidersResponseProvidersItemSpeed `json:"speed"`
 	Qualities   []string                                `json:"qualities"`
 	Default     bool                                    `json:"default"`
+	// what a request that leaves an option out gets from this provider.
+	Defaults ListProvidersResponseProvidersItemDefaults `json:"defaults"`
 }
 
 // ListProvidersResponse is a shape of the OpenAPI document.

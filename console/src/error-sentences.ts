@@ -9,6 +9,7 @@ export const ERROR_SENTENCES: Record<string, string> = {
   AUTHENTICATION_ERROR: 'This key is not valid: it may be mistyped, revoked or expired.',
   AUTHORIZATION_ERROR: "Your key doesn't have permission to do this.",
   NOT_FOUND: 'This no longer exists, or never did.',
+  METHOD_NOT_ALLOWED: 'This address does not take that kind of request.',
   CONFLICT: 'Someone changed this at the same time; reload and try again.',
   GONE: 'This has expired.',
   PAYLOAD_TOO_LARGE: 'This is too large to send.',

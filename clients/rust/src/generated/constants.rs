@@ -34,6 +34,7 @@ pub const ERROR_STATUS: &[(&str, u16)] = &[
     ("AUTHENTICATION_ERROR", 401),
     ("AUTHORIZATION_ERROR", 403),
     ("NOT_FOUND", 404),
+    ("METHOD_NOT_ALLOWED", 405),
     ("CONFLICT", 409),
     ("GONE", 410),
     ("PAYLOAD_TOO_LARGE", 413),

@@ -276,6 +276,17 @@ pub struct ListProvidersResponseProvidersItemSpeed {
 
 /// A shape of the OpenAPI document.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ListProvidersResponseProvidersItemDefaults {
+    pub voice: String,
+    /// One of: `mp3`, `wav`, `ogg`.
+    pub format: String,
+    pub quality: String,
+    pub speed: f64,
+    pub language: String,
+}
+
+/// A shape of the OpenAPI document.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ListProvidersResponseProvidersItem {
     /// One of: `provider_a`, `provider_b`, `provider_c`, `mock`.
     pub name: String,
@@ -288,6 +299,8 @@ pub struct ListProvidersResponseProvidersItem {
     pub speed: ListProvidersResponseProvidersItemSpeed,
     pub qualities: Vec<String>,
     pub default: bool,
+    /// what a request that leaves an option out gets from this provider.
+    pub defaults: ListProvidersResponseProvidersItemDefaults,
 }
 
 /// A shape of the OpenAPI document.
