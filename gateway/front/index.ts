@@ -23,7 +23,7 @@ export { createHeaderPolicy, EXPOSED_HEADERS } from './header-policy';
 export type { GraphqlSeamDeps } from './seam';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-type FrontRequest = IncomingMessage & ReadBody & { id?: string; principal?: Principal | null; startedNs?: bigint; route?: { path: string }; baseUrl?: string };
+type FrontRequest = IncomingMessage & ReadBody & { id?: string; principal?: Principal | null; startedNs?: bigint; pathname?: string; route?: { path: string }; baseUrl?: string };
 
 export interface FrontDeps {
   services: Services;
@@ -79,8 +79,9 @@ export function createFront(deps: FrontDeps) {
   });
 
   const startedOf = (req: FrontRequest) => req.startedNs ?? process.hrtime.bigint();
-  const finished = (req: IncomingMessage, res: ServerResponse, route: string, requestId: string, principal: Principal | null | undefined, startedNs: bigint) =>
-    requestFinished(req, route, res.statusCode, requestId, principal?.keyId, startedNs);
+  // The path as the client sent it: express rewrites `req.url` under a mount point (`/graphql` → `/`).
+  const finished = (req: FrontRequest, res: ServerResponse, route: string, requestId: string, principal: Principal | null | undefined, startedNs: bigint) =>
+    requestFinished(req, req.pathname ?? '/', route, res.statusCode, requestId, principal?.keyId, startedNs);
 
   /** An error found at the edge, in the path's documented shape: GraphQL's `errors[]` on /graphql, else the REST envelope. */
   function refuse(req: FrontRequest, res: ServerResponse, envelope: Envelope | 'graphql', thrown: unknown) {
@@ -179,6 +180,7 @@ export function createFront(deps: FrontDeps) {
         const url = req.url ?? '/';
         const q = url.indexOf('?');
         const pathname = q < 0 ? url : url.slice(0, q);
+        req.pathname = pathname;
         const search = q < 0 ? '' : url.slice(q + 1);
         edge(req, res, app, pathname, search).catch((err) => {
           log.error({ err, requestId: req.id }, 'request front failed');

@@ -21,7 +21,7 @@ export function createRequestLog(metrics: Metrics, log: Logger) {
   const durations = new Map<string, ReturnType<Metrics['httpDuration']['labels']>>();
   const logsInfo = () => log.isLevelEnabled('info');
 
-  return function requestFinished(req: IncomingMessage, route: string, status: number, requestId: string, keyId: string | undefined, startedNs: bigint): void {
+  return function requestFinished(req: IncomingMessage, path: string, route: string, status: number, requestId: string, keyId: string | undefined, startedNs: bigint): void {
     const method = req.method ?? 'GET';
     const seconds = Number(process.hrtime.bigint() - startedNs) / 1e9;
     const key = `${route} ${method}`;
@@ -32,7 +32,6 @@ export function createRequestLog(metrics: Metrics, log: Logger) {
     let duration = durations.get(key);
     if (!duration) durations.set(key, (duration = metrics.httpDuration.labels(route, method)));
     duration.observe(seconds);
-    const path = req.url ?? '/';
     const quiet = QUIET.test(path);
     if (quiet ? !log.isLevelEnabled('debug') : !logsInfo()) return;
     const line = { requestId, method, route, status, ms: Math.round(seconds * 10_000) / 10, keyId };

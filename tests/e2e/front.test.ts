@@ -119,6 +119,13 @@ describe('per request', () => {
     }
   });
 
+  test('a GraphQL operation is logged at info under its operation, as the client sent its path', async () => {
+    const res = await gw.request('/graphql', { method: 'POST', auth: key, headers: { 'x-request-id': 'front-graphql-line' }, json: { query: '{ requirements(limit: 1) { pagination { total } } }' } });
+    expect(res.status).toBe(200);
+    const [line] = await loggedRequests('front-graphql-line');
+    expect(line).toMatchObject({ level: 30, method: 'POST', route: '/graphql:anonymous', status: 200 });
+  });
+
   test('probes and static files are logged at debug, not in the access log at info', async () => {
     await read('/api/v1/health/live', null, { 'x-request-id': 'front-probe' });
     const [line] = await loggedRequests('front-probe');
