@@ -1,4 +1,5 @@
 import { clock } from '../clock';
+import { wrapStatements } from './knex-seam';
 /**
  * A database that refuses connections fails fast by itself (ECONNREFUSED → 503). One that hangs —
  * paused, a dead network path, a half-open connection — does not: queries and connection attempts just
@@ -48,14 +49,13 @@ const GUARD = Symbol('databaseGuard');
 const PATCHED = Symbol('databaseGuard.patched');
 
 /** Routes `_query` of every client built on this prototype through the guard of the connection, if any. */
-function guardQueriesOf(proto: any) {
-  if (proto[PATCHED]) return;
-  const query = proto._query;
-  proto._query = function (this: unknown, connection: any, obj: unknown) {
-    const guard: DatabaseGuard | undefined = connection?.[GUARD];
-    return guard ? guard.runQuery(() => query.call(this, connection, obj), connection) : query.call(this, connection, obj);
-  };
-  proto[PATCHED] = true;
+function guardQueriesOf(proto: Record<PropertyKey, unknown>) {
+  wrapStatements(proto, PATCHED, (query) =>
+    function guardedQuery(this: unknown, connection, obj) {
+      const guard: DatabaseGuard | undefined = connection?.[GUARD];
+      return guard ? guard.runQuery(() => query.call(this, connection, obj), connection) : query.call(this, connection, obj);
+    },
+  );
 }
 
 /** Guards currently tripped in this process (usually one per gateway). */

@@ -25,6 +25,8 @@
  * held is then sent on its own first. (MikroORM sends its statements with their values inlined.)
  */
 
+import { wrapStatements, type KnexQuery } from './knex-seam';
+
 /** Prefix of a statement sent in front of its transaction's next statement (its answer is not waited for). */
 export const SENT_WITH_NEXT = '/* sent with the next statement */ ';
 
@@ -40,13 +42,6 @@ interface Held {
   beginHeld: boolean;
 }
 
-interface KnexQuery {
-  sql: string;
-  bindings?: unknown[];
-  response?: unknown;
-}
-
-type RunQuery = (this: unknown, connection: any, obj: KnexQuery) => Promise<KnexQuery>;
 
 const isBegin = (sql: string) => sql === 'BEGIN;';
 const isCommit = (sql: string) => sql === 'COMMIT;';
@@ -71,59 +66,58 @@ function withoutHeld(obj: KnexQuery, heldCount: number): KnexQuery {
 }
 
 /** Installs the pipelining on a knex client prototype (idempotent). */
-export function pipelineTransactionStatements(proto: any): void {
-  if (proto[PATCHED]) return;
-  const run: RunQuery = proto._query;
-  proto._query = function pipelinedQuery(this: unknown, connection: any, obj: KnexQuery): Promise<KnexQuery> {
-    const sql = obj.sql;
-    if (typeof sql !== 'string' || !connection) return run.call(this, connection, obj);
-    if (isBegin(sql)) {
-      // A connection still holding something (it never should) sends it first: order is kept.
-      if (connection[HELD]) return flush.call(this, connection).then(() => pipelinedQuery.call(this, connection, obj));
-      hold(connection, sql, true);
-      connection[IN_TRANSACTION] = true;
-      obj.response = emptyResult('BEGIN');
-      return Promise.resolve(obj);
-    }
-    if (isCommit(sql) || isRollback(sql)) connection[IN_TRANSACTION] = false;
-    if (sql.startsWith(SENT_WITH_NEXT) && connection[IN_TRANSACTION] && !hasBindings(obj)) {
-      hold(connection, sql, false);
-      obj.response = emptyResult('INSERT');
-      return Promise.resolve(obj);
-    }
-    const held: Held | undefined = connection[HELD];
-    if (!held) return run.call(this, connection, obj);
-    if (isRollback(sql)) {
-      connection[HELD] = undefined;
-      // Nothing reached the server: no transaction to roll back there.
-      if (held.beginHeld) {
-        obj.response = emptyResult('ROLLBACK');
+export function pipelineTransactionStatements(proto: Record<PropertyKey, unknown>): void {
+  wrapStatements(proto, PATCHED, (run) => {
+    return function pipelinedQuery(this: unknown, connection: any, obj: KnexQuery): Promise<KnexQuery> {
+      const sql = obj.sql;
+      if (typeof sql !== 'string' || !connection) return run.call(this, connection, obj);
+      if (isBegin(sql)) {
+        // A connection still holding something (it never should) sends it first: order is kept.
+        if (connection[HELD]) return flush.call(this, connection).then(() => pipelinedQuery.call(this, connection, obj));
+        hold(connection, sql, true);
+        connection[IN_TRANSACTION] = true;
+        obj.response = emptyResult('BEGIN');
         return Promise.resolve(obj);
       }
-      return run.call(this, connection, obj);
-    }
-    if (hasBindings(obj)) return flush.call(this, connection).then(() => run.call(this, connection, obj));
-    connection[HELD] = undefined;
-    const count = held.texts.length;
-    obj.sql = `${held.texts.join(';\n')};\n${sql}`;
-    return run.call(this, connection, obj).then(
-      (answered) => withoutHeld(answered, count),
-      async (err) => {
-        obj.sql = sql;
-        // PostgreSQL stops a message at its first error: a `COMMIT` behind it never ran, and the
-        // transaction is left open and aborted. It is closed here, as a failed COMMIT would have.
-        if (isCommit(sql)) await run.call(this, connection, { sql: 'ROLLBACK' }).catch(() => undefined);
-        throw err;
-      },
-    );
-  };
+      if (isCommit(sql) || isRollback(sql)) connection[IN_TRANSACTION] = false;
+      if (sql.startsWith(SENT_WITH_NEXT) && connection[IN_TRANSACTION] && !hasBindings(obj)) {
+        hold(connection, sql, false);
+        obj.response = emptyResult('INSERT');
+        return Promise.resolve(obj);
+      }
+      const held: Held | undefined = connection[HELD];
+      if (!held) return run.call(this, connection, obj);
+      if (isRollback(sql)) {
+        connection[HELD] = undefined;
+        // Nothing reached the server: no transaction to roll back there.
+        if (held.beginHeld) {
+          obj.response = emptyResult('ROLLBACK');
+          return Promise.resolve(obj);
+        }
+        return run.call(this, connection, obj);
+      }
+      if (hasBindings(obj)) return flush.call(this, connection).then(() => run.call(this, connection, obj));
+      connection[HELD] = undefined;
+      const count = held.texts.length;
+      obj.sql = `${held.texts.join(';\n')};\n${sql}`;
+      return run.call(this, connection, obj).then(
+        (answered) => withoutHeld(answered, count),
+        async (err) => {
+          obj.sql = sql;
+          // PostgreSQL stops a message at its first error: a `COMMIT` behind it never ran, and the
+          // transaction is left open and aborted. It is closed here, as a failed COMMIT would have.
+          if (isCommit(sql)) await run.call(this, connection, { sql: 'ROLLBACK' }).catch(() => undefined);
+          throw err;
+        },
+      );
+    };
 
-  /** Sends what `connection` holds, on its own. */
-  function flush(this: unknown, connection: any): Promise<unknown> {
-    const held: Held | undefined = connection[HELD];
-    connection[HELD] = undefined;
-    if (!held) return Promise.resolve();
-    return run.call(this, connection, { sql: held.texts.join(';\n') });
-  }
-  proto[PATCHED] = true;
+    /** Sends what `connection` holds, on its own. */
+    function flush(this: unknown, connection: any): Promise<unknown> {
+      const held: Held | undefined = connection[HELD];
+      connection[HELD] = undefined;
+      if (!held) return Promise.resolve();
+      return run.call(this, connection, { sql: held.texts.join(';\n') });
+    }
+  });
 }

@@ -10,7 +10,7 @@ import { documentLimits, listCost, resultSizeCap } from './parts/limits';
 import { responseCache, type ResponseCacheOptions } from './parts/response-cache';
 import { compiledExecution } from './parts/compiled-execution';
 import { errorFormatting } from './parts/errors';
-import { directFieldResolvers, plainPropertyFields } from './property-fields';
+import { directFieldResolvers, plainPropertyFields } from './type-graphql-seam';
 
 export { GRAPHQL_LIMITS, DEFAULT_MAX_RESULT_BYTES } from './parts/limits';
 export { createApollo } from './http';

@@ -1,6 +1,15 @@
 import { isInterfaceType, isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
 
+/**
+ * The one place the gateway reaches under type-graphql's public API: its metadata storage (exported,
+ * but its shape is internal) and the shape of the resolvers it builds. What is done here — plain
+ * property fields without a resolver, field resolvers called directly — has no public option in
+ * type-graphql; tests/unit/framework-seams.test.ts fails on any version this was not checked
+ * against, so an upgrade is looked at here before it lands.
+ */
+export const TYPE_GRAPHQL_VERSIONS_CHECKED = ['2.0.0-rc.4'];
+
 type FieldMetadata = { name: string; schemaName: string; target: Function; middlewares?: unknown[]; roles?: unknown[] };
 type TypeMetadata = { name: string; target: Function; fields?: FieldMetadata[] };
 
