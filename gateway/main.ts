@@ -46,7 +46,7 @@ async function main() {
   // (about a second each on a small machine): start it first, load the rest after.
   const embeddedDatabase = config.databaseUrl ? undefined : startEmbeddedPostgres(embeddedDataDir(config.dataDir));
   embeddedDatabase?.catch(() => undefined); // reported by createGateway, which awaits it
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded late on purpose (see above)
+   
   const { createGateway } = require('./server') as typeof import('./server');
   const log = createLogger(config.logLevel, undefined, configuredSecrets(config));
   const gateway = await createGateway(config, { logger: log, embeddedDatabase });

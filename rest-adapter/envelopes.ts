@@ -1,4 +1,4 @@
-import { DomainError } from '../domain/errors';
+import { type DomainError } from '../domain/errors';
 import type { Envelope } from './route';
 
 /**

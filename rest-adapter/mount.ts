@@ -93,7 +93,7 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: MountDeps
 }
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
+   
   namespace Express {
     interface Request {
       id: string;

@@ -12,7 +12,7 @@ const installedVersion = (pkg: string) => JSON.parse(fs.readFileSync(path.join(_
 
 test('knex: the installed version is one domain/database/knex-seam.ts was checked against, and its statement method is where the seam expects it', () => {
   expect(KNEX_VERSIONS_CHECKED).toContain(knexVersion());
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+   
   const Client = require('knex/lib/dialects/postgres/index.js');
   expect(typeof Client.prototype._query).toBe('function');
   expect(Client.prototype._query.length).toBe(2); // (connection, obj)

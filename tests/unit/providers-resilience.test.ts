@@ -1,4 +1,4 @@
-import { DomainError } from '../../domain/errors';
+import { type DomainError } from '../../domain/errors';
 import { httpStatusOf } from '../../transport/client-error';
 import { probe } from '../../domain/tts/audio';
 import { ProviderA } from '../../domain/tts/providers/provider-a';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import {
-  AudioAffectingOptions,
+  type AudioAffectingOptions,
   HASH_MODES,
   canonicalOptions,
   chunkText,

@@ -13,7 +13,7 @@ const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 
 /** The WebSocket class for graphql-ws: `ws` in Node (any version), the global one elsewhere. */
 export function webSocketClass(): unknown {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+   
   return isNode ? require('ws') : (globalThis as any).WebSocket;
 }
 
@@ -30,7 +30,7 @@ export function webSocketImplementation(url: string, apiKey: string | undefined)
     like.onclose?.(code, reason);
   };
   if (isNode) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+     
     const WS = require('ws') as typeof import('ws');
     const ws = new WS(url, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} });
     ws.on('open', () => like.onopen?.());

@@ -2,7 +2,7 @@
  * Type test (`npm run typetest -w @speech-gateway/client`, and tests/clients/typescript-types.test.ts):
  * every line marked @ts-expect-error must fail to compile, every other line must compile.
  */
-import { GatewayClient, documents, type Framework, type Provider } from '../src';
+import { type GatewayClient, documents, type Framework, type Provider } from '../src';
 
 declare const gw: GatewayClient;
 

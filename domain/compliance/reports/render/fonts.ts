@@ -39,7 +39,7 @@ const loaded = new Map<FaceKey, LoadedFace>();
 
 export const facePath = (key: FaceKey): string => FILES[key]();
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 const fontkit = () => require('fontkit') as { create(buffer: Buffer): FontkitFont };
 
 /**

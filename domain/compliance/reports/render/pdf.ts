@@ -502,7 +502,7 @@ function writeFooters(doc: Doc, model: ReportModel): void {
 
 /** pdfkit (its fonts and tables, ~7.5 MB of a process's memory) is loaded by the first PDF report, not at start-up. */
 let pdfkit: typeof PDFKitDocument | undefined;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 const pdfDocumentClass = () => (pdfkit ??= require('pdfkit') as typeof PDFKitDocument);
 
 /** pdfkit embeds (a subset of) only the faces a report uses; the CJK faces are read from disk only then. */
