@@ -7,6 +7,9 @@ import type { PriceTable } from './tts/pricing';
 import type { SpeechProvider } from './tts/providers/provider';
 import type { TtsObserver } from './tts/observer';
 import type { Links } from './links';
+import type { HeavyWork } from './jobs/heavy-work';
+import type { DatabaseState } from './health';
+import type { DeliveryGate } from './webhooks/delivery-gate';
 import type { AdmissionLimits } from './tts/admission';
 import type { AudioWorkerPool } from './tts/audio-workers';
 
@@ -26,6 +29,10 @@ export interface DomainDeps {
   readModelCacheBytes?: number;
   environment: string;
   webhookAllowPrivateNetworks: boolean;
+  /** Active compliance webhooks one key may have (default 25). */
+  webhookMaxPerKey?: number;
+  /** Fair shares of outgoing webhooks per receiver and owner, shared by both products (made by createServices). */
+  deliveryGate?: DeliveryGate;
   /** Printed on every report (`ORGANISATION_NAME`). */
   organisationName?: string;
   /** Runs generation of one audio once across instances (advisory locks on a shared database). */
@@ -41,6 +48,10 @@ export interface DomainDeps {
   instanceId: string;
   /** Failures of background work (sealing the audit trail), for the log. */
   onBackgroundError?: (component: string, err: unknown) => void;
+  /** Caps and shared results of heavy work across instances (made by createServices when absent). */
+  heavyWork?: HeavyWork;
+  /** The database's state for health (the guard's view, the embedded database's process). */
+  databaseState?: () => DatabaseState;
   /** How often live channels re-read their callers' keys from the database (default 2.5 s). */
   principalRecheckMs?: number;
 }

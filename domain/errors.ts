@@ -24,6 +24,8 @@ export const ERROR_CATALOGUE = {
   RATE_LIMIT_EXCEEDED: { message: 'Too many requests' },
   INTERNAL_ERROR: { message: 'Internal server error' },
   SERVICE_UNAVAILABLE: { message: 'Service temporarily unavailable' },
+  GRAPHQL_INPUT_TOO_DEEP: { message: 'The GraphQL document is nested too deeply' },
+  WEBHOOK_LIMIT_EXCEEDED: { message: 'This key has registered as many webhooks as it may' },
   // Text-to-speech
   INVALID_VOICE: { message: 'Voice not supported by the provider' },
   INVALID_SPEED: { message: 'Speed outside the valid range' },

@@ -8,6 +8,9 @@ import { createSpeechServices } from './tts/speech-services';
 import { SpeechAdmission } from './tts/admission';
 import { AsyncGenerationService } from './tts/async-generation';
 import { JobQueue } from './jobs/job-queue';
+import { DeliveryGate } from './webhooks/delivery-gate';
+import { HeavyWork } from './jobs/heavy-work';
+import { requirePermission } from './auth/principal';
 import { createComplianceServices, type ComplianceServices } from './compliance';
 import type { DomainDeps } from './deps';
 
@@ -22,7 +25,7 @@ export function createServices(deps: DomainDeps) {
     onError: (err) => deps.onBackgroundError?.('principal-watch', err),
   });
   auth.onRevoked = (keyIds) => principals.announceRevoked(keyIds).catch((err) => deps.onBackgroundError?.('principal-watch', err));
-  const health = new HealthService(deps.rootEm, deps.environment);
+  const health = new HealthService(deps.rootEm, deps.environment, deps.databaseState);
   const admission = deps.speechLimits ? new SpeechAdmission(deps.speechLimits) : undefined;
   const tts = createSpeechServices({
     rootEm: deps.rootEm,
@@ -38,17 +41,41 @@ export function createServices(deps: DomainDeps) {
     observer: deps.ttsObserver,
     encoder: deps.audioWorkers?.openEncoder,
   });
-  // Speech has its own queue over the same `jobs` table (each queue claims only its own job types).
-  const speechQueue = new JobQueue(deps.rootEm, { instanceId: deps.instanceId, onError: (err) => deps.onBackgroundError?.('speech-jobs', err) });
-  const speechGenerations = new AsyncGenerationService({
+  // Outgoing webhooks of both products share one gate: fair shares per receiver and owner, circuit breakers.
+  const deliveryGate = deps.deliveryGate ?? new DeliveryGate();
+  // Speech has its own queues over the same `jobs` table (each queue claims only its own job types):
+  // generations, and their callbacks apart, so callbacks that never answer cannot hold generation slots.
+  let speechGenerations: AsyncGenerationService | undefined;
+  const speechQueue = new JobQueue(deps.rootEm, {
+    instanceId: deps.instanceId,
+    onError: (err) => deps.onBackgroundError?.('speech-jobs', err),
+    claimFilter: () => speechGenerations!.generationClaimFilter(),
+  });
+  const speechDeliveries = new JobQueue(deps.rootEm, {
+    instanceId: deps.instanceId,
+    concurrency: 8,
+    onError: (err) => deps.onBackgroundError?.('speech-callbacks', err),
+    claimFilter: () => speechGenerations!.deliveryClaimFilter(),
+  });
+  speechGenerations = new AsyncGenerationService({
     rootEm: deps.rootEm,
     generation: tts.generation,
     links: deps.links,
     jobs: speechQueue,
+    deliveries: speechDeliveries,
+    gate: deliveryGate,
     policy: { allowPrivateNetworks: deps.webhookAllowPrivateNetworks },
   });
   let sweeper: NodeJS.Timeout | undefined;
-  const compliance: ComplianceServices = createComplianceServices(deps, { health, auditTrail });
+  const heavyWork = deps.heavyWork ?? new HeavyWork();
+  // A verification walks the whole trail: capped across instances, and verifications asked for at
+  // once (a batch, aliases) share one walk; the answer is the same for every key that may ask.
+  const verifyTrail = auditTrail.verify.bind(auditTrail);
+  auditTrail.verify = (ctx) => {
+    requirePermission(ctx, 'read:audit-trail');
+    return heavyWork.run('audit-verify', 'trail', () => verifyTrail(ctx));
+  };
+  const compliance: ComplianceServices = createComplianceServices({ ...deps, deliveryGate, heavyWork }, { health, auditTrail });
   return {
     auth,
     principals,
@@ -58,7 +85,10 @@ export function createServices(deps: DomainDeps) {
     health,
     tts,
     speechQueue,
+    speechDeliveries,
     speechGenerations,
+    deliveryGate,
+    heavyWork,
     ...compliance,
     bus: deps.bus,
     /** Starts background work: expiry sweeps, job workers, webhook delivery. */
@@ -68,13 +98,14 @@ export function createServices(deps: DomainDeps) {
       await compliance.start();
       auditTrail.start();
       speechQueue.start();
+      speechDeliveries.start();
     },
     async close() {
       clearInterval(sweeper);
       principals.close();
       // An asynchronous generation under way is interrupted and left queued for another instance.
       speechGenerations.beginStop();
-      const speechStopped = speechQueue.stop();
+      const speechStopped = Promise.all([speechQueue.stop(), speechDeliveries.stop()]);
       await compliance.stop();
       await auditTrail.stop();
       admission?.close();

@@ -43,6 +43,8 @@ const EnvSchema = z.object({
   PROVIDER_C_REGION: z.string().min(1).optional(),
   PROVIDER_C_BASE_URL: optionalUrl,
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  /** Active compliance webhooks one key may have (each multiplies every event's deliveries). */
+  WEBHOOK_MAX_PER_KEY: z.coerce.number().int().min(1).max(100_000).default(25),
   MOCK_LATENCY_MS: z.coerce.number().int().min(0).default(0),
   // Resilience of the calls to real vendors (all of them; built-in defaults in domain/tts/providers/resilience.ts).
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).optional(),
@@ -89,6 +91,8 @@ const EnvSchema = z.object({
   AUDIO_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(DEFAULT_AUDIO_WORKER_NICE),
   /** Largest JSON answer of one GraphQL operation (413 PAYLOAD_TOO_LARGE beyond); the cost limit refuses most such queries first. */
   GRAPHQL_MAX_RESULT_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
+  /** How long the embedded database's process is restarted (with back-off) before the gateway gives up and exits non-zero. */
+  EMBEDDED_DATABASE_RESTART_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   /** A database that answers nothing for this long (and fails a probe) counts as down: 503 until it answers again. */
   DATABASE_HANG_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   TRUST_PROXY: z
@@ -166,6 +170,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       },
     },
     webhookAllowPrivateNetworks: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    webhookMaxPerKey: c.WEBHOOK_MAX_PER_KEY,
     mockLatencyMs: c.MOCK_LATENCY_MS,
     logLevel: c.LOG_LEVEL,
     principalRecheckMs: c.PRINCIPAL_RECHECK_MS,
@@ -178,6 +183,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     blobStore: c.BLOB_STORE ?? (c.DATABASE_URL && c.REDIS_URL ? 'database' : 'fs'),
     organisationName: c.ORGANISATION_NAME?.trim() || undefined,
     databaseHangMs: c.DATABASE_HANG_MS,
+    embeddedRestartMs: c.EMBEDDED_DATABASE_RESTART_MS,
     graphqlMaxResultBytes: c.GRAPHQL_MAX_RESULT_BYTES,
     audioWorkers: { size: c.AUDIO_WORKERS ?? defaultAudioWorkerCount(), idleMs: c.AUDIO_WORKER_IDLE_MS, nice: c.AUDIO_WORKER_NICE, keepWarm: 1 },
     speechLimits: {

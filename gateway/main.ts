@@ -3,7 +3,8 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import { ConfigError, configuredSecrets, parseConfig } from './config';
 import { announce, createLogger } from './logger';
-import { embeddedDataDir, startEmbeddedPostgres } from '../domain/database/embedded';
+import { embeddedDataDir } from '../domain/database/embedded';
+import { EmbeddedSupervisor } from '../domain/database/embedded-supervisor';
 import { staleBuild } from './build-freshness';
 
 /**
@@ -44,12 +45,24 @@ async function main() {
   }
   // The embedded database boots in its own process while this one loads the gateway's modules
   // (about a second each on a small machine): start it first, load the rest after.
-  const embeddedDatabase = config.databaseUrl ? undefined : startEmbeddedPostgres(embeddedDataDir(config.dataDir));
+  const embeddedDatabase = config.databaseUrl ? undefined : EmbeddedSupervisor.start(embeddedDataDir(config.dataDir), { giveUpAfterMs: config.embeddedRestartMs });
   embeddedDatabase?.catch(() => undefined); // reported by createGateway, which awaits it
    
   const { createGateway } = require('./server') as typeof import('./server');
   const log = createLogger(config.logLevel, undefined, configuredSecrets(config));
-  const gateway = await createGateway(config, { logger: log, embeddedDatabase });
+  let running: { stop(): Promise<void> } | undefined;
+  const gateway = await createGateway(config, {
+    logger: log,
+    embeddedDatabase,
+    // The embedded database could not be brought back: exit non-zero so the process supervisor restarts the whole gateway.
+    onDatabaseLost: (err) => {
+      announce('fatal', { event: 'database-lost' }, `${err.message}; exiting`);
+      const force = setTimeout(() => process.exit(1), 5_000);
+      force.unref();
+      (running?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
+    },
+  });
+  running = gateway;
   if (gateway.bootstrapAdminKey) {
     // Printed once, on the first start, whatever LOG_LEVEL says; not through the logger, whose
     // redaction would hide it. Read it with: jq -r 'select(.adminApiKey) | .adminApiKey'

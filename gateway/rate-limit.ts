@@ -90,12 +90,15 @@ function secondsUntil(resetTime: Date | undefined, now = clock.nowMs()): number 
 }
 
 const PLAN_WINDOW_MS = 3_600_000;
-const planExempt = (principal: Principal | null | undefined) => principal?.plan === 'enterprise' || !!principal?.isAdmin;
+/** A key spends the hourly budget of the root of its lineage, shared with every key descended from it (domain/auth). */
+const budgetPlanOf = (principal: Principal | null | undefined) => principal?.budget?.plan ?? principal?.plan;
+const planExempt = (principal: Principal | null | undefined) => budgetPlanOf(principal) === 'enterprise' || !!principal?.isAdmin;
 const planLimitOf = (principal: Principal | null | undefined) => {
-  const n = PLAN_LIMITS[principal?.plan ?? 'standard'];
+  const n = PLAN_LIMITS[budgetPlanOf(principal) ?? 'standard'];
   return Number.isFinite(n) ? n : 0;
 };
-const planKeyOf = (principal: Principal | null | undefined, ip: string | undefined) => (principal ? `key:${principal.keyId}` : `ip:${ipKeyGenerator(ip ?? 'unknown')}`);
+const planKeyOf = (principal: Principal | null | undefined, ip: string | undefined) =>
+  principal ? `key:${principal.budget?.keyId ?? principal.keyId}` : `ip:${ipKeyGenerator(ip ?? 'unknown')}`;
 
 export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
   ttsCounter: TtsRateCounter;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import os from 'node:os';
-import type { EmbeddedPostgres } from '../domain/database/embedded';
+import type { EmbeddedSupervisor } from '../domain/database/embedded-supervisor';
 import type { Database } from '../domain/database/orm';
 import type { Services } from '../domain/services';
 import type { AudioWorkerPool } from '../domain/tts/audio-workers';
@@ -9,6 +9,7 @@ import { configuredSecrets, type GatewayConfig } from './config';
 import { createLogger, type Logger } from './logger';
 import { createMetrics, type Metrics } from './metrics';
 import { openDataLayer } from './start/database';
+import { sweepCrashLeftovers } from '../domain/crash-leftovers';
 import { createDomainLayer } from './start/domain';
 import { createHttpApp, listen, mountFallbacks } from './start/http-app';
 import { mountGraphql, mountRest, mountTrpc } from './start/transports';
@@ -34,7 +35,9 @@ export interface Gateway {
 export interface CreateGatewayOptions {
   logger?: Logger;
   /** The embedded database, already starting (gateway/main.ts starts it before loading this module). */
-  embeddedDatabase?: Promise<EmbeddedPostgres>;
+  embeddedDatabase?: Promise<EmbeddedSupervisor>;
+  /** The embedded database exited and could not be restarted (gateway/main.ts exits non-zero). Default: the log says so. */
+  onDatabaseLost?: (err: Error) => void;
 }
 
 export async function createGateway(config: GatewayConfig, opts: CreateGatewayOptions = {}): Promise<Gateway> {
@@ -42,7 +45,10 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
   const metrics = createMetrics();
   const instanceId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
-  const data = await openDataLayer(config, log, opts.embeddedDatabase);
+  // What a crash left behind (half-written audio, dead embedded databases' socket directories).
+  const swept = await sweepCrashLeftovers({ dataDir: config.dataDir }).catch((err) => (log.warn({ err }, 'sweeping crash leftovers failed'), null));
+  if (swept && (swept.audioTempFiles || swept.socketDirs)) log.info({ component: 'crash-leftovers', ...swept }, 'removed what a crash left behind');
+  const data = await openDataLayer(config, log, opts.embeddedDatabase, (err) => (opts.onDatabaseLost ?? ((e) => log.fatal({ err: e }, 'database lost')))(err));
   const { services, bus, redis, audioWorkers } = createDomainLayer(config, data, { log, metrics, instanceId });
   const bootstrapAdminKey = await data.onceAcrossInstances(() => services.auth.ensureBootstrapAdmin());
 
@@ -51,7 +57,7 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
   const { httpServer } = web;
   const rest = mountRest(web, { services, log, metrics });
   const graphql = await mountGraphql(web, { config, services, bus, log, httpServer });
-  mountTrpc(web, { services, log });
+  mountTrpc(web, { services, log, maxResultBytes: config.graphqlMaxResultBytes });
   mountFallbacks(web.app, log);
   const channels = mountChannels(httpServer, { pipeline: graphql.pipeline, services, contexts: web.contexts, clientIpOf: web.clientIpOf, log, metrics });
 

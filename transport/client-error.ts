@@ -33,6 +33,8 @@ const WIRE: Record<ErrorCode, { status: number; trpc: TrpcCode }> = {
   RATE_LIMIT_EXCEEDED: { status: 429, trpc: 'TOO_MANY_REQUESTS' },
   INTERNAL_ERROR: { status: 500, trpc: 'INTERNAL_SERVER_ERROR' },
   SERVICE_UNAVAILABLE: { status: 503, trpc: 'SERVICE_UNAVAILABLE' },
+  GRAPHQL_INPUT_TOO_DEEP: { status: 400, trpc: 'BAD_REQUEST' },
+  WEBHOOK_LIMIT_EXCEEDED: { status: 409, trpc: 'CONFLICT' },
   INVALID_VOICE: { status: 400, trpc: 'BAD_REQUEST' },
   INVALID_SPEED: { status: 400, trpc: 'BAD_REQUEST' },
   INVALID_FORMAT: { status: 400, trpc: 'BAD_REQUEST' },

@@ -12,7 +12,21 @@ export interface TrpcContext {
   services: Services;
   /** Each call (a batch item too) is charged as one request: `tts.*` to the TTS limit, the rest to the plan. */
   budgets?: OperationBudgets;
+  /**
+   * The largest JSON answer of one HTTP request (`GRAPHQL_MAX_RESULT_BYTES`, as for GraphQL), counted
+   * over every call of a batch: a call whose result would pass it answers 413 PAYLOAD_TOO_LARGE.
+   */
+  resultBudget?: { maxBytes: number; usedBytes: number };
 }
+
+/** JSON lengths of results already measured: calls sharing one computation share its object. */
+const resultSizes = new WeakMap<object, number>();
+const jsonLength = (value: unknown): number => {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null).length;
+  let n = resultSizes.get(value);
+  if (n === undefined) resultSizes.set(value, (n = JSON.stringify(value).length));
+  return n;
+};
 
 const t = initTRPC.context<TrpcContext>().create({
   /** The domain code rides along in `data`, so tRPC clients see the same codes as REST and GraphQL. */
@@ -81,9 +95,28 @@ const rejectUnstorableInput = t.middleware(async ({ getRawInput, next }) => {
   return next();
 });
 
+/** tRPC had no result-size cap: a batch of 100 traceability matrices built a 58 MB answer (issue 37). */
+const capResultSize = t.middleware(async ({ ctx, type, next }) => {
+  const result = await next();
+  const budget = ctx.resultBudget;
+  if (!result.ok || !budget || type === 'subscription') return result;
+  const bytes = jsonLength((result as { data?: unknown }).data);
+  if (budget.usedBytes + bytes > budget.maxBytes) {
+    throw trpcErrorOf(resultTooLargeError(budget.usedBytes + bytes, budget.maxBytes));
+  }
+  budget.usedBytes += bytes;
+  return result;
+});
+
+function resultTooLargeError(bytes: number, maxBytes: number) {
+  return new DomainError('PAYLOAD_TOO_LARGE', `The answer would be ${bytes} bytes, over the ${maxBytes}-byte limit of one response (every call of a batch counts); ask for less per request`, {
+    details: { bytes, maxBytes },
+  });
+}
+
 const chargeBudget = t.middleware(async ({ ctx, path, next }) => {
   await ctx.budgets?.charge(path.startsWith('tts.') ? 'tts' : 'plan', { ip: ctx.domain.ip, principal: ctx.domain.principal });
   return next();
 });
 
-export const procedure = t.procedure.use(mapDomainErrors).use(chargeBudget).use(rejectUnstorableInput);
+export const procedure = t.procedure.use(mapDomainErrors).use(capResultSize).use(chargeBudget).use(rejectUnstorableInput);

@@ -354,14 +354,42 @@ type ClearCacheResponse struct {
 	Message string `json:"message"`
 }
 
+// HealthResponseDatabaseEmbeddedLastExit is a shape of the OpenAPI document.
+type HealthResponseDatabaseEmbeddedLastExit struct {
+	At string `json:"at"`
+	// May be null.
+	Code *int64 `json:"code"`
+	// May be null.
+	Signal *string `json:"signal"`
+}
+
+// HealthResponseDatabaseEmbedded is a shape of the OpenAPI document.
+type HealthResponseDatabaseEmbedded struct {
+	State    string `json:"state"`
+	Restarts int64  `json:"restarts"`
+	// Optional.
+	LastExit *HealthResponseDatabaseEmbeddedLastExit `json:"lastExit,omitempty"`
+}
+
+// HealthResponseDatabase is a shape of the OpenAPI document.
+type HealthResponseDatabase struct {
+	// One of: "up", "unavailable", "restarting", "failed".
+	State string `json:"state"`
+	// Optional.
+	Embedded *HealthResponseDatabaseEmbedded `json:"embedded,omitempty"`
+}
+
 // HealthResponse is a shape of the OpenAPI document.
 type HealthResponse struct {
-	Status      string `json:"status"`
-	Timestamp   string `json:"timestamp"`
-	Uptime      int64  `json:"uptime"`
-	Environment string `json:"environment"`
-	Version     string `json:"version"`
-	Service     string `json:"service"`
+	// `healthy`, or `degraded` while the database is not answering.
+	Status string `json:"status"`
+	// The database: `up`, or why not (status is then `degraded`). Optional.
+	Database    *HealthResponseDatabase `json:"database,omitempty"`
+	Timestamp   string                  `json:"timestamp"`
+	Uptime      int64                   `json:"uptime"`
+	Environment string                  `json:"environment"`
+	Version     string                  `json:"version"`
+	Service     string                  `json:"service"`
 }
 
 // ListLanguagesResponse is a shape of the OpenAPI document.

@@ -13,6 +13,8 @@ export const ERROR_SENTENCES: Record<string, string> = {
   CONFLICT: 'Someone changed this at the same time; reload and try again.',
   GONE: 'This has expired.',
   PAYLOAD_TOO_LARGE: 'This is too large to send.',
+  GRAPHQL_INPUT_TOO_DEEP: 'This query nests its values too deeply for the gateway to read.',
+  WEBHOOK_LIMIT_EXCEEDED: 'This key already has as many webhooks as it may; remove one first.',
   UNSUPPORTED_MEDIA_TYPE: 'The gateway could not read this request.',
   RANGE_NOT_SATISFIABLE: 'That part of the file does not exist.',
   RATE_LIMIT_EXCEEDED: 'Too many requests just now; wait a moment and try again.',

@@ -156,7 +156,7 @@ export class AuthService {
     const row = await this.rootEm.fork().findOne(ApiKey, { secretHash: digest });
     let principal: Principal | null = null;
     const lineage = row ? await this.lineageValidity(row, now) : { valid: false, until: Infinity };
-    if (row && lineage.valid) principal = principalOfRow(row, lineage.until);
+    if (row && lineage.valid) principal = principalOfRow(row, lineage.until, lineage.root);
     const until = Math.min(now + PRINCIPAL_CACHE_MS, lineage.until);
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(digest, { principal, until });
@@ -295,12 +295,16 @@ export interface Lineage {
   until: number;
   /** Why not valid: the key or an issuer above it is revoked or expired, or the chain is broken. */
   reason?: 'revoked' | 'expired' | 'issuer revoked' | 'issuer expired' | 'unknown issuer' | 'lineage too deep';
+  /** The topmost issued key of the chain (the key itself when the admin issued it): whose plan budget it spends. */
+  root?: ApiKey;
 }
 
 async function lineageOf(em: EntityManager, row: ApiKey, now: number): Promise<Lineage> {
   let until = Infinity;
   let key: ApiKey | null = row;
+  let root: ApiKey = row;
   for (let depth = 0; key; depth++) {
+    root = key;
     if (depth > MAX_LINEAGE_DEPTH) return { valid: false, until: Infinity, reason: 'lineage too deep' };
     if (key.revokedAt) return { valid: false, until: Infinity, reason: depth ? 'issuer revoked' : 'revoked' };
     const expires = key.expiresAt?.getTime() ?? Infinity;
@@ -312,7 +316,7 @@ async function lineageOf(em: EntityManager, row: ApiKey, now: number): Promise<L
     key = await em.findOne(ApiKey, { id: issuerId });
     if (!key && issuerId !== ADMIN_PRINCIPAL_ID) return { valid: false, until: Infinity, reason: 'unknown issuer' };
   }
-  return { valid: true, until };
+  return { valid: true, until, root };
 }
 
 export type KeyResolution = { principal: Principal; reason?: undefined } | { principal: null; reason: NonNullable<Lineage['reason']> | 'unknown key' };
@@ -327,10 +331,10 @@ export async function principalOfKeyId(em: EntityManager, keyId: string | null |
   if (!row) return { principal: null, reason: 'unknown key' };
   const lineage = await lineageOf(em, row, now);
   if (!lineage.valid) return { principal: null, reason: lineage.reason ?? 'revoked' };
-  return { principal: principalOfRow(row, lineage.until) };
+  return { principal: principalOfRow(row, lineage.until, lineage.root) };
 }
 
-const principalOfRow = (row: ApiKey, until = Infinity): Principal => ({
+const principalOfRow = (row: ApiKey, until = Infinity, root?: ApiKey): Principal => ({
   keyId: row.id,
   name: row.name,
   permissions: new Set(row.permissions.filter(isPermission)),
@@ -338,6 +342,7 @@ const principalOfRow = (row: ApiKey, until = Infinity): Principal => ({
   plan: row.plan,
   revocable: true,
   ...(Number.isFinite(until) ? { validUntil: until } : {}),
+  ...(root && root.id !== row.id ? { budget: { keyId: root.id, plan: root.plan } } : {}),
 });
 
 /** What the trail keeps of a key: never its secret or hash. */

@@ -13,6 +13,12 @@ export interface Principal {
   revocable?: boolean;
   /** When the key, or an issuer above it, expires (ms since the epoch); absent: never. */
   validUntil?: number;
+  /**
+   * Whose hourly plan budget the key spends: the key at the root of its lineage (the topmost issued
+   * key below the admin), shared by that key and every key descended from it (issue 37). Absent:
+   * the key's own.
+   */
+  budget?: { keyId: string; plan: Plan };
 }
 
 export function can(principal: Principal | null | undefined, permission: Permission): boolean {

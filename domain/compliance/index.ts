@@ -32,7 +32,7 @@ export function createComplianceServices(deps: DomainDeps, shared: { health: Hea
   const findings = new FindingService({ changes });
 
   const gate = new GateService(complianceStatus);
-  const traceability = new TraceabilityService();
+  const traceability = new TraceabilityService(deps.heavyWork);
 
   const live = createLiveComplianceServices(deps, { health: shared.health, events, complianceStatus, auditTrail: shared.auditTrail });
 

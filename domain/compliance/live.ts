@@ -13,7 +13,7 @@ import { COMPLIANCE_CHANNEL, COMPLIANCE_EVENT_TYPES, WS_EVENT_OF, WS_EVENT_TYPES
 import { ReportService } from './reports/report.service';
 import type { ComplianceStatusService } from './status/compliance-status.service';
 import { DeliveryWorker } from './webhooks/delivery-worker';
-import { WebhookService } from './webhooks/webhook.service';
+import { DEFAULT_WEBHOOKS_PER_KEY, WebhookService } from './webhooks/webhook.service';
 
 const REPORT_PURGE_INTERVAL_MS = 10 * 60_000;
 
@@ -27,11 +27,11 @@ export function createLiveComplianceServices(
 ) {
   const policy = { allowPrivateNetworks: deps.webhookAllowPrivateNetworks };
   const jobs = new JobQueue(deps.rootEm, { instanceId: deps.instanceId });
-  const webhooks = new WebhookService(policy, shared.auditTrail);
+  const webhooks = new WebhookService(policy, shared.auditTrail, { maxPerKey: deps.webhookMaxPerKey ?? DEFAULT_WEBHOOKS_PER_KEY });
   shared.events.setOutbox(webhooks);
-  const webhookDelivery = new DeliveryWorker(deps.rootEm, { instanceId: deps.instanceId, policy });
+  const webhookDelivery = new DeliveryWorker(deps.rootEm, { instanceId: deps.instanceId, policy, gate: deps.deliveryGate });
   webhooks.onEnqueued = () => webhookDelivery.kick();
-  const reports = new ReportService(deps.rootEm, jobs, shared.events, shared.auditTrail, deps.links, { organisation: deps.organisationName });
+  const reports = new ReportService(deps.rootEm, jobs, shared.events, shared.auditTrail, deps.links, { organisation: deps.organisationName, heavy: deps.heavyWork });
   const dashboard = new DashboardService({ health: shared.health, measure: (em) => shared.complianceStatus.measure(em) });
   let purge: NodeJS.Timeout | undefined;
 

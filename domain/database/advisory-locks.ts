@@ -67,6 +67,46 @@ export class PgAdvisoryLocks {
     }
   };
 
+  /**
+   * One of `slots` numbered locks of `kind` (`kind:0` … `kind:slots-1`), if any is free across the
+   * instances, without waiting: the returned function frees it. Null when all are held (or the
+   * database refuses: the caller then treats the work as busy). A crashed holder's session drops its lock.
+   */
+  async trySlot(kind: string, slots: number): Promise<(() => Promise<void>) | null> {
+    let client: PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      this.opts.onWarning?.(`could not reach the database for a '${kind}' slot`, err);
+      return null;
+    }
+    try {
+      for (let i = 0; i < slots; i++) {
+        const key = `slot:${kind}:${i}`;
+        const { rows } = await client.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtextextended($1, 0)) as ok', [key]);
+        if (rows[0]?.ok) {
+          let released = false;
+          return async () => {
+            if (released) return;
+            released = true;
+            try {
+              await client.query('select pg_advisory_unlock(hashtextextended($1, 0))', [key]);
+              client.release();
+            } catch {
+              client.release(true);
+            }
+          };
+        }
+      }
+    } catch (err) {
+      client.release(true);
+      this.opts.onWarning?.(`could not try a '${kind}' slot`, err);
+      return null;
+    }
+    client.release();
+    return null;
+  }
+
   async close(): Promise<void> {
     await this.pool.end();
   }

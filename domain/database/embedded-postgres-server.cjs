@@ -38,6 +38,8 @@ const initOnly = process.argv[2] === '--init';
 const templateOnly = process.argv[2] === '--template';
 const dir = initOnly ? process.argv[3] : process.argv[2];
 const maxConnections = Number(process.argv[3] || 64);
+/** The socket directory the supervisor keeps across restarts (embedded.ts); a fresh one when absent. */
+const givenSocketDir = initOnly ? undefined : process.argv[4];
 
 /**
  * PostgreSQL's 128 MB buffer pool is most of an idle embedded database's memory; the data files sit
@@ -227,11 +229,16 @@ function authenticatingProxy(socketPath, password, clients) {
 
 async function main() {
   const db = await openDataDir(dir);
-  // The socket directory is private to this user; files made in it (the socket) are 0600.
-  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-pglite-'));
+  // The socket directory is private to this user; files made in it (the socket) are 0600. A
+  // restarted database gets the same one (the gateway's pool keeps its address); the previous
+  // process's socket, left by a crash, is removed first.
+  const socketDir = givenSocketDir || fs.mkdtempSync(path.join(os.tmpdir(), `gw-pglite-${process.pid}-`));
+  fs.mkdirSync(socketDir, { recursive: true, mode: 0o700 });
   fs.chmodSync(socketDir, 0o700);
   // libpq's name for a server's socket in a directory, so `?host=<dir>` finds it.
   const socketPath = path.join(socketDir, '.s.PGSQL.5432');
+  fs.rmSync(socketPath, { force: true });
+  fs.rmSync(`${socketPath}.lock`, { force: true });
   const previousUmask = process.umask(0o177);
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections });
   try {
@@ -256,7 +263,8 @@ async function main() {
     for (const c of clients) c.destroy();
     await server.stop().catch(() => undefined);
     await db.close().catch(() => undefined);
-    fs.rmSync(socketDir, { recursive: true, force: true });
+    if (givenSocketDir) fs.rmSync(socketPath, { force: true });
+    else fs.rmSync(socketDir, { recursive: true, force: true });
     process.exit(0);
   };
   process.on('message', (m) => {

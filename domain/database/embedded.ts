@@ -1,5 +1,6 @@
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export interface EmbeddedPostgres {
@@ -13,6 +14,8 @@ export interface EmbeddedPostgres {
   socketDir: string;
   pid: number;
   stop(): Promise<void>;
+  /** Called once if the process exits without being told to stop (a crash, a kill). */
+  onUnexpectedExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
 }
 
 /** Where the embedded database keeps its files under `DATA_DIR`. */
@@ -34,12 +37,13 @@ function packageRoot(): string {
  * resolves with a connection URL once it listens on a loopback port. The URL carries a password made
  * at random for this start; it reaches us over IPC, never through arguments or the environment.
  */
-export function startEmbeddedPostgres(dataDir: string, opts: { maxConnections?: number; startTimeoutMs?: number } = {}): Promise<EmbeddedPostgres> {
+export function startEmbeddedPostgres(dataDir: string, opts: { maxConnections?: number; startTimeoutMs?: number; socketDir?: string } = {}): Promise<EmbeddedPostgres> {
   const script = path.join(packageRoot(), 'domain', 'database', 'embedded-postgres-server.cjs');
   // No inherited flags (a profiler's, a test runner's). PGlite's WASM runs on V8's baseline compiler
   // only: tiering its ~10 MB of code up to TurboFan cost more CPU at start (and ~50 MB of memory)
   // than the optimised code saved later (docs/decisions.md).
-  const child = fork(script, [dataDir, String(opts.maxConnections ?? 64)], { execArgv: ['--liftoff-only'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const args = [dataDir, String(opts.maxConnections ?? 64), ...(opts.socketDir ? [opts.socketDir] : [])];
+  const child: ChildProcess = fork(script, args, { execArgv: ['--liftoff-only'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -61,7 +65,10 @@ export function startEmbeddedPostgres(dataDir: string, opts: { maxConnections?: 
       clearTimeout(timer);
       child.off('exit', onExit);
       let stopped: Promise<void> | null = null;
-      resolve({
+      child.once('exit', (code, signal) => {
+        if (!stopped) handle.onUnexpectedExit?.(code, signal);
+      });
+      const handle: EmbeddedPostgres = {
         url: `postgresql://postgres:${encodeURIComponent(String(m.password))}@127.0.0.1:${m.port}/postgres?sslmode=disable`,
         socketDir: String(m.socketDir),
         pid: child.pid!,
@@ -76,7 +83,8 @@ export function startEmbeddedPostgres(dataDir: string, opts: { maxConnections?: 
             if (child.connected) child.send('stop');
             else child.kill('SIGTERM');
           })),
-      });
+      };
+      resolve(handle);
     });
   });
 }

@@ -6,7 +6,7 @@ import { AuditFinding } from '../compliance/findings/audit-finding.entity';
 import { Report } from '../compliance/reports/report.entity';
 import { ReadModelVersion } from '../compliance/read-model/read-model-version.entity';
 import { Requirement } from '../compliance/requirements/requirement.entity';
-import { Webhook, WebhookDelivery } from '../compliance/webhooks/webhook.entity';
+import { Webhook, WebhookDelivery, WebhookEvent } from '../compliance/webhooks/webhook.entity';
 import { Job } from '../jobs/job.entity';
 import { AudioEntry } from '../tts/audio-entry.entity';
 import { AudioBlob } from '../tts/blob.entity';
@@ -25,6 +25,7 @@ export const ENTITIES = [
   Activity,
   Webhook,
   WebhookDelivery,
+  WebhookEvent,
   ReadModelVersion,
   AuditEntry,
 ];

@@ -95,6 +95,14 @@ export class DatabaseGuard {
     return this.downSince === null;
   }
 
+  /**
+   * The database is known to be gone (the embedded database's process exited): refuse work now,
+   * without waiting for a hang to be noticed. Probes close the guard again once it answers.
+   */
+  forceDown(reason: string) {
+    if (this.downSince === null) this.trip(reason);
+  }
+
   close() {
     tripped.delete(this);
     clearInterval(this.timer);

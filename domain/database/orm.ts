@@ -1,6 +1,7 @@
 import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { embeddedDataDir, startEmbeddedPostgres, type EmbeddedPostgres } from './embedded';
+import { embeddedDataDir } from './embedded';
+import { EmbeddedSupervisor } from './embedded-supervisor';
 import { serverRunsAutovacuum, startUpkeep, type DatabaseUpkeep } from './upkeep';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from '../../migrations';
@@ -16,7 +17,9 @@ export interface DatabaseOptions {
   /** Where the driver's own messages go (knex prints connection errors with console.log otherwise). */
   onDriverMessage?: (level: 'warn' | 'error' | 'deprecate' | 'debug', message: unknown) => void;
   /** The embedded database when its start was begun earlier (it overlaps the gateway's module loading). */
-  embedded?: Promise<EmbeddedPostgres>;
+  embedded?: Promise<EmbeddedSupervisor>;
+  /** How long the embedded database is restarted before giving up (EmbeddedSupervisor). */
+  embeddedRestartMs?: number;
   /** How often statistics (and, where no autovacuum runs, dead rows) are checked (see upkeep.ts). */
   upkeepIntervalMs?: number;
 }
@@ -24,6 +27,8 @@ export interface DatabaseOptions {
 export interface Database {
   orm: MikroORM;
   embedded: boolean;
+  /** The embedded database's process, restarted when it exits (absent on PostgreSQL). */
+  supervisor?: EmbeddedSupervisor;
   /** Statistics soon after bulk changes, and dead rows where no autovacuum runs (see upkeep.ts). */
   upkeep: DatabaseUpkeep;
   close(): Promise<void>;
@@ -69,11 +74,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (sqlCountingEnabled()) answerSqlCountOverIpc();
   let target: DatabaseTarget | undefined = opts.databaseUrl;
   let stopEmbedded: (() => Promise<void>) | undefined;
+  let supervisor: EmbeddedSupervisor | undefined;
   if (!target) {
-    // The embedded database runs in a process of its own; see embedded-postgres-server.cjs.
-    const embedded = await (opts.embedded ?? startEmbeddedPostgres(embeddedDataDir(opts.dataDir)));
-    target = { socketDir: embedded.socketDir };
-    stopEmbedded = embedded.stop;
+    // The embedded database runs in a process of its own, restarted when it exits; see embedded-postgres-server.cjs.
+    supervisor = await (opts.embedded ?? EmbeddedSupervisor.start(embeddedDataDir(opts.dataDir), { giveUpAfterMs: opts.embeddedRestartMs }));
+    target = { socketDir: supervisor.socketDir };
+    stopEmbedded = () => supervisor!.stop();
   }
   let orm: MikroORM;
   try {
@@ -101,6 +107,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   return {
     orm,
     embedded: !!stopEmbedded,
+    supervisor,
     upkeep,
     async close() {
       await upkeep.stop();

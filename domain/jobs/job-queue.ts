@@ -28,6 +28,21 @@ export interface JobQueueOptions {
   retryBaseMs?: number;
   maxRetryDelayMs?: number;
   onError?: (err: unknown, job: RunningJob | null) => void;
+  /**
+   * More conditions on the claim (`and …` over the `jobs` row, with its parameters), read on every
+   * claim: fair scheduling leaves out the jobs of owners or receivers that have their share.
+   */
+  claimFilter?: () => { sql: string; params: unknown[] };
+}
+
+/**
+ * Thrown by a handler that may not run the job now (its receiver or owner has its share): the job
+ * goes back to the queue, due again after `delayMs`, and the attempt is not counted.
+ */
+export class JobDeferred extends Error {
+  constructor(readonly delayMs: number) {
+    super('deferred');
+  }
 }
 
 interface JobRow {
@@ -47,7 +62,7 @@ interface JobRow {
  */
 export class JobQueue {
   private readonly handlers = new Map<string, JobHandler>();
-  private readonly opts: Required<Omit<JobQueueOptions, 'onError'>> & Pick<JobQueueOptions, 'onError'>;
+  private readonly opts: Required<Omit<JobQueueOptions, 'onError' | 'claimFilter'>> & Pick<JobQueueOptions, 'onError' | 'claimFilter'>;
   private readonly poller: Poller<RunningJob>;
 
   constructor(
@@ -72,7 +87,7 @@ export class JobQueue {
   }
 
   /** The queue's settings, read on every poll and retry (tests compress backoff through it). */
-  get settings(): Required<Omit<JobQueueOptions, 'onError' | 'instanceId'>> {
+  get settings(): Required<Omit<JobQueueOptions, 'onError' | 'instanceId' | 'claimFilter'>> {
     return this.opts;
   }
 
@@ -117,17 +132,18 @@ export class JobQueue {
     const types = [...this.handlers.keys()];
     if (!types.length) return null;
     const placeholders = types.map(() => '?').join(', ');
+    const filter = this.opts.claimFilter?.() ?? { sql: '', params: [] };
     const rows = await this.rootEm.getConnection().execute<JobRow[]>(
       `update jobs set status = 'running', locked_by = ?, locked_until = ?, attempts = attempts + 1
         where id = (
           select id from jobs
            where type in (${placeholders})
-             and ((status = 'queued' and run_at <= ?) or (status = 'running' and locked_until < ?))
+             and ((status = 'queued' and run_at <= ?) or (status = 'running' and locked_until < ?))${filter.sql}
            order by run_at
            for update skip locked
            limit 1)
         returning id, type, payload, attempts, max_attempts`,
-      [this.opts.instanceId, new Date(clock.nowMs() + this.opts.leaseMs), ...types, clock.now(), clock.now()],
+      [this.opts.instanceId, new Date(clock.nowMs() + this.opts.leaseMs), ...types, clock.now(), clock.now(), ...filter.params],
       'all',
     );
     const row = rows[0];
@@ -162,6 +178,16 @@ export class JobQueue {
       );
     } catch (err) {
       clearInterval(renew);
+      if (err instanceof JobDeferred) {
+        await conn
+          .execute(
+            `update jobs set status = 'queued', run_at = ?, attempts = greatest(attempts - 1, 0), locked_by = null, locked_until = null where id = ? and locked_by = ? and status = 'running'`,
+            [new Date(clock.nowMs() + err.delayMs), job.id, this.opts.instanceId],
+            'run',
+          )
+          .catch((e) => this.opts.onError?.(e, job));
+        return;
+      }
       this.opts.onError?.(err, job);
       const message = err instanceof Error ? err.message : String(err);
       const finalFailure = job.attempt >= job.maxAttempts;

@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { DomainContext } from '../context';
 import { DomainError, mayPassOnRetry } from '../errors';
-import type { JobQueue, RunningJob } from '../jobs/job-queue';
+import { JobDeferred, type JobQueue, type RunningJob } from '../jobs/job-queue';
+import { notAmong, receiverOf, type DeliveryGate } from '../webhooks/delivery-gate';
 import { parseInput } from '../validation';
 import { assertWebhookUrl, type UrlPolicy } from '../webhooks/ssrf';
 import { postSigned, RESERVED_WEBHOOK_HEADERS } from '../webhooks/signed-post';
@@ -23,7 +24,10 @@ const GENERATE_JOB = 'tts.generate';
 const DELIVER_JOB = 'tts.webhook';
 const GENERATE_ATTEMPTS = 4;
 const DELIVERY_ATTEMPTS = 12;
-const DELIVERY_TIMEOUT_MS = 10_000;
+/** Generations of one caller running at once on an instance: a backlog of one caller leaves the other slot to everyone else. */
+const GENERATIONS_PER_CALLER = 1;
+/** A callback whose receiver or caller has its share of delivery slots is looked at again after this. */
+const DEFER_MS = 250;
 const MAX_HEADERS = 20;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
@@ -72,11 +76,23 @@ interface GenerateJobPayload {
   hash: string;
   request: Record<string, unknown>;
   webhook: { url: string; headers: Record<string, string>; secret: string };
+  /** Who set the webhook (`callerOf`): only that caller sees its delivery's error text. */
+  submittedBy?: string | null;
 }
+
+/**
+ * The caller as the status sees it: the key, else the address of an anonymous caller (speech may be
+ * open). A status read by anyone else shows the webhook's state and attempts, never its error text,
+ * which names the target (issue 37).
+ */
+const callerOf = (ctx: DomainContext): string | null => (ctx.principal ? `key:${ctx.principal.keyId}` : ctx.ip ? `ip:${ctx.ip}` : null);
 
 interface DeliverJobPayload {
   hash: string;
   generationJobId: string;
+  /** The origin posted to and who set the webhook: the fair scheduler's keys (absent on jobs queued before them). */
+  receiver?: string;
+  submittedBy?: string | null;
   url: string;
   headers: Record<string, string>;
   secret: string;
@@ -100,8 +116,16 @@ function invalidWebhook(field: string, message: string, details: Record<string, 
   return new DomainError('VALIDATION_ERROR', `Invalid request: ${field}: ${message}`, { fields: [{ field, message }], details: { ...details, field } });
 }
 
+/**
+ * Generations and their callbacks run in two queues (issue 37): callbacks that never answer held
+ * both generation slots before. Generations are shared fairly between callers (one caller's backlog
+ * runs one at a time while others wait), callbacks through the delivery gate shared with compliance
+ * webhooks (per-receiver and per-caller shares, circuit breaker, shorter timeout after failures).
+ */
 export class AsyncGenerationService {
   private stopping = false;
+  /** Generations running on this instance, by caller. */
+  private readonly runningBy = new Map<string, number>();
 
   constructor(
     private readonly deps: {
@@ -109,12 +133,28 @@ export class AsyncGenerationService {
       generation: SpeechGeneration;
       links: Links;
       jobs: JobQueue;
+      /** The queue the callbacks are sent from (the generations' queue when absent). */
+      deliveries?: JobQueue;
+      gate: DeliveryGate;
       policy: UrlPolicy;
       onError?: (err: unknown) => void;
     },
   ) {
     deps.jobs.register(GENERATE_JOB, (job) => this.runGeneration(job));
-    deps.jobs.register(DELIVER_JOB, (job) => this.runDelivery(job));
+    (deps.deliveries ?? deps.jobs).register(DELIVER_JOB, (job) => this.runDelivery(job));
+  }
+
+  /** The generations queue's claim filter: callers at their share wait. */
+  generationClaimFilter() {
+    const busy = [...this.runningBy].filter(([, n]) => n >= GENERATIONS_PER_CALLER).map(([caller]) => caller);
+    return notAmong(`coalesce(payload->>'submittedBy', '')`, busy);
+  }
+
+  /** The callbacks queue's claim filter: receivers and callers at their share (or behind an open circuit) wait. */
+  deliveryClaimFilter() {
+    const receivers = notAmong(`coalesce(payload->>'receiver', '')`, this.deps.gate.blockedReceivers());
+    const owners = notAmong(`coalesce(payload->>'submittedBy', '')`, this.deps.gate.blockedOwners());
+    return { sql: receivers.sql + owners.sql, params: [...receivers.params, ...owners.params] };
   }
 
   /** A generation with `webhook`: validated, charged and queued; answered at once. */
@@ -133,7 +173,7 @@ export class AsyncGenerationService {
       }
     });
     const secret = hook.secret ?? `whsec_${randomBytes(24).toString('hex')}`;
-    const payload: GenerateJobPayload = { hash, request, webhook: { url: hook.url, headers: hook.headers ?? {}, secret } };
+    const payload: GenerateJobPayload = { hash, request, webhook: { url: hook.url, headers: hook.headers ?? {}, secret }, submittedBy: callerOf(ctx) };
     const em = this.deps.rootEm.fork();
     this.deps.jobs.enqueue(em, GENERATE_JOB, payload as unknown as Record<string, unknown>, { maxAttempts: GENERATE_ATTEMPTS });
     await em.flush();
@@ -158,6 +198,19 @@ export class AsyncGenerationService {
 
   private async runGeneration(job: RunningJob) {
     const p = job.payload as unknown as GenerateJobPayload;
+    // Counted before the first await, so the next claim of this poll already leaves this caller out.
+    const caller = p.submittedBy ?? '';
+    this.runningBy.set(caller, (this.runningBy.get(caller) ?? 0) + 1);
+    try {
+      await this.generateAndAnnounce(job, p);
+    } finally {
+      const n = (this.runningBy.get(caller) ?? 1) - 1;
+      if (n > 0) this.runningBy.set(caller, n);
+      else this.runningBy.delete(caller);
+    }
+  }
+
+  private async generateAndAnnounce(job: RunningJob, p: GenerateJobPayload) {
     let body: GenerationWebhookBody;
     try {
       const r = await this.deps.generation.generateQueued(p.request);
@@ -183,26 +236,50 @@ export class AsyncGenerationService {
       .getConnection()
       .execute<{ id: string }[]>(`select id from jobs where type = ? and payload->>'generationJobId' = ? limit 1`, [DELIVER_JOB, generationJobId]);
     if (existing.length) return;
-    const payload: DeliverJobPayload = { hash: p.hash, generationJobId, url: p.webhook.url, headers: p.webhook.headers, secret: p.webhook.secret, body };
-    this.deps.jobs.enqueue(em, DELIVER_JOB, payload as unknown as Record<string, unknown>, { maxAttempts: DELIVERY_ATTEMPTS });
+    const payload: DeliverJobPayload = {
+      hash: p.hash,
+      generationJobId,
+      receiver: receiverOf(p.webhook.url),
+      submittedBy: p.submittedBy ?? null,
+      url: p.webhook.url,
+      headers: p.webhook.headers,
+      secret: p.webhook.secret,
+      body,
+    };
+    const queue = this.deps.deliveries ?? this.deps.jobs;
+    queue.enqueue(em, DELIVER_JOB, payload as unknown as Record<string, unknown>, { maxAttempts: DELIVERY_ATTEMPTS });
     await em.flush();
-    this.deps.jobs.kick();
+    queue.kick();
   }
 
   private async runDelivery(job: RunningJob) {
     const p = job.payload as unknown as DeliverJobPayload;
-    const status = await postSigned({
-      url: p.url,
-      secret: p.secret,
-      deliveryId: job.id,
-      body: JSON.stringify(p.body),
-      extraHeaders: p.headers,
-      policy: this.deps.policy,
-      timeoutMs: DELIVERY_TIMEOUT_MS,
-      userAgent: 'speech-gateway-webhooks/1',
-    });
-    // Anything but 2xx is retried by the job queue with exponential backoff.
-    if (status < 200 || status >= 300) throw new Error(`receiver answered ${status}`);
+    // Taken before the first await (see runGeneration); refused: back to the queue, uncounted.
+    const pass = this.deps.gate.enter(p.submittedBy ?? '', p.receiver ?? receiverOf(p.url));
+    if (!pass) throw new JobDeferred(DEFER_MS);
+    let outcome: 'ok' | 'failed' | 'none' = 'failed';
+    try {
+      const status = await postSigned({
+        url: p.url,
+        secret: p.secret,
+        deliveryId: job.id,
+        body: JSON.stringify(p.body),
+        extraHeaders: p.headers,
+        policy: this.deps.policy,
+        // Shorter once the receiver has failed repeatedly.
+        timeoutMs: pass.timeoutMs,
+        userAgent: 'speech-gateway-webhooks/1',
+      });
+      // Anything but 2xx is retried by the job queue with exponential backoff.
+      if (status < 200 || status >= 300) throw new Error(`receiver answered ${status}`);
+      outcome = 'ok';
+    } catch (err) {
+      // A refused address is the URL's fault, not the receiver's health.
+      if ((err as { code?: string })?.code === 'EPRIVATEADDRESS' || err instanceof DomainError) outcome = 'none';
+      throw err;
+    } finally {
+      pass.done(outcome);
+    }
   }
 
   /** The latest asynchronous generation of that audio. */
@@ -224,8 +301,14 @@ export class AsyncGenerationService {
       [DELIVER_JOB, gen.id],
     );
     const base = { hash, statusUrl, submittedAt: iso(gen.created_at), attempts: gen.attempts };
+    const submittedBy = payloadOf<GenerateJobPayload>(gen).submittedBy ?? null;
+    const ownWebhook = submittedBy !== null && submittedBy === callerOf(ctx);
     const webhook = delivery
-      ? { status: delivery.status === 'done' ? ('delivered' as const) : delivery.status === 'failed' ? ('failed' as const) : ('pending' as const), attempts: delivery.attempts, lastError: delivery.last_error }
+      ? {
+          status: delivery.status === 'done' ? ('delivered' as const) : delivery.status === 'failed' ? ('failed' as const) : ('pending' as const),
+          attempts: delivery.attempts,
+          lastError: ownWebhook ? delivery.last_error : null,
+        }
       : { status: 'pending' as const, attempts: 0, lastError: null };
     if (delivery) {
       const body = payloadOf<DeliverJobPayload>(delivery).body;

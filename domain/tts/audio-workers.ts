@@ -202,7 +202,7 @@ export class AudioWorkerPool {
     const ext = path.extname(__filename);
     const entry = path.join(__dirname, 'audio', `worker${ext}`);
     // From the sources (tests), the worker's TypeScript is transpiled as it is required.
-    const script = ext === '.ts' ? path.join(__dirname, 'audio', 'worker-from-sources.cjs') : entry;
+    const script = ext === '.ts' ? path.join(__dirname, '..', 'util', 'worker-from-sources.cjs') : entry;
     const worker = new Worker(script, { workerData: { entry, nice: this.nice, progress: this.completed.buffer } });
     // A thread neither keeps the process alive nor outlives it; the server's sockets do that.
     worker.unref();

@@ -1,81 +1,61 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { Agent, type Dispatcher } from 'undici';
 import { DomainError } from '../errors';
 
 /**
- * Webhook targets are URLs chosen by API clients; without a guard they could make the service
- * call its own network (cloud metadata, databases, admin ports). Unless private networks are
- * allowed, every address a target resolves to must be public, checked at registration and again
- * when connecting (so DNS cannot be rebound to a private address in between).
+ * Outbound targets (webhook URLs chosen by API clients, speech callbacks, vendor hosts) could make
+ * the service call its own network (cloud metadata, databases, admin ports). Unless private
+ * networks are allowed, every address a target resolves to must be public unicast, checked at
+ * registration and again for the address actually connected to (so DNS cannot be rebound to a
+ * private address in between). The ranges are ipaddr.js's (IANA special-purpose registries), not a
+ * list of our own: anything it does not call `unicast` is refused, including the IPv6 forms that
+ * carry an IPv4 address (mapped, compatible, SIIT, 6to4, Teredo, NAT64) and the non-public IPv6
+ * blocks (discard-only 100::/64, site-local fec0::/10, unique-local fc00::/7, documentation).
  */
 
-const BLOCKED_V4: [string, number, string][] = [
-  ['0.0.0.0', 8, 'this-network'],
-  ['10.0.0.0', 8, 'private (RFC 1918)'],
-  ['100.64.0.0', 10, 'carrier-grade NAT (RFC 6598)'],
-  ['127.0.0.0', 8, 'loopback'],
-  ['169.254.0.0', 16, 'link-local'],
-  ['172.16.0.0', 12, 'private (RFC 1918)'],
-  ['192.0.0.0', 24, 'IETF protocol assignments'],
-  ['192.0.2.0', 24, 'documentation'],
-  ['192.168.0.0', 16, 'private (RFC 1918)'],
-  ['198.18.0.0', 15, 'benchmarking'],
-  ['198.51.100.0', 24, 'documentation'],
-  ['203.0.113.0', 24, 'documentation'],
-  ['224.0.0.0', 4, 'multicast'],
-  ['240.0.0.0', 4, 'reserved'],
-];
+/** Readable names of ipaddr.js's ranges, for the refusal message. */
+const RANGE_NAMES: Record<string, string> = {
+  unspecified: 'unspecified',
+  broadcast: 'broadcast',
+  multicast: 'multicast',
+  linkLocal: 'link-local',
+  loopback: 'loopback',
+  carrierGradeNat: 'carrier-grade NAT (RFC 6598)',
+  private: 'private (RFC 1918)',
+  reserved: 'reserved (IANA special-purpose)',
+  as112: 'AS112 (RFC 7534)',
+  amt: 'AMT (RFC 7450)',
+  uniqueLocal: 'unique-local (fc00::/7)',
+  deprecatedSiteLocal: 'site-local (fec0::/10)',
+  ipv4Mapped: 'IPv4-mapped or IPv4-compatible',
+  rfc6145: 'IPv4-translated (::ffff:0:0:0/96)',
+  rfc6052: 'NAT64 (64:ff9b::/96)',
+  '6to4': '6to4 (2002::/16)',
+  teredo: 'Teredo (2001::/32)',
+  discard: 'discard-only (100::/64)',
+  benchmarking: 'benchmarking',
+  orchid2: 'ORCHIDv2',
+  droneRemoteIdProtocolEntityTags: 'DRIP (2001:30::/28)',
+};
 
-const v4ToInt = (ip: string) => ip.split('.').reduce((acc, part) => (acc << 8) + Number(part), 0) >>> 0;
-
-function blockedV4(ip: string): string | null {
-  const n = v4ToInt(ip);
-  for (const [base, bits, rule] of BLOCKED_V4) {
-    const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-    if ((n & mask) === (v4ToInt(base) & mask)) return rule;
-  }
-  return null;
-}
-
-/** Expands an IPv6 address to its 8 groups (a dotted IPv4 tail becomes the last two). */
-function v6Groups(ip: string): number[] {
-  let addr = ip.split('%')[0].toLowerCase();
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(addr);
-  if (v4) {
-    const n = v4ToInt(v4[1]);
-    addr = addr.slice(0, -v4[1].length) + `${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
-  }
-  const parse = (part: string) => (part ? part.split(':').map((x) => parseInt(x, 16)) : []);
-  if (!addr.includes('::')) return parse(addr);
-  const [head, tail] = addr.split('::');
-  const h = parse(head);
-  const t = parse(tail);
-  return [...h, ...Array(8 - h.length - t.length).fill(0), ...t];
-}
-
-function blockedV6(ip: string): string | null {
-  const g = v6Groups(ip);
-  if (g.every((x) => x === 0)) return 'unspecified';
-  if (g.slice(0, 7).every((x) => x === 0) && g[7] === 1) return 'loopback';
-  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible addresses carry an IPv4 target.
-  if (g.slice(0, 5).every((x) => x === 0) && (g[5] === 0xffff || g[5] === 0)) {
-    const v4 = `${g[6] >> 8}.${g[6] & 0xff}.${g[7] >> 8}.${g[7] & 0xff}`;
-    return blockedV4(v4);
-  }
-  if ((g[0] & 0xfe00) === 0xfc00) return 'unique-local (fc00::/7)';
-  if ((g[0] & 0xffc0) === 0xfe80) return 'link-local (fe80::/10)';
-  if ((g[0] & 0xff00) === 0xff00) return 'multicast';
-  if (g[0] === 0x64 && g[1] === 0xff9b) return blockedV4(`${g[6] >> 8}.${g[6] & 0xff}.${g[7] >> 8}.${g[7] & 0xff}`); // NAT64
-  if (g[0] === 0x2001 && g[1] === 0x0db8) return 'documentation';
-  return null;
-}
-
-/** Which rule forbids an address, or null when it is a public address. */
+/** Which rule forbids an address, or null when it is a public unicast address. */
 export function forbiddenAddressRule(ip: string): string | null {
-  const family = net.isIP(ip);
-  if (family === 4) return blockedV4(ip);
-  if (family === 6) return blockedV6(ip);
-  return 'not an IP address';
+  const bare = ip.replace(/^\[|\]$/g, '').split('%')[0];
+  if (!ipaddr.isValid(bare) || !net.isIP(bare)) return 'not an IP address';
+  const addr = ipaddr.parse(bare);
+  let range = addr.range();
+  // ::a.b.c.d (IPv4-compatible, deprecated) is all zeros but the last 32 bits; ipaddr.js calls it unicast.
+  if (addr.kind() === 'ipv6' && range === 'unicast' && (addr as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0)) range = 'ipv4Mapped';
+  if (range === 'unicast') return null;
+  const name = RANGE_NAMES[range] ?? range;
+  if (addr.kind() === 'ipv6' && ['ipv4Mapped', 'rfc6145', 'rfc6052'].includes(range)) {
+    const parts = (addr as ipaddr.IPv6).parts;
+    const v4 = `${parts[6] >> 8}.${parts[6] & 0xff}.${parts[7] >> 8}.${parts[7] & 0xff}`;
+    return `${name}, carrying ${v4}`;
+  }
+  return name;
 }
 
 export interface UrlPolicy {
@@ -147,4 +127,14 @@ export function guardedLookup(policy: UrlPolicy) {
       }
     })();
   };
+}
+
+/**
+ * A dispatcher for `fetch` whose connections go through the guarded lookup: a host name is judged by
+ * the address it resolves to when connecting. A literal address in the URL is not looked up; callers
+ * judge it themselves (assertWebhookUrl), or trust it as configured (vendor base URLs, see
+ * docs/decisions.md "Outbound calls judge the connected address").
+ */
+export function guardedDispatcher(policy: UrlPolicy): Dispatcher {
+  return new Agent({ connect: { lookup: guardedLookup(policy) } as never });
 }

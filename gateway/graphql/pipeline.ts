@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { DomainError } from '../../domain/errors';
+import { assertDocumentNesting } from './parts/input-depth';
 import { execute, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema, type ParseOptions, type ValidationRule } from 'graphql';
 import type { GqlContext } from '../../resolvers/context';
 
@@ -98,8 +100,11 @@ export function createPipeline(schema: GraphQLSchema, parts: readonly Part[]): P
     }
     let document: DocumentNode;
     try {
+      // Before the parser recurses into it (parts/input-depth.ts).
+      assertDocumentNesting(query);
       document = parse(query, parseOptions);
     } catch (err) {
+      if (err instanceof DomainError) return { errors: [new GraphQLError(err.message, { originalError: err })] };
       return { errors: [err instanceof GraphQLError ? err : new GraphQLError('The document could not be parsed')] };
     }
     const errors = validate(schema, document, rules);

@@ -10,6 +10,7 @@ import type { RequestContexts } from '../../transport/request-context';
 import type { UpgradeHandler } from '../live';
 import type { Pipeline } from './pipeline';
 import { asGraphqlError } from './parts/errors';
+import { DomainError } from '../../domain/errors';
 
 type Connection = {
   request: IncomingMessage;
@@ -61,7 +62,11 @@ export function graphqlWsServer(deps: { pipeline: Pipeline; services: Services; 
           }
         }
         const prepared = pipeline.prepare(payload.query);
-        if ('errors' in prepared) return prepared.errors;
+        if ('errors' in prepared) {
+          // A refusal of the pipeline's own (a document nested too deep) carries its code as on HTTP.
+          const own = prepared.errors.find((e) => e.originalError instanceof DomainError);
+          return own ? refusal(own.originalError) : prepared.errors;
+        }
         const { document, documentKey } = prepared;
         documentKeys.set(document, documentKey);
         const context: GqlContext = { services, domain: contexts.of({ principal: ctx.extra.principal ?? null, ip: deps.clientIpOf(ctx.extra.request) }) };

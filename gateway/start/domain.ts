@@ -6,6 +6,7 @@ import { DatabaseBlobStore, FsBlobStore, type BlobStore } from '../../domain/tts
 import { generationLockOn } from '../../domain/tts/generation';
 import { createProviders } from '../../domain/tts/providers/registry';
 import { AudioWorkerPool } from '../../domain/tts/audio-workers';
+import { HeavyWork } from '../../domain/jobs/heavy-work';
 import { restLinks } from '../../rest-adapter/links';
 import { configuredSecrets, type GatewayConfig } from '../config';
 import type { Logger } from '../logger';
@@ -37,7 +38,12 @@ export function createDomainLayer(config: GatewayConfig, data: DataLayer, deps: 
       audioWorkers,
       ...config.providers,
       // Clients get the code, status and reason of a vendor failure; its text (redacted) only the log.
-      reporting: { secrets: configuredSecrets(config), onFailure: (upstream) => log.warn({ upstream }, 'vendor call failed') },
+      reporting: {
+        secrets: configuredSecrets(config),
+        onFailure: (upstream) => log.warn({ upstream }, 'vendor call failed'),
+        // A vendor host name must resolve to a public address when connecting (SSRF guard).
+        policy: { allowPrivateNetworks: config.webhookAllowPrivateNetworks },
+      },
     }),
     links: restLinks(),
     adminApiKey: config.adminApiKey,
@@ -47,6 +53,10 @@ export function createDomainLayer(config: GatewayConfig, data: DataLayer, deps: 
     readModelCacheBytes: config.readModelCacheBytes,
     environment: config.production ? 'production' : 'development',
     webhookAllowPrivateNetworks: config.webhookAllowPrivateNetworks,
+    webhookMaxPerKey: config.webhookMaxPerKey,
+    databaseState: () => data.databaseState(),
+    // Heavy work is capped across instances by advisory locks on a shared database.
+    heavyWork: new HeavyWork(data.locks),
     organisationName: config.organisationName,
     speechLimits: config.speechLimits,
     audioWorkers,

@@ -19,7 +19,8 @@ import { accessTokenOf, keyFromConnectionParams } from '../../transport/credenti
 import type { GatewayConfig } from '../config';
 import { mountConsole } from '../console';
 import { graphiqlRouter } from '../graphiql';
-import { buildGraphqlSchema, createApollo, graphqlPipeline } from '../graphql';
+import { buildGraphqlSchema, createApollo, DEFAULT_MAX_RESULT_BYTES, graphqlPipeline } from '../graphql';
+import { documentNestingGuard } from '../graphql/parts/input-depth';
 import type { Logger } from '../logger';
 import { graphqlRouteLabel, trpcRouteLabel, type Metrics } from '../metrics';
 import type { HttpApp } from './http-app';
@@ -106,6 +107,8 @@ export async function mountGraphql(http: HttpApp, deps: { config: GatewayConfig;
       res.locals.route = graphqlRouteLabel(knownOperations, req.body?.operationName ?? req.query.operationName);
       next();
     },
+    // A document nested too deep is refused before Apollo's parser recurses into it.
+    documentNestingGuard(),
     expressMiddleware(apollo, {
       context: async ({ req, res }): Promise<GqlContext> => ({
         services,
@@ -122,7 +125,7 @@ export async function mountGraphql(http: HttpApp, deps: { config: GatewayConfig;
 }
 
 /** tRPC at /trpc; each call of a batch is charged as one request. */
-export function mountTrpc(http: HttpApp, deps: { services: Services; log: Logger }) {
+export function mountTrpc(http: HttpApp, deps: { services: Services; log: Logger; maxResultBytes?: number }) {
   const { services, log } = deps;
   const trpcProcedures = new Set(Object.keys(appRouter._def.procedures));
   http.app.use(
@@ -143,7 +146,13 @@ export function mountTrpc(http: HttpApp, deps: { services: Services; log: Logger
           const secret = keyFromConnectionParams(info.connectionParams) ?? accessTokenOf(req.originalUrl);
           if (secret) principal = await services.auth.authenticate(secret);
         }
-        return { services, domain: http.contexts.ofRequest(req, principal), budgets: http.limiters.budgets };
+        return {
+          services,
+          domain: http.contexts.ofRequest(req, principal),
+          budgets: http.limiters.budgets,
+          // One budget for the whole request, shared by the calls of a batch.
+          resultBudget: { maxBytes: deps.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, usedBytes: 0 },
+        };
       },
       // A refusal that says when to come back (database down, over a budget) sets Retry-After.
       responseMeta: ({ errors }) => {

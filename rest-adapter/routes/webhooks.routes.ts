@@ -16,7 +16,10 @@ export const webhookRoutes = defineRoutes([
     summary: 'Register a webhook; the signing secret (generated when not given) is returned only here',
     request: { body: CreateWebhookInput, example: { url: 'https://hooks.example.com/compliance', events: ['requirement.created', 'compliance.score_changed'] } },
     status: 201,
-    responses: { 400: errorResponse('Invalid URL (scheme, private network) or event type') },
+    responses: {
+      400: errorResponse('Invalid URL (scheme, private network) or event type'),
+      409: errorResponse('WEBHOOK_LIMIT_EXCEEDED: the key already has as many active webhooks as it may (WEBHOOK_MAX_PER_KEY, default 25)'),
+    },
     handle: ({ ctx, services, body }) => services.webhooks.create(ctx, body),
   }),
   route({

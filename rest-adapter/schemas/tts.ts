@@ -81,7 +81,27 @@ export const CacheStats = z.object({
   storage: z.enum(['fs', 'database']),
 });
 export const CacheCleared = z.object({ message: z.string() });
-export const Health = z.object({ status: z.string(), timestamp: Instant, uptime: z.number().int(), environment: z.string(), version: z.string(), service: z.string() });
+const DatabaseHealth = z
+  .object({
+    state: z.enum(['up', 'unavailable', 'restarting', 'failed']),
+    embedded: z
+      .object({
+        state: z.string(),
+        restarts: z.number().int(),
+        lastExit: z.object({ at: Instant, code: z.number().int().nullable(), signal: z.string().nullable() }).optional(),
+      })
+      .optional(),
+  })
+  .describe('The database: `up`, or why not (status is then `degraded`)');
+export const Health = z.object({
+  status: z.string().describe('`healthy`, or `degraded` while the database is not answering'),
+  database: DatabaseHealth.optional(),
+  timestamp: Instant,
+  uptime: z.number().int(),
+  environment: z.string(),
+  version: z.string(),
+  service: z.string(),
+});
 export const Ready = z.object({ ready: z.boolean(), timestamp: Instant, checks: z.object({ database: z.enum(['up', 'down']) }) });
 export const Live = z.object({ live: z.boolean(), timestamp: Instant });
 const ProviderCounters = z.object({ requests: z.number().int(), charactersProcessed: z.number().int(), totalCost: z.number(), avgLatency: z.number(), errors: z.number().int() });

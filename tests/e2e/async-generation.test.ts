@@ -92,7 +92,7 @@ describe('on one gateway', () => {
   });
 
   test('a receiver that is down for a while gets the outcome once it is back (retries with backoff)', async () => {
-    Object.assign((gw.services as any).speechQueue.settings, { retryBaseMs: 100, maxRetryDelayMs: 400 });
+    for (const queue of [(gw.services as any).speechQueue, (gw.services as any).speechDeliveries]) Object.assign(queue.settings, { retryBaseMs: 100, maxRetryDelayMs: 400 });
     const down = await startReceiver();
     await down.close();
     const res = await gw.request('/api/v1/generate', {

@@ -24,6 +24,8 @@ let gw: TestGateway;
 beforeAll(async () => {
   gw = await startGateway({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
   Object.assign((gw.services as any).webhookDelivery.settings, { baseDelayMs: 200, maxDelayMs: 2000, pollIntervalMs: 100 });
+  // The receiver's circuit breaker (issue 37) on the same compressed time scale.
+  Object.assign((gw.services as any).deliveryGate.settings, { cooldownMs: 200, maxCooldownMs: 2000 });
 }, 60_000);
 afterAll(async () => {
   await gw?.close();
@@ -117,7 +119,9 @@ test('deliveries made while the receiver is down all arrive once, signed, after 
     expect(bodies.filter((b) => b.type === 'requirement.updated').map((b) => b.data.id).sort()).toEqual([...created].sort());
     // The outage was real: deliveries needed more than one attempt and the 503 phase was hit.
     expect(refusedAttempts).toBeGreaterThan(0);
-    expect(deliveries.every((d) => d.attempts > 1)).toBe(true);
+    // Deliveries that waited behind the receiver's open circuit (issue 37) were not attempted while it
+    // was down, so some arrive at their first attempt; the ones tried during the outage needed more.
+    expect(deliveries.some((d) => d.attempts > 1)).toBe(true);
     console.log(`receiver down: ${arrivals.length} requests received (${refusedAttempts} answered 503), ${accepted.length} accepted; attempts per delivery ${deliveries.map((d) => d.attempts).join(',')}`);
   } finally {
     await close(server);

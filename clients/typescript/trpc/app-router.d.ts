@@ -9,7 +9,7 @@ export type AppErrorShape = {
   data: {
     code: "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "BAD_GATEWAY" | "BAD_REQUEST" | "CLIENT_CLOSED_REQUEST" | "FORBIDDEN" | "GATEWAY_TIMEOUT" | "INTERNAL_SERVER_ERROR" | "METHOD_NOT_SUPPORTED" | "NOT_IMPLEMENTED" | "PARSE_ERROR" | "PAYMENT_REQUIRED" | "PRECONDITION_FAILED" | "PRECONDITION_REQUIRED" | "TIMEOUT" | "TOO_MANY_REQUESTS" | "UNAUTHORIZED" | "UNPROCESSABLE_CONTENT";
     httpStatus: number;
-    domainCode: "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "INVALID_VOICE" | "INVALID_SPEED" | "INVALID_FORMAT" | "INVALID_PROVIDER" | "INVALID_LANGUAGE" | "INVALID_OPTION" | "TEXT_TOO_LONG" | "PROVIDER_NOT_CONFIGURED" | "PROVIDER_A_GENERATION_ERROR" | "PROVIDER_B_GENERATION_ERROR" | "PROVIDER_C_GENERATION_ERROR" | "MOCK_GENERATION_ERROR" | "INVALID_FRAMEWORK" | "BAD_GATEWAY" | "CLIENT_CLOSED_REQUEST" | "FORBIDDEN" | "GATEWAY_TIMEOUT" | "INTERNAL_SERVER_ERROR" | "METHOD_NOT_SUPPORTED" | "NOT_IMPLEMENTED" | "PARSE_ERROR" | "PAYMENT_REQUIRED" | "PRECONDITION_FAILED" | "PRECONDITION_REQUIRED" | "TIMEOUT" | "TOO_MANY_REQUESTS" | "UNAUTHORIZED" | "UNPROCESSABLE_CONTENT";
+    domainCode: "VALIDATION_ERROR" | "AUTHENTICATION_ERROR" | "AUTHORIZATION_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "GRAPHQL_INPUT_TOO_DEEP" | "WEBHOOK_LIMIT_EXCEEDED" | "INVALID_VOICE" | "INVALID_SPEED" | "INVALID_FORMAT" | "INVALID_PROVIDER" | "INVALID_LANGUAGE" | "INVALID_OPTION" | "TEXT_TOO_LONG" | "PROVIDER_NOT_CONFIGURED" | "PROVIDER_A_GENERATION_ERROR" | "PROVIDER_B_GENERATION_ERROR" | "PROVIDER_C_GENERATION_ERROR" | "MOCK_GENERATION_ERROR" | "INVALID_FRAMEWORK" | "BAD_GATEWAY" | "CLIENT_CLOSED_REQUEST" | "FORBIDDEN" | "GATEWAY_TIMEOUT" | "INTERNAL_SERVER_ERROR" | "METHOD_NOT_SUPPORTED" | "NOT_IMPLEMENTED" | "PARSE_ERROR" | "PAYMENT_REQUIRED" | "PRECONDITION_FAILED" | "PRECONDITION_REQUIRED" | "TIMEOUT" | "TOO_MANY_REQUESTS" | "UNAUTHORIZED" | "UNPROCESSABLE_CONTENT";
     details: null | {
       [key: string]: unknown;
     };
@@ -134,7 +134,7 @@ export type AppRouter = TRPCBuiltRouter<
             message: string;
           } | undefined;
           webhook: null | {
-            status: "pending" | "delivered" | "failed";
+            status: "pending" | "failed" | "delivered";
             attempts: number;
             lastError: null | string;
           };
@@ -481,6 +481,18 @@ export type AppRouter = TRPCBuiltRouter<
         input: void;
         output: {
           status: string;
+          database: {
+            state: "up" | "unavailable" | "restarting" | "failed";
+            embedded?: {
+              state: string;
+              restarts: number;
+              lastExit?: {
+                at: string;
+                code: null | number;
+                signal: null | string;
+              } | undefined;
+            } | undefined;
+          };
           timestamp: string;
           uptime: number;
           environment: string;
@@ -829,7 +841,7 @@ export type AppRouter = TRPCBuiltRouter<
         input: {
           id: string;
           limit?: unknown;
-          status?: "pending" | "delivered" | "failed" | "skipped" | undefined;
+          status?: "pending" | "failed" | "delivered" | "skipped" | undefined;
         };
         output: {
           data: Array<{

@@ -74,6 +74,28 @@ const titleOf = (kind: ReportKind, framework: string | null) => {
   return `${label}: ${name}`;
 };
 
+/** Rows read per statement when gathering a report: each page is hydrated, then the event loop gets a turn. */
+const REPORT_PAGE = 1000;
+
+/**
+ * Every row matching `where`, in (`timeField`, id) order, read a page at a time by keyset (issue 37:
+ * 10,000 requirements hydrated in one go held the event loop for seconds).
+ */
+async function inPages<T extends { id: string }>(em: EntityManager, entity: new () => T, where: Record<string, unknown>, timeField: keyof T & string): Promise<T[]> {
+  const out: T[] = [];
+  let last: T | undefined;
+  for (;;) {
+    const after = last
+      ? { $or: [{ [timeField]: { $gt: last[timeField] } }, { [timeField]: last[timeField], id: { $gt: last.id } }] }
+      : {};
+    const page = (await em.find(entity as never, { $and: [where, after] } as never, { orderBy: { [timeField]: 'asc', id: 'asc' } as never, limit: REPORT_PAGE })) as T[];
+    out.push(...page);
+    if (page.length < REPORT_PAGE) return out;
+    last = page[page.length - 1];
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
 /**
  * Gathers what a report shows: requirements created and findings discovered within the range (for
  * its framework, or all), and the scores of those requirements. Deleted requirements are left out.
@@ -90,9 +112,9 @@ export async function buildReportModel(em: EntityManager, scope: ReportScope): P
   const readsFindings = scope.includeFindings !== false;
   const wantsFindings = readsFindings && (scope.kind === 'compliance' || scope.kind === 'audit');
 
-  const requirements = await em.find(Requirement, { deletedAt: null, ...byFramework, ...inRange('createdAt') }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const requirements = await inPages(em, Requirement, { deletedAt: null, ...byFramework, ...inRange('createdAt') }, 'createdAt');
   // Findings always count towards the score; only the report types that list them show them.
-  const allFindings = await em.find(AuditFinding, { ...byFramework, ...inRange('discoveredAt') }, { orderBy: { discoveredAt: 'asc', id: 'asc' } });
+  const allFindings = await inPages(em, AuditFinding, { ...byFramework, ...inRange('discoveredAt') }, 'discoveredAt');
   const findings = wantsFindings ? allFindings : [];
   const frameworks = scope.framework ? [scope.framework] : [...SUPPORTED_FRAMEWORKS];
 

@@ -9,16 +9,18 @@ import { ownsReport } from '../event-access';
 import type { DomainContext } from '../../context';
 import { DomainError, notFound } from '../../errors';
 import { newId } from '../../ids';
-import type { JobQueue, RunningJob } from '../../jobs/job-queue';
+import { JobDeferred, type JobQueue, type RunningJob } from '../../jobs/job-queue';
+import type { HeavyWork } from '../../jobs/heavy-work';
+import { workerRenderer, type ReportRenderer } from './render-off-thread';
 import { decodeBase64, parseInput } from '../../validation';
 import type { ComplianceEventPublisher } from '../events';
 import { precheckFramework } from '../frameworks.service';
-import { SUPPORTED_FRAMEWORKS } from '../catalogue';
-import { REPORT_MEDIA_TYPES, renderReport } from './render';
+import { REPORT_MEDIA_TYPES } from './render';
 import { buildReportModel } from './report-model';
-import { Report, REPORT_TYPES, type ReportOrigin, type ReportRendition, type ReportType } from './report.entity';
-import { REPORT_FORMATS, type ReportFormat, type ReportSignatureRow } from './render/types';
-import { sha256Of, signatureHashOf } from './integrity';
+import { Report, type ReportOrigin, type ReportRendition } from './report.entity';
+import type { ReportSignatureRow } from './render/types';
+import { sha256Of } from './integrity';
+import { newSignature } from './report-signing';
 import { clock } from '../../clock';
 import type { Links } from '../../links';
 
@@ -31,117 +33,14 @@ export interface ReportSettings {
   estimateMs: number;
   /** Printed on every report (`ORGANISATION_NAME`). */
   organisation?: string;
+  /** Where files are rendered: worker threads (render-off-thread.ts) unless given. */
+  renderer?: ReportRenderer;
+  /** Report slots across instances (domain/jobs/heavy-work.ts); none: no cap beyond the job queue's. */
+  heavy?: HeavyWork;
 }
 
-export interface ReportView {
-  reportId: string;
-  status: 'generating' | 'completed' | 'failed';
-  type: string;
-  framework: string | null;
-  format: string;
-  estimatedCompletion: string;
-  generatedAt: string | null;
-  expiresAt: string | null;
-  downloadUrl: string | null;
-  createdAt: string;
-  size?: number | null;
-  error?: string | null;
-  /** Who asked for it: key id and the key's name then. */
-  requestedBy?: { keyId: string | null; name: string | null };
-  /** SHA-256 (hex) of the file served now; check a copy with `POST …/verify`. */
-  sha256?: string | null;
-  /** SHA-256 of the unsigned original, which signatures are bound to. */
-  recordSha256?: string | null;
-  signatures?: ReportSignatureRow[];
-}
-
-export interface ReportFile {
-  content: Buffer;
-  contentType: string;
-  filename: string;
-}
-
-const DAY_MS = 86_400_000;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A timestamp (ISO 8601) or calendar date; a date-only end means the end of that day. */
-const instant = z
-  .string()
-  .max(40)
-  .refine((s) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) && !Number.isNaN(Date.parse(s)), {
-    message: 'must be an ISO 8601 timestamp or a YYYY-MM-DD date',
-  });
-
-const calendarDate = z
-  .string()
-  .regex(DATE_ONLY, 'must be a calendar date YYYY-MM-DD')
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), { message: 'is not a real date' });
-
-const toStart = (s: string) => new Date(DATE_ONLY.test(s) ? `${s}T00:00:00.000Z` : s);
-const toEnd = (s: string) => new Date(DATE_ONLY.test(s) ? `${s}T23:59:59.999Z` : s);
-
-export const ComplianceReportRequest = z
-  .object({
-    framework: z.enum(SUPPORTED_FRAMEWORKS as unknown as [string, ...string[]]),
-    format: z.enum(REPORT_FORMATS as unknown as [ReportFormat, ...ReportFormat[]]).default('pdf'),
-    includeEvidence: z.boolean().default(false),
-    dateRange: z.object({ start: instant, end: instant }).strict().optional(),
-    /** Printed as the report's title (any script); derived from the framework when absent. */
-    title: z.string().trim().min(1).max(200).optional(),
-  })
-  .strict()
-  .refine((r) => !r.dateRange || toEnd(r.dateRange.end) >= toStart(r.dateRange.start), { message: 'dateRange.end must not be before dateRange.start', path: ['dateRange', 'end'] });
-export type ComplianceReportRequest = z.input<typeof ComplianceReportRequest>;
-
-export const DASHBOARD_PERIODS = ['last_7_days', 'last_30_days', 'last_90_days', 'custom'] as const;
-export const DashboardReportRequest = z
-  .object({
-    type: z.enum(REPORT_TYPES as unknown as [ReportType, ...ReportType[]]),
-    framework: z.enum(SUPPORTED_FRAMEWORKS as unknown as [string, ...string[]]).optional(),
-    period: z.enum(DASHBOARD_PERIODS).default('last_30_days'),
-    startDate: calendarDate.optional(),
-    endDate: calendarDate.optional(),
-    format: z.enum(['pdf', 'json', 'csv']).default('pdf'),
-  })
-  .strict()
-  .superRefine((r, ctx) => {
-    if (r.period === 'custom') {
-      if (!r.startDate) ctx.addIssue({ code: 'custom', path: ['startDate'], message: 'is required when period is custom' });
-      if (!r.endDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'is required when period is custom' });
-      if (r.startDate && r.endDate && r.endDate < r.startDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'must not be before startDate' });
-    } else {
-      for (const f of ['startDate', 'endDate'] as const) {
-        if (r[f]) ctx.addIssue({ code: 'custom', path: [f], message: `applies only with period custom (period is ${r.period})` });
-      }
-    }
-  });
-export type DashboardReportRequest = z.input<typeof DashboardReportRequest>;
-
-export const SIGNATURE_MEANINGS = ['reviewed', 'approved'] as const;
-export const VERIFICATION_MATCHES = ['original', 'signed'] as const;
-export const SignReportInput = z.object({ meaning: z.enum(SIGNATURE_MEANINGS) }).strict();
-export type SignReportInput = z.input<typeof SignReportInput>;
-
-export interface ReportVerification {
-  reportId: string;
-  /** True when the bytes are exactly a file this report served. */
-  valid: boolean;
-  /** SHA-256 and size of the bytes posted. */
-  sha256: string;
-  size: number;
-  /** The published hash: the file served now. */
-  expectedSha256: string;
-  /** The unsigned original's hash, which signatures are bound to. */
-  recordSha256: string;
-  matches: (typeof VERIFICATION_MATCHES)[number] | null;
-  /** True when the bytes are the latest rendition. */
-  current: boolean;
-  /** Signatures shown in the matching rendition. */
-  signatures: ReportSignatureRow[];
-  message: string;
-}
-
-const PERIOD_DAYS: Record<Exclude<(typeof DASHBOARD_PERIODS)[number], 'custom'>, number> = { last_7_days: 7, last_30_days: 30, last_90_days: 90 };
+export * from './report.inputs';
+import { ComplianceReportRequest, DashboardReportRequest, DAY_MS, PERIOD_DAYS, SignReportInput, SIGNATURE_MEANINGS, toEnd, toStart, type ReportVerification, type ReportView, type ReportFile } from './report.inputs';
 
 /** A report that asks for what the key may not read is refused before anything is queued. */
 function requireReportContent(principal: Principal, permission: Permission, field: string) {
@@ -159,6 +58,7 @@ function requireReportContent(principal: Principal, permission: Permission, fiel
  */
 export class ReportService {
   readonly settings: ReportSettings;
+  private readonly render: ReportRenderer;
 
   constructor(
     private readonly rootEm: EntityManager,
@@ -169,6 +69,7 @@ export class ReportService {
     settings: Partial<ReportSettings> = {},
   ) {
     this.settings = { ttlMs: DAY_MS, estimateMs: 5000, ...settings };
+    this.render = this.settings.renderer ?? workerRenderer({ concurrency: 2 });
     jobs.register(REPORT_JOB, (job) => this.generate(job));
   }
 
@@ -284,40 +185,36 @@ export class ReportService {
   async signCompliance(ctx: DomainContext, reportId: string, raw: unknown): Promise<ReportView & { signature: ReportSignatureRow }> {
     const principal = requirePermission(ctx, 'sign:reports');
     const input = parseInput(SignReportInput, raw ?? {});
-    const result = await ctx.em.transactional(async (tx) => {
-      const em = tx as EntityManager;
-      const row = typeof reportId === 'string' && reportId.length <= 48 ? await em.findOne(Report, { id: reportId, origin: 'compliance' }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['model'] }) : null;
+    // The signed rendition is made off the event loop and outside any lock, in a report slot; a short
+    // transaction then records it, provided nobody signed meanwhile (issue 37: the render used to run
+    // inside a locked transaction, stalling everything for 20 s). Then it tries again from the start.
+    for (let attempt = 1; ; attempt++) {
+      const row = typeof reportId === 'string' && reportId.length <= 48 ? await ctx.em.fork().findOne(Report, { id: reportId, origin: 'compliance' }, { populate: ['model'] }) : null;
       if (!row) throw notFound('Report', String(reportId).slice(0, 60));
-      if (row.status !== 'completed' || !row.recordSha256) {
-        throw new DomainError('CONFLICT', `Report '${row.id}' is ${row.status}; only a completed report can be signed`, { details: { reportId: row.id, status: row.status } });
-      }
-      if (row.expiresAt && row.expiresAt.getTime() <= clock.nowMs()) {
-        throw new DomainError('GONE', `Report '${row.id}' expired at ${row.expiresAt.toISOString()}; request a new one`, { details: { reportId: row.id, expiresAt: row.expiresAt.toISOString() } });
-      }
-      if (!row.model) throw new DomainError('CONFLICT', `Report '${row.id}' was generated before reports could be signed; request a new one`, { details: { reportId: row.id } });
-      const signatures = row.signatures ?? [];
-      if (signatures.some((x) => x.keyId === principal.keyId && x.meaning === input.meaning)) {
-        throw new DomainError('CONFLICT', `This key has already signed report '${row.id}' as ${input.meaning}`, { details: { reportId: row.id, meaning: input.meaning } });
-      }
-      const unsigned = { signerName: principal.name, keyId: principal.keyId, meaning: input.meaning, signedAt: clock.now().toISOString(), recordSha256: row.recordSha256 };
-      const signature: ReportSignatureRow = { ...unsigned, signatureHash: signatureHashOf(row.id, unsigned) };
-      const nextSignatures = [...signatures, signature];
-      const content = await renderReport(row.format, { ...row.model, signatures: nextSignatures, recordSha256: row.recordSha256 }, { instructions: this.links.reportInstructions() });
+      const { signature, nextSignatures } = newSignature(row, principal, input.meaning);
+      const render = () => this.render(row.format, { ...row.model!, signatures: nextSignatures, recordSha256: row.recordSha256! }, { instructions: this.links.reportInstructions() });
+      const content = this.settings.heavy ? await this.settings.heavy.run('report', `sign:${row.id}:${principal.keyId}:${input.meaning}:${attempt}`, render, 60_000) : await render();
       const sha256 = sha256Of(content);
-      const previous = { sha256: row.sha256 ?? null, signatures: signatures.length };
-      row.signatures = nextSignatures;
-      row.renditions = [...(row.renditions ?? []), { sha256, size: content.length, signatures: nextSignatures.length, renderedAt: signature.signedAt }];
-      row.content = content;
-      row.size = content.length;
-      row.sha256 = sha256;
-      this.auditTrail.record(em, actorOf(ctx), { action: 'report.sign', entityType: 'report', entityId: row.id }, previous, {
-        sha256,
-        signatures: nextSignatures.length,
-        signature: { ...signature },
+      const recorded = await ctx.em.transactional(async (tx) => {
+        const em = tx as EntityManager;
+        const current = await em.findOne(Report, { id: row.id, origin: 'compliance' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        if (!current || (current.signatures ?? []).length !== (row.signatures ?? []).length || current.sha256 !== row.sha256) return null;
+        const previous = { sha256: current.sha256 ?? null, signatures: (current.signatures ?? []).length };
+        current.signatures = nextSignatures;
+        current.renditions = [...(current.renditions ?? []), { sha256, size: content.length, signatures: nextSignatures.length, renderedAt: signature.signedAt }];
+        current.content = content;
+        current.size = content.length;
+        current.sha256 = sha256;
+        this.auditTrail.record(em, actorOf(ctx), { action: 'report.sign', entityType: 'report', entityId: current.id }, previous, {
+          sha256,
+          signatures: nextSignatures.length,
+          signature: { ...signature },
+        });
+        return current;
       });
-      return { row, signature };
-    });
-    return { ...this.view(result.row), signature: result.signature };
+      if (recorded) return { ...this.view(recorded), signature };
+      if (attempt >= 3) throw new DomainError('CONFLICT', `Report '${row.id}' was signed by someone else meanwhile; sign again`, { details: { reportId: row.id } });
+    }
   }
 
   /** Frees the bytes of expired reports (their rows stay, so a download answers 410 rather than 404). */
@@ -431,6 +328,9 @@ export class ReportService {
       return;
     }
     const readsFindings = can(requester.principal, 'read:audits');
+    // At most `slots.report` reports render at once across every instance; the others wait queued, uncounted.
+    const release = this.settings.heavy ? await this.settings.heavy.tryEnter('report') : async () => undefined;
+    if (!release) throw new JobDeferred(1000);
     try {
       const generatedAt = clock.now();
       const model = await buildReportModel(em, {
@@ -447,7 +347,7 @@ export class ReportService {
         requestedAt: report.createdAt,
         title: report.title ?? null,
       });
-      const content = await renderReport(report.format, model, { instructions: this.links.reportInstructions() });
+      const content = await this.render(report.format, model, { instructions: this.links.reportInstructions() });
       const sha256 = sha256Of(content);
       const renditions: ReportRendition[] = [{ sha256, size: content.length, signatures: 0, renderedAt: generatedAt.toISOString() }];
       const expiresAt = new Date(generatedAt.getTime() + this.settings.ttlMs);
@@ -491,6 +391,8 @@ export class ReportService {
         });
       }
       throw err;
+    } finally {
+      await release();
     }
   }
 }

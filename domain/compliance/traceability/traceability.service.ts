@@ -1,3 +1,4 @@
+import type { HeavyWork } from '../../jobs/heavy-work';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { can, requirePermission } from '../../auth/principal';
@@ -214,10 +215,16 @@ export function traceabilityCsv(m: TraceabilityMatrix): Buffer {
 
 /** The traceability matrix: needs read:compliance; findings only with read:audits as well. */
 export class TraceabilityService {
+  /** Slots across instances, and one computation for identical requests made at once (issue 37). */
+  constructor(private readonly heavy?: HeavyWork) {}
+
   async matrix(ctx: DomainContext, raw: unknown): Promise<TraceabilityMatrix> {
     const principal = requirePermission(ctx, 'read:compliance');
     precheckFramework(raw);
     const q = parseInput(TraceabilityQuery, raw ?? {});
-    return buildTraceability(ctx.em, q.framework as FrameworkId, { includeFindings: can(principal, 'read:audits') });
+    const includeFindings = can(principal, 'read:audits');
+    const build = () => buildTraceability(ctx.em, q.framework as FrameworkId, { includeFindings });
+    // Callers who see the same (findings or not) share one matrix: a batch of 100 builds it once.
+    return this.heavy ? this.heavy.run('traceability', `${q.framework}:${includeFindings}`, build) : build();
   }
 }

@@ -6,6 +6,7 @@ import { Webhook } from './webhook.entity';
 import { principalOfKeyId } from '../../auth/auth.service';
 import { eventFor, eventRefusal } from '../event-access';
 import { clock } from '../../clock';
+import { DeliveryGate, notAmong, receiverOf, type GatePass } from '../../webhooks/delivery-gate';
 
 export interface DeliverySettings {
   /** First retry delay; doubles per attempt (with jitter) up to maxDelayMs. */
@@ -26,16 +27,26 @@ export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
   timeoutMs: 10_000,
   pollIntervalMs: 500,
   leaseMs: 30_000,
-  concurrency: 4,
+  // Slots are sockets, not CPU: enough that receivers and owners at their caps (DeliveryGate) leave room for everyone else.
+  concurrency: 8,
 };
+
+/** Events expanded into deliveries per statement: one event, up to its fan-out (the per-key cap, or more for the admin), keeps each statement short on the single-threaded embedded database. */
+const EXPAND_EVENTS_PER_PAGE = 1;
+
 
 interface ClaimedDelivery {
   id: string;
   webhook_id: string;
   event_id: string;
   type: string;
-  payload: Record<string, unknown> | string;
+  payload: Record<string, unknown> | string | null;
   attempts: number;
+  owner_key_id: string | null;
+  receiver: string | null;
+  url: string;
+  /** The place taken in the gate for this delivery (set right after the claim). */
+  pass?: GatePass;
 }
 
 
@@ -60,56 +71,145 @@ export interface DeliveryOutcome {
 export class DeliveryWorker {
   readonly settings: DeliverySettings;
   private readonly poller: Poller<ClaimedDelivery>;
+  /** Fair shares per receiver and owner, shared with speech callbacks (domain/webhooks/delivery-gate.ts). */
+  readonly gate: DeliveryGate;
+  private lastExpansion = 0;
+  private running = false;
+  /** The expansion under way (one at a time), beside the claims: sending never waits for it. */
+  private expanding: Promise<void> | null = null;
 
   constructor(
     private readonly rootEm: EntityManager,
-    private readonly deps: { instanceId: string; policy: UrlPolicy; onOutcome?: (o: DeliveryOutcome) => void; onError?: (err: unknown) => void },
+    private readonly deps: { instanceId: string; policy: UrlPolicy; gate?: DeliveryGate; onOutcome?: (o: DeliveryOutcome) => void; onError?: (err: unknown) => void },
     settings: Partial<DeliverySettings> = {},
   ) {
     this.settings = { ...DEFAULT_DELIVERY_SETTINGS, ...settings };
+    this.gate = deps.gate ?? new DeliveryGate({ timeoutMs: this.settings.timeoutMs });
     this.poller = new Poller({
       intervalMs: () => this.settings.pollIntervalMs,
       concurrency: () => this.settings.concurrency,
       claim: () => this.claim(),
-      run: (delivery) => this.deliver(delivery),
+      // The gate's place is given back whatever happens (done() after settle() does nothing).
+      run: (delivery) => this.deliver(delivery).finally(() => delivery.pass?.done('none')),
       onError: (err) => this.deps.onError?.(err),
     });
   }
 
   start() {
+    this.running = true;
     this.poller.start();
+    this.expandSoon();
   }
 
   async stop() {
-    await this.poller.stop();
+    this.running = false;
+    await Promise.all([this.poller.stop(), this.expanding]);
   }
 
   kick() {
+    this.expandSoon();
     this.poller.kick();
   }
 
+  /** Expands page after page until none is left, kicking the claims after each. */
+  private expandSoon() {
+    if (this.expanding || !this.running) return;
+    this.lastExpansion = clock.nowMs();
+    this.expanding = (async () => {
+      try {
+        while (this.running && (await this.expandEvents()) >= EXPAND_EVENTS_PER_PAGE) this.poller.kick();
+        this.poller.kick();
+      } catch (err) {
+        this.deps.onError?.(err);
+      } finally {
+        this.expanding = null;
+      }
+    })();
+  }
+
+  /**
+   * Expands committed outbox events into one pending delivery per recipient webhook still active, in
+   * SQL, a page of events per statement: no payload and no row passes through this process. The
+   * delivery id is derived from the event and the webhook, so a page expanded twice (a crash between
+   * the insert and the mark, on another instance) adds nothing.
+   */
+  async expandEvents(maxPages = 1): Promise<number> {
+    const conn = this.rootEm.getConnection();
+    let expanded = 0;
+    for (let page = 0; page < maxPages; page++) {
+      const rows = await conn.execute<{ id: string }[]>(
+        `with ev as (
+           select id, type, excluded, created_at from webhook_events where expanded_at is null order by created_at limit ${EXPAND_EVENTS_PER_PAGE} for update skip locked
+         ), ins as (
+           insert into webhook_deliveries (id, webhook_id, event_id, type, status, attempts, next_attempt_at, created_at)
+           select 'dlv_' || substr(md5(ev.id || ':' || w.id), 1, 28), w.id, ev.id, ev.type, 'pending', 0, ?, ?
+             from ev join webhooks w
+               on w.active and w.created_at <= ev.created_at
+              and (w.events @> jsonb_build_array(ev.type) or w.events @> '["*"]'::jsonb)
+              and not (ev.excluded @> jsonb_build_array(w.id))
+           on conflict (id) do nothing
+         )
+         update webhook_events set expanded_at = ? where id in (select id from ev) returning id`,
+        [clock.now(), clock.now(), clock.now()],
+        'all',
+      );
+      expanded += rows.length;
+      if (rows.length < EXPAND_EVENTS_PER_PAGE) break;
+    }
+    return expanded;
+  }
+
   private async claim(): Promise<ClaimedDelivery | null> {
+    // Events committed by another instance are found by polling.
+    if (clock.nowMs() - this.lastExpansion >= this.settings.pollIntervalMs) this.expandSoon();
+    // Receivers and owners at their share of the slots (or behind an open circuit) wait; everyone else goes first.
+    const receivers = notAmong(`coalesce(w2.receiver, '')`, this.gate.blockedReceivers());
+    const owners = notAmong(
+      `coalesce(w2.owner_key_id, '')`,
+      this.gate
+        .blockedOwners()
+        .filter((o) => o.startsWith('key:'))
+        .map((o) => o.slice(4)),
+    );
     const rows = await this.rootEm.getConnection().execute<ClaimedDelivery[]>(
-      `update webhook_deliveries
-          set locked_by = ?, locked_until = ?, attempts = attempts + 1
-        where id = (
-          select id from webhook_deliveries
-           where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until < ?)
-           order by next_attempt_at
-           for update skip locked
+      `update webhook_deliveries d
+          set locked_by = ?, locked_until = ?, attempts = d.attempts + 1
+         from webhooks w
+        where d.id = (
+          select d2.id from webhook_deliveries d2 join webhooks w2 on w2.id = d2.webhook_id
+           where d2.status = 'pending' and d2.next_attempt_at <= ? and (d2.locked_until is null or d2.locked_until < ?)${receivers.sql}${owners.sql}
+           order by d2.next_attempt_at
+           for update of d2 skip locked
            limit 1)
-        returning id, webhook_id, event_id, type, payload, attempts`,
-      [this.deps.instanceId, new Date(clock.nowMs() + this.settings.leaseMs), clock.now(), clock.now()],
+          and w.id = d.webhook_id
+        returning d.id, d.webhook_id, d.event_id, d.type, d.payload, d.attempts, w.owner_key_id, w.receiver, w.url`,
+      [this.deps.instanceId, new Date(clock.nowMs() + this.settings.leaseMs), clock.now(), clock.now(), ...receivers.params, ...owners.params],
       'all',
     );
-    return rows[0] ?? null;
+    const d = rows[0];
+    if (!d) return null;
+    const pass = this.gate.enter(`key:${d.owner_key_id ?? ''}`, d.receiver ?? receiverOf(d.url));
+    if (!pass) {
+      // Taken meanwhile by a speech callback to the same receiver: back, uncounted, for a later claim.
+      await this.release(d);
+      return null;
+    }
+    d.pass = pass;
+    return d;
+  }
+
+  private async release(d: ClaimedDelivery) {
+    await this.rootEm
+      .getConnection()
+      .execute(`update webhook_deliveries set attempts = greatest(attempts - 1, 0), locked_by = null, locked_until = null where id = ? and locked_by = ?`, [d.id, this.deps.instanceId], 'run');
   }
 
   private async deliver(d: ClaimedDelivery) {
     const em = this.rootEm.fork() as EntityManager;
     const hook = await em.findOne(Webhook, d.webhook_id);
     if (!hook || !hook.active) return this.settle(d, { outcome: 'failed', error: 'webhook deleted' });
-    const payload = typeof d.payload === 'string' ? JSON.parse(d.payload) : d.payload;
+    const payload = await this.payloadOf(d);
+    if (!payload) return this.settle(d, { outcome: 'failed', error: 'event payload missing' });
     // A webhook sends on its owner's behalf: only while the owner key is valid, and only what it may read now.
     const owner = await principalOfKeyId(em, hook.ownerKeyId);
     if (!owner.principal) return this.settle(d, { outcome: 'skipped', error: `owner key ${owner.reason === 'unknown key' ? 'unknown' : owner.reason}` });
@@ -127,8 +227,17 @@ export class DeliveryWorker {
     await this.settle(d, result);
   }
 
+  /** The event's payload (stored once per event), or the delivery's own copy on rows written before that. */
+  private async payloadOf(d: ClaimedDelivery): Promise<any> {
+    if (d.payload !== null && d.payload !== undefined) return typeof d.payload === 'string' ? JSON.parse(d.payload) : d.payload;
+    const [row] = await this.rootEm.getConnection().execute<{ payload: Record<string, unknown> | string }[]>(`select payload from webhook_events where id = ?`, [d.event_id], 'all');
+    if (!row) return null;
+    return typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload;
+  }
+
   /** Records the outcome, only while this instance still holds the lease. */
   private async settle(d: ClaimedDelivery, r: DeliveryOutcome) {
+    d.pass?.done(r.outcome === 'delivered' ? 'ok' : r.outcome === 'skipped' || r.error === 'webhook deleted' || r.error === 'event payload missing' ? 'none' : 'failed');
     const conn = this.rootEm.getConnection();
     const common = [r.statusCode ?? null, r.error ?? null, d.id, this.deps.instanceId];
     if (r.outcome === 'delivered') {
@@ -173,7 +282,8 @@ export class DeliveryWorker {
       deliveryId: d.event_id,
       body,
       policy: this.deps.policy,
-      timeoutMs: this.settings.timeoutMs,
+      // Shorter once the receiver has failed repeatedly (DeliveryGate).
+      timeoutMs: d.pass?.timeoutMs ?? this.settings.timeoutMs,
       userAgent: 'compliance-gateway-webhooks/1',
     });
   }

@@ -19,6 +19,10 @@ export class Webhook {
   @Property({ type: 'string', length: 40, nullable: true })
   ownerKeyId?: string | null;
 
+  /** The origin posted to (`receiverOf(url)`): deliveries are scheduled fairly per receiver. */
+  @Property({ type: 'string', length: 300, nullable: true })
+  receiver?: string | null;
+
   @Property({ type: 'boolean', default: true })
   active = true;
 
@@ -48,8 +52,9 @@ export class WebhookDelivery {
   @Property({ type: 'string', length: 60 })
   type!: string;
 
-  @Property({ type: 'json' })
-  payload!: Record<string, unknown>;
+  /** Rows written before migration 20261128060000 only; the payload is the event's (`WebhookEvent`). */
+  @Property({ type: 'json', nullable: true })
+  payload?: Record<string, unknown> | null;
 
   @Property({ type: 'string', length: 12, default: 'pending' })
   status: DeliveryStatus = 'pending';
@@ -77,4 +82,35 @@ export class WebhookDelivery {
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
   createdAt: Date = clock.now();
+}
+
+/**
+ * The outbox entry of one event: its payload once, and which subscribed webhooks it skips. The delivery worker
+ * expands it into `webhook_deliveries` rows in pages (SQL, after the change committed), so the
+ * change's transaction and the gateway's heap hold one payload per event, not one per webhook.
+ */
+@Entity({ tableName: 'webhook_events' })
+export class WebhookEvent {
+  @PrimaryKey({ type: 'string', length: 40 })
+  id!: string;
+
+  @Property({ type: 'string', length: 60 })
+  type!: string;
+
+  @Property({ type: 'json' })
+  payload!: Record<string, unknown>;
+
+  /**
+   * Subscribed webhooks it does not go to (their owner may not read it). It goes to every other
+   * active webhook subscribed to its type and registered by the time it happened: a list of those
+   * would make every event's row as large as the fan-out.
+   */
+  @Property({ type: 'json' })
+  excluded!: string[];
+
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  createdAt: Date = clock.now();
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  expandedAt?: Date | null;
 }

@@ -3,13 +3,14 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { DomainContext } from '../../context';
-import { notFound } from '../../errors';
+import { DomainError, notFound } from '../../errors';
 import type { DomainEvent } from '../../events/bus';
 import { newId } from '../../ids';
 import { parseInput } from '../../validation';
 import { COMPLIANCE_EVENT_TYPES, type OutboxWriter } from '../events';
 import { assertWebhookUrl, type UrlPolicy } from '../../webhooks/ssrf';
-import { DELIVERY_STATUSES, Webhook, WebhookDelivery } from './webhook.entity';
+import { DELIVERY_STATUSES, Webhook, WebhookDelivery, WebhookEvent } from './webhook.entity';
+import { receiverOf } from '../../webhooks/delivery-gate';
 import { ApiKey } from '../../auth/api-key.entity';
 import { ADMIN_PRINCIPAL_ID, AuthService } from '../../auth/auth.service';
 import { isPermission } from '../../auth/permissions';
@@ -23,6 +24,9 @@ interface Subscribers {
   hooks: Webhook[];
   owners: Map<string, Principal>;
 }
+
+/** Active webhooks one key may have unless configured (`WEBHOOK_MAX_PER_KEY`). */
+export const DEFAULT_WEBHOOKS_PER_KEY = 25;
 
 /** `*` subscribes to every event type, including ones added later. */
 export const WEBHOOK_EVENT_NAMES = [...COMPLIANCE_EVENT_TYPES, '*'] as const;
@@ -95,6 +99,8 @@ export class WebhookService implements OutboxWriter {
   constructor(
     private readonly policy: UrlPolicy,
     private readonly auditTrail?: AuditTrail,
+    /** Active webhooks one key may have (`WEBHOOK_MAX_PER_KEY`): each multiplies every event's fan-out. */
+    readonly settings: { maxPerKey: number } = { maxPerKey: DEFAULT_WEBHOOKS_PER_KEY },
   ) {}
 
   /**
@@ -124,9 +130,11 @@ export class WebhookService implements OutboxWriter {
     const url = await assertWebhookUrl(input.url, this.policy);
     const secret = input.secret ?? `whsec_${randomBytes(32).toString('base64url')}`;
     const row = await ctx.em.transactional(async (tx) => {
+      await this.assertUnderCap(tx as EntityManager, principal.keyId);
       const created = tx.create(Webhook, {
         id: newId('whk'),
         url: url.toString(),
+        receiver: receiverOf(url.toString()),
         events: [...new Set(input.events)],
         secret,
         ownerKeyId: principal.keyId,
@@ -143,6 +151,25 @@ export class WebhookService implements OutboxWriter {
       return created;
     });
     return { ...webhookView(row), secret };
+  }
+
+  /**
+   * Refuses a key's webhook beyond the cap (issue 37: 990 webhooks of one key turned one batch into
+   * 99,000 deliveries). Keys registering at once are serialised on a transaction lock of the key, so
+   * the count cannot be passed by racing.
+   */
+  private async assertUnderCap(tx: EntityManager, keyId: string): Promise<void> {
+    const conn = tx.getConnection();
+    const trx = tx.getTransactionContext();
+    await conn.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`webhooks:${keyId}`], 'all', trx);
+    const [{ n }] = await conn.execute<{ n: number | string }[]>(`select count(*) as n from webhooks where owner_key_id = ? and active`, [keyId], 'all', trx);
+    const max = this.settings.maxPerKey;
+    if (Number(n) >= max) {
+      throw new DomainError('WEBHOOK_LIMIT_EXCEEDED', `This key already has ${Number(n)} active webhooks, the most one key may have (${max}); delete one first`, {
+        details: { limit: max, active: Number(n) },
+        fields: [{ field: 'url', message: `at most ${max} active webhooks per key` }],
+      });
+    }
   }
 
   async list(ctx: DomainContext): Promise<{ data: WebhookView[] }> {
@@ -170,57 +197,53 @@ export class WebhookService implements OutboxWriter {
   }
 
   /**
-   * OutboxWriter: one pending delivery per active webhook that wants this event and whose owner key
-   * may read it (events it could never read are not queued at all); committed by the caller. Whether
-   * the owner is still valid, and what it may read then, is checked again when the delivery is sent.
+   * OutboxWriter: the event once, with the active webhooks that want it and whose owner key may read
+   * it (events it could never read are not queued for them at all); committed by the caller. The
+   * delivery worker expands it into one delivery per webhook after the commit (DeliveryWorker
+   * .expandEvents), so the change holds one payload, not one per webhook. Whether the owner is still
+   * valid, and what it may read then, is checked again when each delivery is sent.
    */
   async enqueue(em: EntityManager, event: DomainEvent): Promise<void> {
-    const rows = await this.deliveriesOf(em, event);
-    for (const row of rows) em.create(WebhookDelivery, row);
-    // The rows are only visible once the caller commits; nudge the worker shortly after.
-    if (rows.length) setTimeout(() => this.onEnqueued?.(), 50).unref();
+    const outbox = await this.outboxOf(em, event);
+    if (!outbox) return;
+    em.create(WebhookEvent, outbox);
+    // The row is only visible once the caller commits; nudge the worker shortly after.
+    setTimeout(() => this.onEnqueued?.(), 50).unref();
   }
 
-  /** `enqueue`, with the deliveries handed to `sink` as rows of `webhook_deliveries` (the caller inserts them in `em`'s transaction). */
+  /** `enqueue`, with the event handed to `sink` as a row of `webhook_events` (the caller inserts it in `em`'s transaction). */
   async enqueueInto(sink: RowSink, em: EntityManager, event: DomainEvent): Promise<void> {
-    const rows = await this.deliveriesOf(em, event);
-    for (const d of rows) {
-      sink.add('webhook_deliveries', {
-        id: d.id,
-        webhook_id: d.webhookId,
-        event_id: d.eventId,
-        type: d.type,
-        payload: JSON.stringify(d.payload),
-        status: d.status,
-        attempts: d.attempts,
-        next_attempt_at: d.nextAttemptAt,
-        created_at: d.createdAt,
-      });
-    }
-    if (rows.length) setTimeout(() => this.onEnqueued?.(), 50).unref();
+    const outbox = await this.outboxOf(em, event);
+    if (!outbox) return;
+    sink.add('webhook_events', {
+      id: outbox.id,
+      type: outbox.type,
+      payload: JSON.stringify(outbox.payload),
+      excluded: JSON.stringify(outbox.excluded),
+      created_at: outbox.createdAt,
+    });
+    setTimeout(() => this.onEnqueued?.(), 50).unref();
   }
 
-  private async deliveriesOf(em: EntityManager, event: DomainEvent) {
+  private async outboxOf(em: EntityManager, event: DomainEvent) {
     const { hooks: active, owners } = await this.subscribersIn(em);
-    const hooks = active.filter((h) => h.events.includes('*') || h.events.includes(event.type));
-    const rows = [];
-    for (const hook of hooks) {
+    let recipients = 0;
+    const excluded: string[] = [];
+    for (const hook of active) {
+      if (!hook.events.includes('*') && !hook.events.includes(event.type)) continue;
       const owner = hook.ownerKeyId === ADMIN_PRINCIPAL_ID ? AuthService.adminPrincipal() : hook.ownerKeyId ? owners.get(hook.ownerKeyId) : undefined;
       // An owner that is gone still gets the row, so the skip (and why) shows in its deliveries.
-      if (owner && eventRefusal(owner, event)) continue;
-      rows.push({
-        id: newId('dlv'),
-        webhookId: hook.id,
-        eventId: event.id,
-        type: event.type,
-        payload: { id: event.id, type: event.type, data: event.data, createdAt: event.createdAt },
-        status: 'pending' as const,
-        attempts: 0,
-        nextAttemptAt: clock.now(),
-        createdAt: clock.now(),
-      });
+      if (owner && eventRefusal(owner, event)) excluded.push(hook.id);
+      else recipients++;
     }
-    return rows;
+    if (!recipients) return null;
+    return {
+      id: event.id,
+      type: event.type,
+      payload: { id: event.id, type: event.type, data: event.data, createdAt: event.createdAt },
+      excluded,
+      createdAt: clock.now(),
+    };
   }
 
   /**

@@ -1,5 +1,7 @@
 import { DomainError, type ErrorCode } from '../../errors';
+import type { Dispatcher } from 'undici';
 import { secretRedactor, type Redactor } from '../../util/redact';
+import { guardedDispatcher, type UrlPolicy } from '../../webhooks/ssrf';
 import type { ProviderId } from '../catalogue';
 import {
   abortableSleep,
@@ -61,6 +63,8 @@ export interface UpstreamReporting {
   /** Further configured secrets to redact (every vendor's key, the admin key…), beside the vendor's own. */
   secrets?: string[];
   onFailure?: (failure: UpstreamFailureRecord) => void;
+  /** Which addresses a vendor host name may resolve to when connecting (private networks only when allowed). */
+  policy?: UrlPolicy;
 }
 
 export interface AudioRequest {
@@ -200,9 +204,12 @@ export class UpstreamClient {
   readonly semaphore: Semaphore;
   private readonly baseUrl: string;
   private readonly redact: Redactor;
+  /** Connections to the vendor go through the SSRF guard's lookup (a rebound name cannot reach inside). */
+  private readonly dispatcher: Dispatcher;
 
-  constructor(private readonly opts: UpstreamClientOptions) {
+  constructor(private readonly opts: UpstreamClientOptions & { policy?: UrlPolicy }) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.dispatcher = guardedDispatcher(opts.policy ?? { allowPrivateNetworks: false });
     this.redact = secretRedactor(opts.secrets);
     this.breaker = new CircuitBreaker(opts.resilience, opts.now);
     this.semaphore = new Semaphore(opts.resilience.maxConcurrency);
@@ -285,7 +292,8 @@ export class UpstreamClient {
         signal: combined,
         // A redirect would carry the credential header to wherever it points: refuse to follow.
         redirect: 'manual',
-      });
+        dispatcher: this.dispatcher,
+      } as RequestInit);
       if (res.status >= 200 && res.status < 300) {
         // Bytes of a streamed body not handed on yet: the head until it passed its check, or a body too short to have one.
         let held: Buffer[] | null = [];

@@ -30,6 +30,7 @@ export class ProviderA implements SpeechProvider {
       credentialVariable: 'PROVIDER_A_API_KEY',
       secrets: [settings.apiKey, ...(settings.secrets ?? [])],
       onFailure: settings.onFailure,
+      policy: settings.policy,
       resilience: settings.resilience,
     });
   }

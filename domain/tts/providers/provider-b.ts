@@ -77,6 +77,7 @@ export class ProviderB implements SpeechProvider {
       credentialVariable: 'PROVIDER_B_API_KEY',
       secrets: [settings.apiKey, ...(settings.secrets ?? [])],
       onFailure: settings.onFailure,
+      policy: settings.policy,
       resilience: settings.resilience,
     });
   }

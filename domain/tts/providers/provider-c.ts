@@ -72,6 +72,7 @@ export class ProviderC implements SpeechProvider {
       credentialVariable: 'PROVIDER_C_API_KEY',
       secrets: [settings.apiKey, ...(settings.secrets ?? [])],
       onFailure: settings.onFailure,
+      policy: settings.policy,
       resilience: settings.resilience,
       userAgent: 'tts-gateway',
     });

@@ -36,7 +36,7 @@ export function createProviders(s: ProviderSettings): Record<ProviderId, SpeechP
   const b = s.provider_b;
   const c = s.provider_c;
   // Each vendor's text is scrubbed of every configured secret, not only its own key.
-  const reporting: UpstreamReporting = { secrets: [a.apiKey, b.apiKey, c.apiKey, ...(s.reporting?.secrets ?? [])].filter((x): x is string => !!x), onFailure: s.reporting?.onFailure };
+  const reporting: UpstreamReporting = { secrets: [a.apiKey, b.apiKey, c.apiKey, ...(s.reporting?.secrets ?? [])].filter((x): x is string => !!x), onFailure: s.reporting?.onFailure, policy: s.reporting?.policy };
   const cBaseUrl = c.baseUrl ?? (c.region ? `https://${c.region}.tts.speech.microsoft.com` : undefined);
   return {
     provider_a: a.apiKey

@@ -455,8 +455,42 @@ pub struct ClearCacheResponse {
 
 /// A shape of the OpenAPI document.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct HealthResponseDatabaseEmbeddedLastExit {
+    pub at: String,
+    /// May be null.
+    pub code: Option<i64>,
+    /// May be null.
+    pub signal: Option<String>,
+}
+
+/// A shape of the OpenAPI document.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct HealthResponseDatabaseEmbedded {
+    pub state: String,
+    pub restarts: i64,
+    /// Optional.
+    #[serde(rename = "lastExit", default, skip_serializing_if = "Option::is_none")]
+    pub last_exit: Option<HealthResponseDatabaseEmbeddedLastExit>,
+}
+
+/// A shape of the OpenAPI document.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct HealthResponseDatabase {
+    /// One of: `up`, `unavailable`, `restarting`, `failed`.
+    pub state: String,
+    /// Optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub embedded: Option<HealthResponseDatabaseEmbedded>,
+}
+
+/// A shape of the OpenAPI document.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct HealthResponse {
+    /// `healthy`, or `degraded` while the database is not answering.
     pub status: String,
+    /// The database: `up`, or why not (status is then `degraded`). Optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub database: Option<HealthResponseDatabase>,
     pub timestamp: String,
     pub uptime: i64,
     pub environment: String,

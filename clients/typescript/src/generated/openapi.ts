@@ -4511,8 +4511,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The database: `up`, or why not (status is then `degraded`) */
+                        database?: {
+                            embedded?: {
+                                lastExit?: {
+                                    /** Format: date-time */
+                                    at: string;
+                                    code: number | null;
+                                    signal: string | null;
+                                };
+                                restarts: number;
+                                state: string;
+                            };
+                            /** @enum {string} */
+                            state: "up" | "unavailable" | "restarting" | "failed";
+                        };
                         environment: string;
                         service: string;
+                        /** @description `healthy`, or `degraded` while the database is not answering */
                         status: string;
                         /** Format: date-time */
                         timestamp: string;
@@ -9647,6 +9663,15 @@ export interface operations {
             };
             /** @description Insufficient permissions */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+            /** @description WEBHOOK_LIMIT_EXCEEDED: the key already has as many active webhooks as it may (WEBHOOK_MAX_PER_KEY, default 25) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

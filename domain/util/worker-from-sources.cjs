@@ -1,4 +1,4 @@
-// Runs an audio worker from its TypeScript sources (under jest, where there is no compiled dist/):
+// Runs a worker thread (audio, report rendering) from its TypeScript sources (under jest, where there is no compiled dist/):
 // `.ts` files are transpiled on require, type-only, as ts-jest does. The output is cached by content
 // under node_modules/.cache, so a new thread does not load the compiler again. A compiled gateway
 // starts dist/domain/tts/audio/worker.js directly and never loads this file.
@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { workerData } = require('node:worker_threads');
 
-const cacheDir = path.join(__dirname, '..', '..', '..', 'node_modules', '.cache', 'audio-worker');
+const cacheDir = path.join(__dirname, '..', '..', 'node_modules', '.cache', 'ts-worker');
 let ts;
 
 require.extensions['.ts'] = (module, filename) => {
