@@ -122,8 +122,11 @@ export function toDomainError(err: unknown): DomainError {
 /** PostgreSQL data exceptions that only a client's value causes: invalid byte sequence / NUL, untranslatable character, value too long. */
 const UNSTORABLE_INPUT_CODES = new Set(['22021', '22P05', '22001']);
 
+/** What the chain of causes of a thrown value may carry (drivers attach `code`; wrappers attach `cause`). */
+type ErrorLike = { code?: unknown; message?: unknown; name?: unknown; cause?: unknown } | null | undefined;
+
 function isUnstorableInput(err: unknown): boolean {
-  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
+  for (let e = err as ErrorLike, depth = 0; e && depth < 5; e = e.cause as ErrorLike, depth++) {
     if (typeof e.code === 'string' && UNSTORABLE_INPUT_CODES.has(e.code)) return true;
   }
   return false;
@@ -132,7 +135,7 @@ function isUnstorableInput(err: unknown): boolean {
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001', '08003']);
 
 export function isDatabaseUnavailable(err: unknown): boolean {
-  for (let e: any = err, depth = 0; e && depth < 5; e = e.cause, depth++) {
+  for (let e = err as ErrorLike, depth = 0; e && depth < 5; e = e.cause as ErrorLike, depth++) {
     // A transaction the database guard cut short: its later statements fail with knex's own message.
     if (/Transaction query already complete/.test(String(e.message ?? '')) && databaseKnownDown()) return true;
     if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;

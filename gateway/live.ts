@@ -107,9 +107,9 @@ export function mountLiveChannels(deps: { upgrades: Map<string, UpgradeHandler>;
       return;
     }
     if (isBinary) return sendError(client, 'VALIDATION_ERROR', 'messages must be JSON text');
-    let msg: any;
+    let msg: { type?: unknown; events?: unknown } | null;
     try {
-      msg = JSON.parse(raw.toString());
+      msg = JSON.parse(raw.toString()) as typeof msg;
     } catch {
       return sendError(client, 'VALIDATION_ERROR', 'message is not valid JSON');
     }

@@ -11,15 +11,18 @@ const STATEMENT_PREFIX = /\b(select|insert into|update|delete from|with|begin|co
  * An error as pino's serializer shows it, minus SQL: statements carry the request's values (texts,
  * tags, e-mail addresses), so a log line keeps the driver's reason and code but never the statement.
  */
+/** A serialized error and its causes, whose text fields are scrubbed in place. */
+type Scrubbable = Record<string, unknown> & { message?: unknown; stack?: unknown; cause?: unknown; previous?: unknown };
+
 export function errWithoutSql(err: unknown): unknown {
-  const serialized: any = pino.stdSerializers.err(err as Error);
-  const scrub = (e: any, depth: number) => {
+  const serialized = pino.stdSerializers.err(err as Error) as unknown as Scrubbable;
+  const scrub = (e: Scrubbable | undefined, depth: number) => {
     if (!e || typeof e !== 'object' || depth > 5) return;
     if (typeof e.message === 'string') e.message = e.message.replace(STATEMENT_PREFIX, '[statement omitted] - ');
     if (typeof e.stack === 'string') e.stack = e.stack.replace(STATEMENT_PREFIX, '[statement omitted] - ');
     for (const f of SQL_FIELDS) if (f in e) delete e[f];
-    scrub(e.cause, depth + 1);
-    scrub(e.previous, depth + 1);
+    scrub(e.cause as Scrubbable | undefined, depth + 1);
+    scrub(e.previous as Scrubbable | undefined, depth + 1);
   };
   scrub(serialized, 0);
   return serialized;

@@ -59,7 +59,7 @@ async function main() {
       announce('fatal', { event: 'database-lost' }, `${err.message}; exiting`);
       const force = setTimeout(() => process.exit(1), 5_000);
       force.unref();
-      (running?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
+      void (running?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
     },
   });
   running = gateway;

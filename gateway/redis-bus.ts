@@ -10,7 +10,7 @@ import type { Logger } from './logger';
 export class RedisEventBus implements EventBus {
   private readonly pub: Redis;
   private readonly sub: Redis;
-  private readonly handlers = new Map<string, Set<(e: DomainEvent<any>) => void>>();
+  private readonly handlers = new Map<string, Set<(e: DomainEvent) => void>>();
 
   constructor(url: string, private readonly log: Logger) {
     this.pub = new Redis(url, { maxRetriesPerRequest: 3 });
@@ -18,9 +18,9 @@ export class RedisEventBus implements EventBus {
     this.sub.on('message', (channel: string, message: string) => {
       const set = this.handlers.get(channel);
       if (!set) return;
-      let event: DomainEvent<any>;
+      let event: DomainEvent;
       try {
-        event = JSON.parse(message);
+        event = JSON.parse(message) as DomainEvent;
       } catch {
         return;
       }
@@ -36,11 +36,11 @@ export class RedisEventBus implements EventBus {
     this.sub.on('error', (err) => this.log.warn({ err: err.message }, 'redis subscriber error'));
   }
 
-  async publish(channel: string, event: DomainEvent<any>): Promise<void> {
+  async publish(channel: string, event: DomainEvent): Promise<void> {
     await this.pub.publish(channel, JSON.stringify(event));
   }
 
-  subscribe(channel: string, handler: (e: DomainEvent<any>) => void): Unsubscribe {
+  subscribe(channel: string, handler: (e: DomainEvent) => void): Unsubscribe {
     let set = this.handlers.get(channel);
     if (!set) {
       set = new Set();

@@ -1,3 +1,4 @@
+import { DomainError } from '../domain/errors';
 import { ProviderIdEnum } from '../schema/enums';
 import { Arg, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { progressEvents, type ProgressEvent } from '../transport/progress-stream';
@@ -70,8 +71,8 @@ export class TtsResolver {
     try {
       await services.tts.audio.getAudio(domain, hash, { countAccess: false });
       return true;
-    } catch (e: any) {
-      if (e?.code === 'NOT_FOUND') return false;
+    } catch (e) {
+      if (e instanceof DomainError && e.code === 'NOT_FOUND') return false;
       throw e;
     }
   }

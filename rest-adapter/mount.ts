@@ -16,7 +16,7 @@ const rawParser = express.raw({ limit: MAX_RAW_BODY, type: () => true });
 /** Any media type, kept as bytes: `req.body` is a Buffer (empty when nothing was sent). */
 function parseRawBody(envelope: Envelope, log: Logger): RequestHandler {
   return (req, res, next) => {
-    rawParser(req, res, (err?: any) => {
+    rawParser(req, res, (err?: { type?: string; message?: string }) => {
       if (!err) {
         if (!Buffer.isBuffer(req.body)) req.body = Buffer.alloc(0);
         return next();
@@ -88,7 +88,7 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: MountDeps
       }
     };
     const chain: RequestHandler[] = route.rawBody ? [parseRawBody(route.envelope, deps.log)] : [];
-    (router as any)[route.method](expressPath(route.path), ...chain, handler);
+    router[route.method](expressPath(route.path), ...chain, handler);
   }
 }
 

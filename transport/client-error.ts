@@ -153,8 +153,9 @@ export const invalidJsonBody = () =>
   new DomainError('VALIDATION_ERROR', 'Request body is not valid JSON', { fields: [{ field: '(body)', message: 'malformed JSON' }] });
 
 /** What express's body parsers report, as a client error: too large, not JSON, or whatever else was thrown. */
-export function bodyParserFailure(err: any): unknown {
+export function bodyParserFailure(thrown: unknown): unknown {
+  const err = thrown as { type?: string; status?: number } | null | undefined;
   if (err?.type === 'entity.too.large') return new DomainError('PAYLOAD_TOO_LARGE');
   if (err?.type === 'entity.parse.failed' || err?.status === 400) return invalidJsonBody();
-  return err;
+  return thrown;
 }

@@ -34,10 +34,13 @@ function authHeaders(key = session.key()): Record<string, string> {
   return key ? { authorization: `Bearer ${key}` } : {};
 }
 
-function errorFromGraphql(errors: any[], status?: number): ApiError {
+/** A GraphQL error as the gateway sends it (HTTP and WebSocket alike). */
+type GraphqlErrorItem = { message?: string; extensions?: { code?: string; status?: number; fields?: unknown } };
+
+function errorFromGraphql(errors: readonly GraphqlErrorItem[], status?: number): ApiError {
   const e = errors[0] ?? {};
   const ext = e.extensions ?? {};
-  const fields = Array.isArray(ext.fields) ? ext.fields : undefined;
+  const fields = Array.isArray(ext.fields) ? (ext.fields as ConstructorParameters<typeof ApiError>[3]) : undefined;
   return new ApiError(String(ext.code ?? 'GRAPHQL_ERROR'), String(e.message ?? 'The request failed'), ext.status ?? status, fields);
 }
 
@@ -53,9 +56,9 @@ export async function gql<R, V>(doc: TypedDocumentString<R, V>, variables?: V, k
   } catch {
     throw new ApiError('NETWORK_ERROR', 'The gateway cannot be reached');
   }
-  let body: any;
+  let body: { data?: unknown; errors?: GraphqlErrorItem[] };
   try {
-    body = await res.json();
+    body = (await res.json()) as typeof body;
   } catch {
     throw new ApiError('INTERNAL_ERROR', `The gateway answered ${res.status} without a GraphQL body`, res.status);
   }
@@ -67,8 +70,8 @@ export async function gql<R, V>(doc: TypedDocumentString<R, V>, variables?: V, k
 /** Reads a REST error envelope (compliance `{error:{code,message}}` or TTS `{error, code}`). */
 async function restError(res: Response): Promise<ApiError> {
   try {
-    const body: any = await res.json();
-    const err = body.error;
+    const body = (await res.json()) as { error?: unknown; code?: unknown; message?: unknown };
+    const err = body.error as { code?: unknown; message?: unknown } | string | undefined;
     if (err && typeof err === 'object') return new ApiError(String(err.code ?? res.status), String(err.message ?? res.statusText), res.status);
     return new ApiError(String(body.code ?? res.status), String(err ?? body.message ?? res.statusText), res.status);
   } catch {
@@ -156,12 +159,15 @@ export function subscribe<R, V>(
     { query: doc.toString(), variables: variables as Record<string, unknown> },
     {
       next: (msg) => {
-        if (msg.errors?.length) handlers.error?.(errorFromGraphql(msg.errors as any[]));
+        if (msg.errors?.length) handlers.error?.(errorFromGraphql(msg.errors as readonly GraphqlErrorItem[]));
         else if (msg.data) handlers.next(msg.data as R);
       },
-      error: (err: any) => {
-        if (Array.isArray(err)) handlers.error?.(errorFromGraphql(err));
-        else handlers.error?.(new ApiError('NETWORK_ERROR', err?.reason || err?.message || 'The live connection closed'));
+      error: (err: unknown) => {
+        if (Array.isArray(err)) handlers.error?.(errorFromGraphql(err as GraphqlErrorItem[]));
+        else {
+          const closed = err as { reason?: string; message?: string } | undefined;
+          handlers.error?.(new ApiError('NETWORK_ERROR', closed?.reason || closed?.message || 'The live connection closed'));
+        }
       },
       complete: () => handlers.complete?.(),
     },

@@ -54,7 +54,7 @@ export function startEmbeddedPostgres(dataDir: string, opts: { maxConnections?: 
       reject(new Error(`The embedded database exited while starting (code ${code})`));
     };
     child.once('exit', onExit);
-    child.on('message', (m: any) => {
+    child.on('message', (m: { type?: string; message?: string; port?: number; password?: string; socketDir?: string } | undefined) => {
       if (m?.type === 'error') {
         clearTimeout(timer);
         child.off('exit', onExit);

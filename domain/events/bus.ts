@@ -22,8 +22,8 @@ export type Unsubscribe = () => void;
  * instance; the Redis bus (same interface) serves several.
  */
 export interface EventBus {
-  publish(channel: string, event: DomainEvent<any>): Promise<void>;
-  subscribe(channel: string, handler: (event: DomainEvent<any>) => void): Unsubscribe;
+  publish(channel: string, event: DomainEvent): Promise<void>;
+  subscribe(channel: string, handler: (event: DomainEvent) => void): Unsubscribe;
   close(): Promise<void>;
 }
 
@@ -34,12 +34,12 @@ export class InProcessEventBus implements EventBus {
     this.emitter.setMaxListeners(0);
   }
 
-  async publish(channel: string, event: DomainEvent<any>): Promise<void> {
+  async publish(channel: string, event: DomainEvent): Promise<void> {
     this.emitter.emit(channel, event);
   }
 
-  subscribe(channel: string, handler: (event: DomainEvent<any>) => void): Unsubscribe {
-    const safe = (e: DomainEvent<any>) => {
+  subscribe(channel: string, handler: (event: DomainEvent) => void): Unsubscribe {
+    const safe = (e: DomainEvent) => {
       try {
         handler(e);
       } catch {
@@ -63,7 +63,7 @@ export class InProcessEventBus implements EventBus {
  */
 export const FAN_OUT_SLICE = 64;
 
-type Sink = (e: DomainEvent<any>) => void;
+type Sink = (e: DomainEvent) => void;
 
 /**
  * One bus subscription per channel, shared by every local iterator on that channel. Events are
@@ -72,7 +72,7 @@ type Sink = (e: DomainEvent<any>) => void;
  */
 class ChannelFanOut {
   readonly sinks = new Set<Sink>();
-  private readonly queue: { event: DomainEvent<any>; sinks: Sink[] }[] = [];
+  private readonly queue: { event: DomainEvent; sinks: Sink[] }[] = [];
   private draining = false;
   private readonly unsubscribe: Unsubscribe;
 
@@ -139,8 +139,8 @@ function subscribeLocal(bus: EventBus, channel: string, sink: Sink): Unsubscribe
 export function subscribeIterator<T>(
   bus: EventBus,
   channel: string,
-  filter: (e: DomainEvent<any>) => boolean = () => true,
-  map: (e: DomainEvent<any>) => T = (e) => e as unknown as T,
+  filter: (e: DomainEvent) => boolean = () => true,
+  map: (e: DomainEvent) => T = (e) => e as unknown as T,
   maxBuffer = 1000,
 ): AsyncIterableIterator<T> {
   const queue: T[] = [];

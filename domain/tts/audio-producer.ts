@@ -1,6 +1,6 @@
 // Makes one audio file: provider calls (chunked, bounded, streamed when the vendor streams), one encode, then the entry and blob stored.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '../errors';
+import { DomainError, type ErrorCode } from '../errors';
 import { clock } from '../clock';
 import { aheadInOrder, mapLimit } from '../util/concurrency';
 import { AudioDecodeError, joinWavChunks, joinWavChunksInOrder, joinWavChunksLive, probe, type OpenEncoder } from './audio';
@@ -205,7 +205,7 @@ export class AudioProducer {
     try {
       entry = await em.upsert(AudioEntry, { hash: direct, ...fields, accessCount: 0 }, {
         onConflictFields: ['hash'],
-        onConflictMergeFields: Object.keys(fields) as any,
+        onConflictMergeFields: Object.keys(fields) as (keyof typeof fields)[],
       });
     } catch (err) {
       // No file without its record: drop the bytes just written unless another entry shares them.
@@ -221,5 +221,5 @@ export class AudioProducer {
 
 function badAudio(provider: ProviderId, reason: string) {
   const code = provider === 'mock' ? 'MOCK_GENERATION_ERROR' : (`${provider.toUpperCase()}_GENERATION_ERROR` as const);
-  return new DomainError(code as any, `${provider} returned unusable audio: ${reason}`, { provider, details: { reason } });
+  return new DomainError(code as ErrorCode, `${provider} returned unusable audio: ${reason}`, { provider, details: { reason } });
 }

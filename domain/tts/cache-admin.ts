@@ -29,7 +29,7 @@ export class AudioCacheAdmin {
     this.deps.access.require(ctx, 'tts:admin');
     const rows = await ctx.em
       .getConnection()
-      .execute<any[]>(
+      .execute<{ n: number; bytes: string; oldest: Date | null; newest: Date | null }[]>(
         'select count(*)::int as n, coalesce(sum(file_size),0)::bigint as bytes, min(generated_at) as oldest, max(generated_at) as newest from audio_entries where expires_at is null or expires_at > ?',
         [clock.now()],
       );

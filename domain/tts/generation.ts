@@ -256,7 +256,8 @@ export class SpeechGeneration {
   /** A stream that another generation answered (the audio came whole): it is given the stored file. */
   private async finishFromFile(live: LiveAudio, entry: AudioEntry) {
     const data = this.deps.tier.get(entry.hash)?.data ?? (await this.deps.stored.blobs.get(entry.blobKey));
-    if (data) live.write(data);
+    // The spool (when there is one) holds the bytes before the stream is ended.
+    if (data) await live.write(data);
     this.deps.lives.end(live);
   }
 

@@ -32,7 +32,7 @@ export class ProviderStatsRecorder {
   async read(): Promise<Record<string, ProviderStatsView>> {
     const rows = await this.rootEm
       .getConnection()
-      .execute<any[]>('select provider, requests, characters_processed, total_cost, total_latency_ms, errors from provider_stats');
+      .execute<{ provider: string; requests: number; characters_processed: string; total_cost: string; total_latency_ms: string; errors: number }[]>('select provider, requests, characters_processed, total_cost, total_latency_ms, errors from provider_stats');
     const stats: Record<string, ProviderStatsView> = {};
     for (const p of PROVIDER_IDS) stats[p] = { requests: 0, charactersProcessed: 0, totalCost: 0, avgLatency: 0, errors: 0 };
     for (const r of rows) {

@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
@@ -55,7 +56,7 @@ export async function postSigned(p: SignedPost): Promise<number> {
       url,
       {
         method: 'POST',
-        lookup: guardedLookup(p.policy) as any,
+        lookup: guardedLookup(p.policy) as unknown as LookupFunction,
         timeout: p.timeoutMs,
         headers: {
           ...(p.extraHeaders ?? {}),

@@ -1,4 +1,5 @@
 import dns from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, type Dispatcher } from 'undici';
@@ -108,7 +109,7 @@ export async function assertWebhookUrl(raw: string, policy: UrlPolicy): Promise<
  * is the address used, so a DNS answer that changes after registration cannot reach inside.
  */
 export function guardedLookup(policy: UrlPolicy) {
-  return (hostname: string, options: any, callback: (err: NodeJS.ErrnoException | null, address: any, family?: number) => void) => {
+  return (hostname: string, options: { all?: boolean } | undefined, callback: (err: NodeJS.ErrnoException | null, address?: string | LookupAddress[], family?: number) => void) => {
     void (async () => {
       try {
         const host = hostname.replace(/^\[|\]$/g, '');

@@ -76,7 +76,7 @@ export function readJsonBody(req: IncomingMessage & ReadBody, res: ServerRespons
     });
   }
   return new Promise((resolve, reject) => {
-    (strict ? strictParser : looseParser)(req as never, res as never, (err?: any) => {
+    (strict ? strictParser : looseParser)(req as never, res as never, (err?: { type?: string; message?: string }) => {
       if (!err) return resolve();
       if (err.type === 'entity.too.large') return reject(new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_JSON_BODY}`, { details: { limit: MAX_JSON_BODY } }));
       if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') return reject(new DomainError('UNSUPPORTED_MEDIA_TYPE', String(err.message)));

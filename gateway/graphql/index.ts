@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { RESOLVERS } from '../../resolvers';
-import { subscribeIterator, type EventBus } from '../../domain/events/bus';
+import { subscribeIterator, type DomainEvent, type EventBus } from '../../domain/events/bus';
 import type { Logger } from '../logger';
 import { createPipeline, type Pipeline } from './pipeline';
 import { guardArguments, inputChecks } from './parts/input-checks';
@@ -23,7 +23,7 @@ export type { Pipeline } from './pipeline';
  */
 export async function buildGraphqlSchema(bus: EventBus): Promise<GraphQLSchema> {
   const pubSub = {
-    publish: (routingKey: string, payload: unknown) => void bus.publish(routingKey, payload as any),
+    publish: (routingKey: string, payload: unknown) => void bus.publish(routingKey, payload as DomainEvent),
     subscribe: (routingKey: string) => subscribeIterator(bus, routingKey),
   };
   // No globalMiddlewares and no authChecker: plainPropertyFields relies on it (permissions live in the resolvers and the domain).

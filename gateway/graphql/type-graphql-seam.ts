@@ -38,7 +38,7 @@ export function plainPropertyFields(schema: GraphQLSchema): number {
       if (meta.name === fieldName) field.resolve = undefined;
       else {
         const property = meta.name;
-        field.resolve = (root: any) => root[property];
+        field.resolve = (root: Record<string, unknown>) => root[property];
       }
       changed++;
     }
@@ -110,7 +110,7 @@ export function directFieldResolvers(schema: GraphQLSchema, resolverClasses: rea
         : p.kind === 'info'
           ? (_root: unknown, _ctx: unknown, info: unknown) => info
           : p.propertyName
-            ? (_root: unknown, ctx: any) => ctx[p.propertyName!]
+            ? (_root: unknown, ctx: Record<string, unknown>) => ctx[p.propertyName!]
             : (_root: unknown, ctx: unknown) => ctx,
     );
     if (pick.length === 2 && params[0].kind === 'root' && params[1].kind === 'context' && !params[1].propertyName) {

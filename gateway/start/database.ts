@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EmbeddedSupervisor } from '../../domain/database/embedded-supervisor';
 import { openDatabase, type Database } from '../../domain/database/orm';
 import { DatabaseGuard } from '../../domain/database/guard';
@@ -12,7 +13,7 @@ const EMBEDDED_HANG_MS = 10_000;
 export interface DataLayer {
   db: Database;
   /** The ORM's root entity manager (each request forks its own). */
-  rootEm: any;
+  rootEm: EntityManager;
   /** Cluster-wide locks on a shared PostgreSQL (none on the embedded database). */
   locks?: PgAdvisoryLocks;
   /** The database as the health endpoint reports it: up, or why not. */
@@ -41,7 +42,8 @@ export async function openDataLayer(config: GatewayConfig, log: Logger, embedded
       onDriverMessage: (level, message) => log[level === 'deprecate' ? 'warn' : level]({ component: 'database-driver' }, String(message)),
     }),
   );
-  const rootEm = db.orm.em as any;
+  // MikroORM is opened with the PostgreSQL driver (domain/database/orm.ts), so its root manager is that driver's.
+  const rootEm = db.orm.em as EntityManager;
   // A hung database answers 503 within about two seconds, and the gateway closes again by itself.
   const guard = new DatabaseGuard(rootEm.getConnection().getKnex().client, {
     // One embedded session serialises a long statement and the guard's probe alike, so a busy embedded

@@ -85,7 +85,7 @@ export async function main(argv = process.argv.slice(2), out = (s: string) => co
 }
 
 if (require.main === module) {
-  main().then((code) => {
+  void main().then((code) => {
     process.exitCode = code;
   });
 }

@@ -75,9 +75,9 @@ export function dashboardEvents(baseUrl: string, apiKey: string | undefined, opt
     socket = s;
     s.onopen = () => s.send(JSON.stringify({ type: 'subscribe', events }));
     s.onmessage = (m) => {
-      let msg: any;
+      let msg: { type?: string; data?: { events?: WsEventType[]; code?: unknown; message?: unknown } };
       try {
-        msg = JSON.parse(String(m.data));
+        msg = JSON.parse(String(m.data)) as typeof msg;
       } catch {
         return;
       }

@@ -5,6 +5,9 @@ import { reconnectDelayMs } from './reconnect';
 import { webSocketClass } from './websocket';
 
 /** A GraphQL document: a string, or a typed document (the generated ones in `documents`). */
+// A plain string carries no result type; `any` as the default keeps `client.request('{ … }')` usable
+// without a cast, as graphql-request and urql do. Typed documents infer their own TResult.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type GraphqlDocument<TResult = any, TVariables = Record<string, unknown>> = string | (DocumentTypeDecoration<TResult, TVariables> & { toString(): string });
 
 export interface GraphqlErrorItem {
@@ -79,7 +82,7 @@ export class GraphqlClient {
       async next() {
         let r: IteratorResult<{ data?: TResult | null; errors?: readonly GraphqlErrorItem[] }>;
         try {
-          r = (await source.next()) as any;
+          r = (await source.next()) as typeof r;
         } catch (err) {
           if (Array.isArray(err)) throw toError(err as GraphqlErrorItem[], null);
           const code = (err as { code?: number })?.code;

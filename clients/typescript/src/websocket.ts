@@ -13,8 +13,20 @@ const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 
 /** The WebSocket class for graphql-ws: `ws` in Node (any version), the global one elsewhere. */
 export function webSocketClass(): unknown {
-   
-  return isNode ? require('ws') : (globalThis as any).WebSocket;
+  return isNode ? require('ws') : browserWebSocket();
+}
+
+/** The part of the browser's WebSocket this client uses (the package does not depend on the DOM types). */
+interface BrowserWebSocket {
+  onopen: (() => void) | null;
+  onmessage: ((m: { data: unknown }) => void) | null;
+  onclose: ((e: { code: number; reason: string }) => void) | null;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+function browserWebSocket(): (new (url: string) => BrowserWebSocket) | undefined {
+  return (globalThis as unknown as { WebSocket?: new (url: string) => BrowserWebSocket }).WebSocket;
 }
 
 /**
@@ -52,7 +64,9 @@ export function webSocketImplementation(url: string, apiKey: string | undefined)
     return { socket: like, headerAuth: true };
   }
   const target = apiKey ? `${url}${url.includes('?') ? '&' : '?'}access_token=${encodeURIComponent(apiKey)}` : url;
-  const ws = new (globalThis as any).WebSocket(target);
+  const BrowserSocket = browserWebSocket();
+  if (!BrowserSocket) throw new Error('No WebSocket implementation: run in a browser, or in Node.js where the ws package is used');
+  const ws = new BrowserSocket(target);
   ws.onopen = () => like.onopen?.();
   ws.onmessage = (m: { data: unknown }) => like.onmessage?.(m);
   ws.onclose = (e: { code: number; reason: string }) => closeOnce(e.code, e.reason);

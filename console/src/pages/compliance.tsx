@@ -677,10 +677,10 @@ function Activity(props: { feed: LiveEvent[]; feedError: unknown }) {
 }
 
 function describeEvent(e: LiveEvent): string {
-  const d = e.data as Record<string, any>;
+  const d = e.data as Record<string, string | number | null | undefined>;
   if (d.title) return String(d.title);
   if (d.description) return String(d.description);
-  if (d.framework && d.score !== undefined) return `${frameworkName(d.framework)}: ${d.previousScore ?? '?'} → ${d.score}`;
+  if (d.framework && d.score !== undefined) return `${frameworkName(String(d.framework))}: ${d.previousScore ?? '?'} → ${d.score}`;
   if (d.message) return String(d.message);
   if (d.reportId) return `report ${d.reportId}`;
   return '';

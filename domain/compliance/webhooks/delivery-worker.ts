@@ -6,6 +6,7 @@ import { Webhook } from './webhook.entity';
 import { principalOfKeyId } from '../../auth/auth.service';
 import { eventFor, eventRefusal } from '../event-access';
 import { clock } from '../../clock';
+import type { DomainEvent } from '../../events/bus';
 import { DeliveryGate, notAmong, receiverOf, type GatePass } from '../../webhooks/delivery-gate';
 
 export interface DeliverySettings {
@@ -220,19 +221,21 @@ export class DeliveryWorker {
     try {
       const status = await this.post(hook, d, JSON.stringify(shown));
       result = status >= 200 && status < 300 ? { outcome: 'delivered', statusCode: status } : { outcome: 'retry', statusCode: status, error: `receiver answered ${status}` };
-    } catch (err: any) {
-      result = { outcome: 'retry', error: String(err?.message ?? err).slice(0, 500) };
+    } catch (err) {
+      result = { outcome: 'retry', error: String(err instanceof Error ? err.message : err).slice(0, 500) };
     }
     if (result.outcome === 'retry' && d.attempts >= this.settings.maxAttempts) result = { ...result, outcome: 'failed' };
     await this.settle(d, result);
   }
 
   /** The event's payload (stored once per event), or the delivery's own copy on rows written before that. */
-  private async payloadOf(d: ClaimedDelivery): Promise<any> {
-    if (d.payload !== null && d.payload !== undefined) return typeof d.payload === 'string' ? JSON.parse(d.payload) : d.payload;
-    const [row] = await this.rootEm.getConnection().execute<{ payload: Record<string, unknown> | string }[]>(`select payload from webhook_events where id = ?`, [d.event_id], 'all');
+  private async payloadOf(d: ClaimedDelivery): Promise<DomainEvent | null> {
+    // The stored payload is the DomainEvent the outbox wrote (jsonb, or text from a driver that returns it so).
+    const stored = (p: unknown) => (typeof p === 'string' ? JSON.parse(p) : p) as DomainEvent;
+    if (d.payload !== null && d.payload !== undefined) return stored(d.payload);
+    const [row] = await this.rootEm.getConnection().execute<{ payload: unknown }[]>(`select payload from webhook_events where id = ?`, [d.event_id], 'all');
     if (!row) return null;
-    return typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload;
+    return stored(row.payload);
   }
 
   /** Records the outcome, only while this instance still holds the lease. */

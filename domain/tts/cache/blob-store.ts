@@ -119,8 +119,8 @@ export class FsBlobStore implements BlobStore {
     let data: Buffer;
     try {
       data = await fs.readFile(this.pathOf(key));
-    } catch (err: any) {
-      if (err.code === 'ENOENT') return null;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
     if (blobKeyOf(data) !== key) throw new CorruptBlobError(`blob ${key} failed its integrity check`);

@@ -11,6 +11,10 @@ import {
   Semaphore,
   type ResilienceOptions,
 } from './resilience';
+import { networkCause, readLimited, readPreview, ResponseTooLargeError } from './upstream-body';
+import { UpstreamAudioStream, type StreamSink } from './upstream-stream';
+
+export { UpstreamAudioStream } from './upstream-stream';
 
 /** The three external vendors (mock never goes over HTTP). */
 export type VendorId = Exclude<ProviderId, 'mock'>;
@@ -83,86 +87,6 @@ export interface AudioRequest {
 /** Bytes of a streamed body checked (acceptHead) before any of it is handed on: enough for every container's signature. */
 export const HEAD_CHECK_BYTES = 16;
 
-/** Where a streaming call puts the bytes of its current attempt. */
-interface StreamSink {
-  /** Whether the consumer has taken bytes: from then on a failure cannot be retried. */
-  readonly forwarded: boolean;
-  push(bytes: Buffer): void;
-  /** The current attempt failed before the consumer took anything: its bytes are dropped. */
-  discard(): void;
-}
-
-/**
- * A vendor's audio as it arrives. The body is read eagerly; while the consumer has taken none of
- * it, a failed attempt is retried exactly as in postForAudio and the consumer never sees its bytes.
- * Once bytes have been taken, a failure ends the iteration with the provider's error. Iteration
- * ends only after the whole body passed the adapter's `accept` (the checks of a buffered call).
- */
-export class UpstreamAudioStream implements AsyncIterable<Buffer> {
-  private queue: Buffer[] = [];
-  private outcome: { ok: true } | { ok: false; error: unknown } | undefined;
-  private wake: (() => void) | undefined;
-  private taken = false;
-  /** The whole body once accepted (repaired where `accept` repairs), or the provider's error. */
-  readonly whole: Promise<Buffer>;
-
-  constructor(run: (sink: StreamSink) => Promise<Buffer>) {
-    const self = this;
-    const sink: StreamSink = {
-      get forwarded() {
-        return self.taken;
-      },
-      push: (bytes) => {
-        if (!bytes.length) return;
-        this.queue.push(bytes);
-        this.notify();
-      },
-      discard: () => {
-        this.queue = [];
-      },
-    };
-    this.whole = run(sink).then(
-      (body) => {
-        this.outcome = { ok: true };
-        this.notify();
-        return body;
-      },
-      (error) => {
-        this.queue = [];
-        this.outcome = { ok: false, error };
-        this.notify();
-        throw error;
-      },
-    );
-    // A consumer may only iterate (and get the error there): the promise itself must not go unhandled.
-    this.whole.catch(() => undefined);
-  }
-
-  /** Whether any byte has been handed to the consumer. */
-  get forwarded() {
-    return this.taken;
-  }
-
-  private notify() {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
-  }
-
-  async *[Symbol.asyncIterator](): AsyncGenerator<Buffer> {
-    for (;;) {
-      if (this.outcome && !this.outcome.ok) throw this.outcome.error;
-      if (this.queue.length) {
-        this.taken = true;
-        yield this.queue.shift()!;
-        continue;
-      }
-      if (this.outcome) return;
-      await new Promise<void>((resolve) => (this.wake = resolve));
-    }
-  }
-}
-
 type AttemptOutcome =
   | { ok: true; audio: Buffer }
   | {
@@ -188,9 +112,6 @@ export interface UpstreamFailureRecord {
   upstreamText?: string;
 }
 
-class ResponseTooLargeError extends Error {}
-
-const ERROR_BODY_PREVIEW_BYTES = 4096;
 const UPSTREAM_MESSAGE_CHARS = 300;
 
 /**
@@ -433,61 +354,3 @@ export class UpstreamClient {
   }
 }
 
-/** The body, at most `maxBytes`; `onPart` sees each part as it arrives (with the total so far). */
-async function readLimited(res: Response, maxBytes: number, onPart?: (part: Buffer, soFar: number) => void): Promise<Buffer> {
-  const declared = Number(res.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await res.body?.cancel().catch(() => undefined);
-    throw new ResponseTooLargeError(`${declared} bytes declared, limit ${maxBytes}`);
-  }
-  if (!res.body) return Buffer.alloc(0);
-  const parts: Buffer[] = [];
-  let total = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new ResponseTooLargeError(`more than ${maxBytes} bytes`);
-    }
-    const part = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-    parts.push(part);
-    try {
-      onPart?.(part, total);
-    } catch (err) {
-      await reader.cancel().catch(() => undefined);
-      throw err;
-    }
-  }
-  return Buffer.concat(parts, total);
-}
-
-/** The start of an error body (enough for a message), then the connection is released. */
-async function readPreview(res: Response): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  try {
-    while (total < ERROR_BODY_PREVIEW_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parts.push(value);
-      total += value.byteLength;
-    }
-  } catch {
-    // a broken error body still leaves us the status code
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(parts).subarray(0, ERROR_BODY_PREVIEW_BYTES).toString('utf8');
-}
-
-function networkCause(err: unknown): string {
-  for (let e: any = err, depth = 0; e && depth < 4; e = e.cause, depth++) {
-    if (typeof e.code === 'string' && e.code !== 'ERR_INVALID_ARG_TYPE') return e.code;
-  }
-  return err instanceof Error ? err.message : String(err);
-}
