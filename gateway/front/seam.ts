@@ -5,7 +5,7 @@ import type { Principal } from '../../domain/auth/principal';
 import type { DomainContext } from '../../domain/context';
 import type { Services } from '../../domain/services';
 import { rejectUnstorableStrings } from '../../domain/validation';
-import { audioHeaderPairs } from '../../rest-adapter/routes/tts.routes';
+import { audioHeaderPairs } from '../../rest-adapter/routes/tts-answers';
 import type { GqlContext } from '../../resolvers/context';
 import type { OperationBudgets } from '../../transport/budgets';
 import type { RequestContexts } from '../../transport/request-context';
