@@ -157,7 +157,7 @@ async function sendChunk({ ctx, services, params, res }: RestCall) {
  * The caller's character budget beside the request-count headers: `RateLimit-Characters-*`, and the
  * policy listed in `RateLimit-Policy` after the request policy (docs/decisions.md).
  */
-function showCharacterBudget({ ctx, services, res }: RestCall) {
+export function showCharacterBudget({ ctx, services, res }: RestCall) {
   const budget = services.tts.generation.characterBudget(ctx);
   if (!budget || res.headersSent) return;
   const headers = quotaHeaders(budget);
