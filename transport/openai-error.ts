@@ -79,7 +79,7 @@ export interface OpenAiErrorBody {
  */
 export function openAiErrorBody(err: DomainError): OpenAiErrorBody {
   const field = err.fields?.[0]?.field;
-  const named = field === undefined || field === '(body)' ? undefined : (PARAM_OF_FIELD[field] ?? field);
+  const named = field === undefined || field === '(body)' ? undefined : (PARAM_OF_FIELD[field] ?? field.replace(/^options\./, ''));
   return {
     error: {
       message: err.message,

@@ -40,6 +40,8 @@ type SpeechOptions struct {
 	Emotion *HashInfoRequestOptionsEmotion `json:"emotion,omitempty"`
 	// Optional.
 	Pitch *float64 `json:"pitch,omitempty"`
+	// Optional.
+	Instructions *string `json:"instructions,omitempty"`
 }
 
 // EstimateCostRequestMetadata is a shape of the OpenAPI document (also
@@ -1419,8 +1421,8 @@ type CreateSpeechRequest struct {
 	ResponseFormat *string `json:"response_format,omitempty"`
 	// Within the provider's range (1 when absent). Optional.
 	Speed *float64 `json:"speed,omitempty"`
-	// How to speak; taken only by models whose provider takes instructions (none at present: refused
-	// with a 400). Optional.
+	// How to speak: taken by `gpt-4o-mini-tts` and `provider_a` (sent to provider_a with its
+	// gpt-4o-mini-tts model); refused by the other models. Optional.
 	Instructions *string `json:"instructions,omitempty"`
 	// `audio`: the audio is streamed (chunked) as it is made. Optional.
 	StreamFormat *string `json:"stream_format,omitempty"`

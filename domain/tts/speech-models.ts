@@ -10,6 +10,8 @@ export interface SpeechModel {
   provider: ProviderId;
   /** The provider's quality the model stands for (its default when absent). */
   quality?: Quality;
+  /** OpenAI's tts-1 models take no `instructions` (the provider's own rule applies otherwise). */
+  noInstructions?: boolean;
 }
 
 /**
@@ -18,8 +20,8 @@ export interface SpeechModel {
  */
 export const SPEECH_MODELS: readonly SpeechModel[] = [
   ...PROVIDER_IDS.map((provider) => ({ id: provider, provider })),
-  { id: 'tts-1', provider: 'provider_a', quality: 'standard' },
-  { id: 'tts-1-hd', provider: 'provider_a', quality: 'high' },
+  { id: 'tts-1', provider: 'provider_a', quality: 'standard', noInstructions: true },
+  { id: 'tts-1-hd', provider: 'provider_a', quality: 'high', noInstructions: true },
   { id: 'gpt-4o-mini-tts', provider: 'provider_a', quality: 'standard' },
 ];
 const MODELS = new Map(SPEECH_MODELS.map((m) => [m.id, m]));
@@ -41,7 +43,7 @@ export const SpeechRequestSchema = z
     voice: z.string({ error: 'voice is required and must be a string' }).max(100).describe("One of the model's provider's voices (GET /api/v1/voices?provider=…)"),
     response_format: z.string().max(20).optional().describe('mp3 (default), wav or ogg'),
     speed: finite.optional().describe("Within the provider's range (1 when absent)"),
-    instructions: z.string().max(4096).optional().describe('How to speak; taken only by models whose provider takes instructions (none at present: refused with a 400)'),
+    instructions: z.string().max(4096).optional().describe('How to speak: taken by `gpt-4o-mini-tts` and `provider_a` (sent to provider_a with its gpt-4o-mini-tts model); refused by the other models'),
     stream_format: z.string().max(20).optional().describe('`audio`: the audio is streamed (chunked) as it is made'),
   })
   .strict();
@@ -76,8 +78,8 @@ export function speechGenerationRequest(raw: unknown): { request: GenerationRequ
       fields: [{ field: 'stream_format', message: `must be one of ${SPEECH_STREAM_FORMATS.join(', ')}` }],
     });
   }
-  if (body.instructions !== undefined) {
-    throw invalid('INVALID_OPTION', 'instructions', `instructions are not taken by ${model.provider} (model '${model.id}')`, { option: 'instructions', model: model.id });
+  if (body.instructions !== undefined && model.noInstructions) {
+    throw invalid('INVALID_OPTION', 'instructions', `Model '${model.id}' takes no instructions; use gpt-4o-mini-tts`, { option: 'instructions', model: model.id });
   }
   const request: GenerationRequestInput = {
     text: body.input,
@@ -87,6 +89,7 @@ export function speechGenerationRequest(raw: unknown): { request: GenerationRequ
       format,
       ...(body.speed !== undefined ? { speed: body.speed } : {}),
       ...(model.quality ? { quality: model.quality } : {}),
+      ...(body.instructions !== undefined ? { instructions: body.instructions } : {}),
     },
   };
   return { request, stream: body.stream_format === 'audio', model };

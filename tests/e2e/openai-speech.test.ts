@@ -62,6 +62,7 @@ test('errors in OpenAI’s envelope: unknown model or voice, speed out of range,
     [{ model: 'mock', input: '   ', voice: 'mock-voice-1' }, 400, 'input', 'validation_error'],
     [{ model: 'mock', input: 'Hi.', voice: 'mock-voice-1', temperature: 1 }, 400, null, 'validation_error'],
     [{ model: 'mock', input: 'Hi.', voice: 'mock-voice-1', instructions: 'Cheerfully.' }, 400, 'instructions', 'invalid_option'],
+    [{ model: 'tts-1', input: 'Hi.', voice: 'alloy', instructions: 'Cheerfully.' }, 400, 'instructions', 'invalid_option'],
     [{ model: 'mock', input: 'Hi.', voice: 'mock-voice-1', stream_format: 'sse' }, 400, 'stream_format', 'validation_error'],
   ];
   for (const [body, status, param, code] of cases) {

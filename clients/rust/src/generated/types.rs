@@ -51,6 +51,9 @@ pub struct SpeechOptions {
     /// Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pitch: Option<f64>,
+    /// Optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
 }
 
 /// A shape of the OpenAPI document (also GenerateSpeechRequestMetadata,
@@ -1763,8 +1766,8 @@ pub struct CreateSpeechRequest {
     /// Within the provider's range (1 when absent). Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub speed: Option<f64>,
-    /// How to speak; taken only by models whose provider takes instructions (none at present: refused
-    /// with a 400). Optional.
+    /// How to speak: taken by `gpt-4o-mini-tts` and `provider_a` (sent to provider_a with its
+    /// gpt-4o-mini-tts model); refused by the other models. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<String>,
     /// `audio`: the audio is streamed (chunked) as it is made. Optional.

@@ -3535,6 +3535,7 @@ export interface operations {
                         };
                         /** @enum {string} */
                         format?: "mp3" | "wav" | "ogg";
+                        instructions?: string;
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
@@ -3688,6 +3689,7 @@ export interface operations {
                         };
                         /** @enum {string} */
                         format?: "mp3" | "wav" | "ogg";
+                        instructions?: string;
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
@@ -3874,6 +3876,7 @@ export interface operations {
                         };
                         /** @enum {string} */
                         format?: "mp3" | "wav" | "ogg";
+                        instructions?: string;
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
@@ -4133,6 +4136,7 @@ export interface operations {
                         };
                         /** @enum {string} */
                         format?: "mp3" | "wav" | "ogg";
+                        instructions?: string;
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
@@ -4267,6 +4271,7 @@ export interface operations {
                         };
                         /** @enum {string} */
                         format?: "mp3" | "wav" | "ogg";
+                        instructions?: string;
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
@@ -4410,6 +4415,7 @@ export interface operations {
                         };
                         /** @enum {string} */
                         format?: "mp3" | "wav" | "ogg";
+                        instructions?: string;
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
@@ -5520,7 +5526,7 @@ export interface operations {
                 "application/json": {
                     /** @description The text to speak */
                     input: string;
-                    /** @description How to speak; taken only by models whose provider takes instructions (none at present: refused with a 400) */
+                    /** @description How to speak: taken by `gpt-4o-mini-tts` and `provider_a` (sent to provider_a with its gpt-4o-mini-tts model); refused by the other models */
                     instructions?: string;
                     /** @description A provider (`mock`, `provider_a`, …) or a vendor model that maps onto one (`tts-1`, `tts-1-hd`, `gpt-4o-mini-tts` → provider_a); see GET /v1/models */
                     model: string;
