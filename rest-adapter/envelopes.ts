@@ -1,10 +1,12 @@
 import { type DomainError } from '../domain/errors';
+import { openAiErrorBody } from '../transport/openai-error';
 import type { Envelope } from './route';
 
 /**
  * The documented error bodies. TTS: `{error: {message, code, provider, details}}`; compliance
  * integration: `{error: {code, message, details: [{field, message}], requestId}}`; dashboard:
- * `{error: {code, message, details: {}}}`. Nothing else (no stack, no SQL) ever leaves.
+ * `{error: {code, message, details: {}}}`; OpenAI-compatible speech: OpenAI's `{error: {message, type,
+ * param, code}}` (transport/openai-error.ts). Nothing else (no stack, no SQL) ever leaves.
  */
 export function errorBody(envelope: Envelope, err: DomainError, requestId: string) {
   switch (envelope) {
@@ -27,6 +29,8 @@ export function errorBody(envelope: Envelope, err: DomainError, requestId: strin
           requestId,
         },
       };
+    case 'openai':
+      return openAiErrorBody(err);
     case 'dashboard':
       return {
         error: {
@@ -48,6 +52,10 @@ function detailsAsFields(err: DomainError) {
 /** Envelope for a path no route matched, chosen by prefix. */
 export function envelopeForPath(path: string): Envelope {
   if (path.startsWith('/api/v1')) return 'tts';
+  if (isOpenAiPath(path)) return 'openai';
   if (path.startsWith('/v1/dashboard') || path.startsWith('/api/dashboard')) return 'dashboard';
   return 'integration';
 }
+
+/** The OpenAI-compatible paths (`/v1/audio/…`, `/v1/models`), which answer in OpenAI's envelope. */
+export const isOpenAiPath = (path: string) => path.startsWith('/v1/audio/') || path === '/v1/models' || path.startsWith('/v1/models/');

@@ -3,7 +3,7 @@ import { SERVICE_VERSION } from '../domain/health';
 import { EVENT_READ_PERMISSIONS } from '../domain/compliance/event-access';
 import { COMPLIANCE_EVENT_TYPES } from '../domain/compliance/events';
 import type { Envelope, RouteSpec } from './route';
-import { DashboardError, IntegrationError, TtsError } from './schemas/common';
+import { DashboardError, IntegrationError, OpenAiError, TtsError } from './schemas/common';
 import { GenerationWebhookBody } from './schemas/tts';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -38,6 +38,7 @@ const envelopeRef: Record<Envelope, string> = {
   tts: '#/components/schemas/TtsError',
   integration: '#/components/schemas/IntegrationError',
   dashboard: '#/components/schemas/DashboardError',
+  openai: '#/components/schemas/OpenAiError',
 };
 
 const binary = (mediaType: string) => ({ schema: { type: 'string', contentMediaType: mediaType } });
@@ -112,7 +113,7 @@ export function buildOpenApi(routes: RouteSpec[]) {
       title: 'Speech and compliance gateway',
       version: SERVICE_VERSION,
       description:
-        'REST compatibility layer of the gateway. Text-to-speech under /api/v1, the compliance platform under /v1 (detailed) and /api (short listing). The same operations exist over GraphQL (/graphql) and tRPC (/trpc). Answers may gain fields over time; clients ignore fields they do not know.',
+        'REST compatibility layer of the gateway. Text-to-speech under /api/v1 (and OpenAI-compatible under /v1/audio/speech, /v1/models), the compliance platform under /v1 (detailed) and /api (short listing). The same operations exist over GraphQL (/graphql) and tRPC (/trpc). Answers may gain fields over time; clients ignore fields they do not know.',
       license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
     },
     servers: [{ url: '/' }],
@@ -123,6 +124,7 @@ export function buildOpenApi(routes: RouteSpec[]) {
         TtsError: schemaOf(TtsError),
         IntegrationError: schemaOf(IntegrationError),
         DashboardError: schemaOf(DashboardError),
+        OpenAiError: schemaOf(OpenAiError),
         WebhookEvent: schemaOf(WebhookEvent),
         SpeechGenerationWebhook: schemaOf(GenerationWebhookBody),
       },
@@ -181,6 +183,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   reports: 'Compliance reports (PDF, CSV, JSON), generated in the background',
   dashboard: 'Dashboard metrics, status, history and reports',
   webhooks: 'Webhook registrations, their deliveries, and the events they receive',
+  openai: 'OpenAI-compatible speech: the openai SDKs (`baseURL` …/v1) generate through the same cache, budgets and statistics as /api/v1/generate',
   'audit-trail': 'The append-only, hash-chained record of every change, and its verification',
 };
 

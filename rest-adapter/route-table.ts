@@ -7,6 +7,7 @@ import { dashboardRoutes } from './routes/dashboard.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
 import { auditTrailRoutes } from './routes/audit-trail.routes';
 import { assuranceRoutes } from './routes/assurance.routes';
+import { openAiRoutes } from './routes/openai.routes';
 
 /** Every documented REST path, in one table: routing and the OpenAPI document both come from here. */
-export const ROUTE_TABLE: RouteSpec[] = [...ttsRoutes, ...complianceRoutes, ...complianceShortRoutes, ...reportRoutes, ...dashboardRoutes, ...webhookRoutes, ...auditTrailRoutes, ...assuranceRoutes];
+export const ROUTE_TABLE: RouteSpec[] = [...ttsRoutes, ...complianceRoutes, ...complianceShortRoutes, ...reportRoutes, ...dashboardRoutes, ...webhookRoutes, ...auditTrailRoutes, ...assuranceRoutes, ...openAiRoutes];

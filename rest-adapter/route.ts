@@ -3,8 +3,8 @@ import type { z } from 'zod';
 import type { DomainContext } from '../domain/context';
 import type { Services } from '../domain/services';
 
-/** Which error body a path answers with (the two specs document three). */
-export type Envelope = 'tts' | 'integration' | 'dashboard';
+/** Which error body a path answers with (the two specs document three; the OpenAI-compatible paths answer OpenAI's). */
+export type Envelope = 'tts' | 'integration' | 'dashboard' | 'openai';
 export type Limiter = 'tts' | 'plan';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head';
 

@@ -216,6 +216,12 @@ func TestErrorsOfEachEnvelopeAreTyped(t *testing.T) {
 		t.Fatalf("dashboard envelope: %#v", err)
 	}
 
+	// OpenAI's: {error: {message, type, param, code}}, the code lower-cased on the wire.
+	_, err = gw.CreateSpeech(ctx, speechgateway.CreateSpeechRequest{Model: "mock", Input: "x", Voice: "no-such-voice"})
+	if !errors.As(err, &e) || e.Code != "INVALID_VOICE" || e.Status != 400 || e.Envelope != "openai" || e.RequestID == "" || len(e.Fields) != 1 || e.Fields[0].Field != "voice" || !errors.Is(err, speechgateway.ErrInvalidRequest) {
+		t.Fatalf("OpenAI envelope: %#v", err)
+	}
+
 	// Keys: none (401), one without the permission (403).
 	_, err = clientWithKey(t, "").ListRequirements(ctx, nil)
 	if !errors.Is(err, speechgateway.ErrAuthentication) || !speechgateway.IsCode(err, "AUTHENTICATION_ERROR") {

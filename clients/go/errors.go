@@ -117,6 +117,8 @@ func envelopeOf(path string) string {
 		return "tts"
 	case strings.HasPrefix(path, "/v1/dashboard"), strings.HasPrefix(path, "/api/dashboard"):
 		return "dashboard"
+	case strings.HasPrefix(path, "/v1/audio/"), path == "/v1/models":
+		return "openai"
 	default:
 		return "integration"
 	}
@@ -132,7 +134,7 @@ func errorFromResponse(res *http.Response, readBody bool, envelope string) *Erro
 	return errorFromBody(res.StatusCode, raw, res.Header, envelope)
 }
 
-// errorFromBody reads any of the three envelopes; an answer without one gets the code of its status.
+// errorFromBody reads any of the envelopes (TTS, integration, dashboard, OpenAI's); an answer without one gets the code of its status.
 func errorFromBody(status int, raw []byte, header http.Header, envelope string) *Error {
 	e := &Error{Status: status, Envelope: envelope, Details: map[string]any{}}
 	if wait, ok := retryAfter(header); ok {
@@ -145,11 +147,19 @@ func errorFromBody(status int, raw []byte, header http.Header, envelope string) 
 			Provider  *string         `json:"provider"`
 			Details   json.RawMessage `json:"details"`
 			RequestID string          `json:"requestId"`
+			// OpenAI's envelope (/v1/audio/speech, /v1/models): the field at fault; `code` is lower-cased there.
+			Param *string `json:"param"`
 		} `json:"error"`
 	}
 	if len(raw) > 0 && json.Unmarshal(raw, &body) == nil && body.Error != nil && body.Error.Code != "" {
 		env := body.Error
 		e.Code, e.Message, e.RequestID = env.Code, env.Message, env.RequestID
+		if envelope == "openai" {
+			e.Code = strings.ToUpper(env.Code)
+			if env.Param != nil {
+				e.Fields = []FieldError{{Field: *env.Param, Message: env.Message}}
+			}
+		}
 		if env.Provider != nil {
 			e.Provider = *env.Provider
 		}

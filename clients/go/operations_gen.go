@@ -83,6 +83,8 @@ var OperationList = []Operation{
 	{ID: "verifyAuditTrail", Method: "GET", Path: "/v1/audit-trail/verify", Body: "none", Response: "json"},
 	{ID: "complianceTraceability", Method: "GET", Path: "/v1/compliance/traceability", Body: "none", Response: "binary"},
 	{ID: "complianceGate", Method: "GET", Path: "/v1/compliance/gate", Body: "none", Response: "json"},
+	{ID: "createSpeech", Method: "POST", Path: "/v1/audio/speech", Body: "json", Response: "binary"},
+	{ID: "listModels", Method: "GET", Path: "/v1/models", Body: "none", Response: "json"},
 }
 
 // GenerateSpeech calls POST /api/v1/generate: Convert text to speech (answered from the cache when
@@ -757,6 +759,24 @@ func (c *Client) ComplianceTraceability(ctx context.Context, query *ComplianceTr
 func (c *Client) ComplianceGate(ctx context.Context, query *ComplianceGateQuery, opts ...CallOption) (*ComplianceGateResponse, error) {
 	var out ComplianceGateResponse
 	if err := c.callJSON(ctx, "complianceGate", nil, nil, query.values(), opts, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// CreateSpeech calls POST /v1/audio/speech: OpenAI-compatible speech: OpenAI's request (`model`,
+// `input`, `voice`, `response_format`, `speed`, `stream_format`), answered with the audio bytes;
+// the same generation, cache, budgets and statistics as POST /api/v1/generate. `X-Audio-Hash`
+// names the audio, `X-Cache` says HIT or MISS
+func (c *Client) CreateSpeech(ctx context.Context, body CreateSpeechRequest, opts ...CallOption) (*BinaryResponse, error) {
+	return c.callBinary(ctx, "createSpeech", nil, body, nil, opts)
+}
+
+// ListModels calls GET /v1/models: What `model` accepts, in OpenAI's list shape: the providers,
+// and the vendor models that map onto one (tts-1, tts-1-hd, gpt-4o-mini-tts → provider_a)
+func (c *Client) ListModels(ctx context.Context, opts ...CallOption) (*ListModelsResponse, error) {
+	var out ListModelsResponse
+	if err := c.callJSON(ctx, "listModels", nil, nil, nil, opts, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil

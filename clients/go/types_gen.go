@@ -40,6 +40,8 @@ type SpeechOptions struct {
 	Emotion *HashInfoRequestOptionsEmotion `json:"emotion,omitempty"`
 	// Optional.
 	Pitch *float64 `json:"pitch,omitempty"`
+	// Optional.
+	Instructions *string `json:"instructions,omitempty"`
 }
 
 // EstimateCostRequestMetadata is a shape of the OpenAPI document (also
@@ -1404,6 +1406,44 @@ type ComplianceGateResponse struct {
 	OpenFindings ComplianceGateResponseOpenFindings `json:"openFindings"`
 	Scoring      ComplianceGateResponseScoring      `json:"scoring"`
 	EvaluatedAt  string                             `json:"evaluatedAt"`
+}
+
+// CreateSpeechRequest is a shape of the OpenAPI document.
+type CreateSpeechRequest struct {
+	// A provider (`mock`, `provider_a`, …) or a vendor model that maps onto one (`tts-1`, `tts-1-hd`,
+	// `gpt-4o-mini-tts` → provider_a); see GET /v1/models.
+	Model string `json:"model"`
+	// The text to speak.
+	Input string `json:"input"`
+	// One of the model's provider's voices (GET /api/v1/voices?provider=…).
+	Voice string `json:"voice"`
+	// mp3 (default), wav or ogg. Optional.
+	ResponseFormat *string `json:"response_format,omitempty"`
+	// Within the provider's range (1 when absent). Optional.
+	Speed *float64 `json:"speed,omitempty"`
+	// How to speak: taken by `gpt-4o-mini-tts` and `provider_a` (sent to provider_a with its
+	// gpt-4o-mini-tts model); refused by the other models. Optional.
+	Instructions *string `json:"instructions,omitempty"`
+	// `audio`: the audio is streamed (chunked) as it is made. Optional.
+	StreamFormat *string `json:"stream_format,omitempty"`
+}
+
+// ListModelsResponseDataItem is a shape of the OpenAPI document.
+type ListModelsResponseDataItem struct {
+	// One of: "provider_a", "provider_b", "provider_c", "mock", "tts-1", "tts-1-hd",
+	// "gpt-4o-mini-tts".
+	ID string `json:"id"`
+	// One of: "model".
+	Object  string `json:"object"`
+	Created int64  `json:"created"`
+	OwnedBy string `json:"owned_by"`
+}
+
+// ListModelsResponse is a shape of the OpenAPI document.
+type ListModelsResponse struct {
+	// One of: "list".
+	Object string                       `json:"object"`
+	Data   []ListModelsResponseDataItem `json:"data"`
 }
 
 // GenerateSpeechProgressiveRequest is the body of generateSpeechProgressive (POST

@@ -62,7 +62,7 @@ export class AudioProducer {
     const spec = PROVIDER_CATALOGUE[o.provider];
     const chunks = progressive?.chunks ?? (req.text.length <= spec.maxCharsPerCall ? [req.text] : chunkText(req.text, { maxChars: spec.maxCharsPerCall }));
     const estimate = this.deps.pricing.estimate(o.provider, o.quality, req.text);
-    const call = { voice: o.voice, speed: o.speed, quality: o.quality, language: o.language, emotion: o.emotion, pitch: o.pitch };
+    const call = { voice: o.voice, speed: o.speed, quality: o.quality, language: o.language, emotion: o.emotion, pitch: o.pitch, instructions: o.instructions };
     const signal = progressive?.signal ? AbortSignal.any([progressive.signal, this.shuttingDown.signal]) : this.shuttingDown.signal;
     const upstream = async (request: Parameters<SpeechProvider['synthesize']>[0]) => {
       const began = clock.nowMs();

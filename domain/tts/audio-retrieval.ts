@@ -11,6 +11,16 @@ import type { AudioView, MemoryTier } from './memory-tier';
 import type { AccessRecorder } from './stats';
 import type { StoredAudio } from './stored-audio';
 
+/**
+ * `countAccess`: count the read in the file's statistics (default yes). `permission`: what the read
+ * is part of — reading audio (`tts:read`), or answering a generation with its audio (`tts:generate`,
+ * the OpenAI-compatible speech answer).
+ */
+export interface AudioReadOptions {
+  countAccess?: boolean;
+  permission?: 'tts:read' | 'tts:generate';
+}
+
 export interface AudioFile {
   data: Buffer;
   view: AudioView;
@@ -27,7 +37,7 @@ export class AudioRetrieval {
    * the entry is read and the blob fetched (and integrity-checked). A damaged blob is dropped and
    * reported as absent rather than served.
    */
-  async getAudio(ctx: DomainContext, hash: string, opts: { countAccess?: boolean } = {}): Promise<AudioFile> {
+  async getAudio(ctx: DomainContext, hash: string, opts: AudioReadOptions = {}): Promise<AudioFile> {
     const hot = this.hotAudio(ctx, hash, opts);
     if (hot) return hot;
     const { tier, stored, accesses } = this.deps;
@@ -58,8 +68,8 @@ export class AudioRetrieval {
    * The file when the hot tier holds it, counted as a read like `getAudio`'s; undefined when it would
    * take the database (no I/O either way). Checks and throws what `getAudio` does.
    */
-  hotAudio(ctx: DomainContext, hash: string, opts: { countAccess?: boolean } = {}): AudioFile | undefined {
-    this.deps.access.require(ctx, 'tts:read');
+  hotAudio(ctx: DomainContext, hash: string, opts: AudioReadOptions = {}): AudioFile | undefined {
+    this.deps.access.require(ctx, opts.permission ?? 'tts:read');
     assertAudioHash(hash);
     const hot = this.deps.tier.get(hash);
     if (!hot) return undefined;
@@ -105,8 +115,8 @@ export class AudioRetrieval {
    * The live stream while this instance makes the audio, else null (the stored file is the stream
    * then). Subscribe synchronously: it may finish at the next turn.
    */
-  liveStream(ctx: DomainContext, hash: string): LiveAudio | null {
-    this.deps.access.require(ctx, 'tts:read');
+  liveStream(ctx: DomainContext, hash: string, permission: AudioReadOptions['permission'] = 'tts:read'): LiveAudio | null {
+    this.deps.access.require(ctx, permission);
     assertAudioHash(hash);
     const live = this.deps.lives.get(hash);
     return live && live.state === 'live' ? live : null;

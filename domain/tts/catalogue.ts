@@ -19,6 +19,8 @@ export interface ProviderSpec {
   maxCharsPerCall: number;
   supportsEmotion: boolean;
   supportsPitch: boolean;
+  /** Takes `instructions` (how to speak): provider_a's OpenAI-style API, with its `gpt-4o-mini-tts` model. */
+  supportsInstructions: boolean;
 }
 
 const COMMON_LANGS = ['en', 'es', 'fr', 'de', 'it', 'pt', 'ru', 'zh', 'ja', 'ko'] as const;
@@ -36,6 +38,7 @@ export const PROVIDER_CATALOGUE: Record<ProviderId, ProviderSpec> = {
     maxCharsPerCall: 4096,
     supportsEmotion: false,
     supportsPitch: false,
+    supportsInstructions: true,
   },
   provider_b: {
     id: 'provider_b',
@@ -49,6 +52,7 @@ export const PROVIDER_CATALOGUE: Record<ProviderId, ProviderSpec> = {
     maxCharsPerCall: 2000,
     supportsEmotion: true,
     supportsPitch: false,
+    supportsInstructions: false,
   },
   provider_c: {
     id: 'provider_c',
@@ -62,6 +66,7 @@ export const PROVIDER_CATALOGUE: Record<ProviderId, ProviderSpec> = {
     maxCharsPerCall: 3000,
     supportsEmotion: false,
     supportsPitch: true,
+    supportsInstructions: false,
   },
   mock: {
     id: 'mock',
@@ -75,6 +80,7 @@ export const PROVIDER_CATALOGUE: Record<ProviderId, ProviderSpec> = {
     maxCharsPerCall: 1000,
     supportsEmotion: true,
     supportsPitch: true,
+    supportsInstructions: false,
   },
 };
 

@@ -160,6 +160,13 @@ export class SpeechGeneration {
     return this.toResponse(entry, false);
   }
 
+  /** The direct hash a request's audio has (or will have), after the checks `generate` makes of it. */
+  directHash(ctx: DomainContext, raw: unknown): string {
+    this.deps.access.require(ctx, 'tts:generate');
+    const req = resolveRequest(raw, this.deps.defaultProvider);
+    return computeHash('direct', req.text, req.options);
+  }
+
   /** Whether the service is shutting down (a job interrupted by it is left for another instance). */
   get closing(): boolean {
     return this.deps.producer.closing;

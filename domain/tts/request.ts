@@ -39,6 +39,7 @@ export const TtsOptionsSchema = z
       .strict()
       .optional(),
     pitch: finite.min(-50).max(50).optional(),
+    instructions: z.string().max(4096).optional(),
   })
   .strict();
 
@@ -136,6 +137,14 @@ export function resolveRequest(raw: unknown, defaultProvider: ProviderId): Resol
       fields: [{ field: 'options.pitch', message: `not supported by ${provider}` }],
     });
   }
+  const instructions = o.instructions?.trim() ? o.instructions : undefined;
+  if (instructions !== undefined && !spec.supportsInstructions) {
+    throw new DomainError('INVALID_OPTION', `instructions are supported only by provider_a`, {
+      provider,
+      details: { option: 'instructions' },
+      fields: [{ field: 'options.instructions', message: `not supported by ${provider}` }],
+    });
+  }
   const emotion = o.emotion && Object.keys(o.emotion).length ? o.emotion : undefined;
   return {
     text,
@@ -148,6 +157,7 @@ export function resolveRequest(raw: unknown, defaultProvider: ProviderId): Resol
       language,
       ...(emotion ? { emotion } : {}),
       ...(o.pitch !== undefined && o.pitch !== 0 ? { pitch: o.pitch } : {}),
+      ...(instructions !== undefined ? { instructions } : {}),
     },
     cache: o.cache ?? true,
     ttlSeconds: o.ttl,

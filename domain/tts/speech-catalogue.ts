@@ -7,6 +7,7 @@ import type { Pricing } from './pricing';
 import type { SpeechProvider } from './providers/provider';
 import type { CircuitState } from './providers/resilience';
 import { DEFAULT_FORMAT, DEFAULT_SPEED, resolveRequest } from './request';
+import { speechModelList } from './speech-models';
 import type { ProviderStatsRecorder } from './stats';
 
 /** The provider a request without one goes to: the first vendor set up, else the built-in mock. */
@@ -79,6 +80,12 @@ export class SpeechCatalogue {
     this.deps.access.require(ctx, 'tts:read');
     const langs = new Set(this.providerFilter(provider).flatMap((p) => PROVIDER_CATALOGUE[p].languages));
     return { languages: [...langs] };
+  }
+
+  /** What OpenAI's `model` accepts (`GET /v1/models`), in OpenAI's list shape. */
+  listModels(ctx: DomainContext) {
+    this.deps.access.require(ctx, 'tts:read');
+    return speechModelList();
   }
 
   async providerStats(ctx: DomainContext) {

@@ -43,6 +43,8 @@ export const EXPOSED_HEADERS = [
   'RateLimit-Characters-Limit',
   'RateLimit-Characters-Remaining',
   'RateLimit-Characters-Reset',
+  'X-Audio-Hash',
+  'X-Cache',
 ];
 
 export interface HeaderPolicy {

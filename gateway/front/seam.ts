@@ -6,6 +6,8 @@ import type { DomainContext } from '../../domain/context';
 import type { Services } from '../../domain/services';
 import { rejectUnstorableStrings } from '../../domain/validation';
 import { audioHeaderPairs } from '../../rest-adapter/routes/tts-answers';
+import { SPEECH_REQUEST_KEY, speechHeaderPairs } from '../../rest-adapter/routes/openai.routes';
+import { speechGenerationRequest } from '../../domain/tts/speech-models';
 import type { GqlContext } from '../../resolvers/context';
 import type { OperationBudgets } from '../../transport/budgets';
 import type { RequestContexts } from '../../transport/request-context';
@@ -21,7 +23,8 @@ import type { RouteSpec } from '../../rest-adapter/route';
  * domain already holds in memory, with no framework in between. Only hits are answered here:
  *
  * - a hot audio file (`GET /api/v1/audio/{hash}`, a plain GET: no range, no condition);
- * - a cache-hit generation (`POST /api/v1/generate` whose audio is in the hot tier);
+ * - a cache-hit generation (`POST /api/v1/generate` whose audio is in the hot tier), and a cache-hit
+ *   OpenAI-compatible speech request (`POST /v1/audio/speech`: that audio's bytes);
  * - read-model hits: the requirement list and one requirement on REST and tRPC, and a GraphQL query
  *   whose answer the response cache keeps.
  *
@@ -150,6 +153,18 @@ export function createSeam(deps: SeamDeps) {
         const answer = services.tts.generation.cachedGeneration(contextOf(r), () => body, r.req.bodyText);
         if (!answer) return false;
         send(r, label, [...jsonHead, ...r.rateHeaders], restBytes(answer));
+        return true;
+      }
+      case 'createSpeech': {
+        const body = r.req.body;
+        rejectUnstorableStrings(body);
+        const ctx = contextOf(r);
+        const text = r.req.bodyText;
+        const answer = services.tts.generation.cachedGeneration(ctx, () => speechGenerationRequest(body).request, text === undefined ? undefined : SPEECH_REQUEST_KEY + text);
+        if (!answer) return false;
+        const file = services.tts.audio.hotAudio(ctx, answer.hash, { permission: 'tts:generate' });
+        if (!file) return false;
+        send(r, label, [...policy, ...r.rateHeaders, ...speechHeaderPairs(file, true), 'Content-Length', String(file.data.length)], file.data);
         return true;
       }
       case 'listRequirements':

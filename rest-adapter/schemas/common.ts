@@ -50,6 +50,16 @@ export const IntegrationError = z.object({
   }),
 });
 
+/** `/v1/audio/speech`, `/v1/models`: OpenAI's `{error: {message, type, param, code}}` (transport/openai-error.ts). */
+export const OpenAiError = z.object({
+  error: z.object({
+    message: z.string(),
+    type: z.enum(['invalid_request_error', 'authentication_error', 'permission_error', 'not_found_error', 'rate_limit_error', 'server_error']),
+    param: z.string().nullable(),
+    code: z.string(),
+  }),
+});
+
 /** `/v1/dashboard`, `/api/dashboard`. */
 export const DashboardError = z.object({
   error: z.object({

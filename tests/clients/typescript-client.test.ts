@@ -85,6 +85,19 @@ describe('REST', () => {
     expect(again.cached).toBe(true);
   });
 
+  it('OpenAI-compatible speech: the audio bytes, the model list, and OpenAI errors read as the gateway codes', async () => {
+    const speech = await client.createSpeech({ model: 'mock', input: 'Hello from the TypeScript client, the OpenAI way.', voice: 'mock-voice-2', response_format: 'wav' });
+    expect(speech.contentType).toBe('audio/wav');
+    expect(Buffer.from(speech.bytes.subarray(0, 4)).toString('latin1')).toBe('RIFF');
+    expect(speech.headers.get('x-audio-hash')).toMatch(/^[0-9a-f]{64}$/);
+    const models = await client.listModels();
+    expect(models.data.map((m) => m.id)).toContain('tts-1');
+    const err = await failureOf(client.createSpeech({ model: 'mock', input: 'Hi.', voice: 'alloy' }), InvalidRequestError);
+    expect(err).toBeInstanceOf(InvalidRequestError);
+    expect(isGatewayError(err, 'INVALID_VOICE')).toBe(true);
+    expect((err as GatewayError).fields).toEqual([{ field: 'voice', message: expect.stringContaining('alloy') }]);
+  });
+
   it('sends path parameters, query strings and bodies of compliance operations', async () => {
     const created = (await client.createRequirement({ title: 'Client-made requirement', framework: 'gdpr', priority: 'high' })) as { id: string; status: string };
     expect(created.status).toBe('pending');

@@ -306,6 +306,10 @@ export function envelopeProblems(envelope: Envelope, body: any): string[] {
     if (wantObject ? typeof e.details !== 'object' || Array.isArray(e.details) || e.details === null : !Array.isArray(e.details)) out.push(`integration details has the wrong form: ${JSON.stringify(e.details)}`);
     if (typeof e.requestId !== 'string') out.push('integration requestId missing');
   }
+  if (envelope === 'openai') {
+    if (typeof e.type !== 'string' || !e.type) out.push('openai error.type missing');
+    if (!('param' in e) || (e.param !== null && typeof e.param !== 'string')) out.push('openai error.param must be a string or null');
+  }
   if (envelope === 'dashboard' && (typeof e.details !== 'object' || e.details === null || Array.isArray(e.details))) out.push('dashboard details must be an object');
   return out.map((p) => `${envelope} envelope: ${p} in ${JSON.stringify(body).slice(0, 200)}`);
 }

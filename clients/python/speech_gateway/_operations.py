@@ -75,6 +75,8 @@ OPERATIONS = {
     "verifyAuditTrail": ("GET", "/v1/audit-trail/verify", "none", "json"),
     "complianceTraceability": ("GET", "/v1/compliance/traceability", "none", "binary"),
     "complianceGate": ("GET", "/v1/compliance/gate", "none", "json"),
+    "createSpeech": ("POST", "/v1/audio/speech", "json", "binary"),
+    "listModels": ("GET", "/v1/models", "none", "json"),
 }
 
 ERROR_CODES = ["VALIDATION_ERROR","AUTHENTICATION_ERROR","AUTHORIZATION_ERROR","NOT_FOUND","METHOD_NOT_ALLOWED","CONFLICT","GONE","PAYLOAD_TOO_LARGE","UNSUPPORTED_MEDIA_TYPE","RANGE_NOT_SATISFIABLE","RATE_LIMIT_EXCEEDED","INTERNAL_ERROR","SERVICE_UNAVAILABLE","GRAPHQL_INPUT_TOO_DEEP","WEBHOOK_LIMIT_EXCEEDED","INVALID_VOICE","INVALID_SPEED","INVALID_FORMAT","INVALID_PROVIDER","INVALID_LANGUAGE","INVALID_OPTION","TEXT_TOO_LONG","PROVIDER_NOT_CONFIGURED","PROVIDER_A_GENERATION_ERROR","PROVIDER_B_GENERATION_ERROR","PROVIDER_C_GENERATION_ERROR","MOCK_GENERATION_ERROR","INVALID_FRAMEWORK"]
@@ -378,3 +380,11 @@ class Operations:
     def compliance_gate(self, **query):
         "GET /v1/compliance/gate: Release gate: pass or fail with the reasons. Fails on an open critical finding, a score below minScore (default 70) or more open findings than maxOpenFindings (when given). 200 either way"
         return self._call("complianceGate", {}, None, query)
+
+    def create_speech(self, body):
+        "POST /v1/audio/speech: OpenAI-compatible speech: OpenAI's request (`model`, `input`, `voice`, `response_format`, `speed`, `stream_format`), answered with the audio bytes; the same generation, cache, budgets and statistics as POST /api/v1/generate. `X-Audio-Hash` names the audio, `X-Cache` says HIT or MISS"
+        return self._call("createSpeech", {}, body, None)
+
+    def list_models(self):
+        "GET /v1/models: What `model` accepts, in OpenAI's list shape: the providers, and the vendor models that map onto one (tts-1, tts-1-hd, gpt-4o-mini-tts → provider_a)"
+        return self._call("listModels", {}, None, None)

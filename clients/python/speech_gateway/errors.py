@@ -79,7 +79,7 @@ _BY_STATUS = {401: "AUTHENTICATION_ERROR", 403: "AUTHORIZATION_ERROR", 404: "NOT
 
 
 def error_from_envelope(status, body, headers=None):
-    """Reads any of the gateway's three error envelopes (TTS, integration, dashboard)."""
+    """Reads any of the gateway's error envelopes (TTS, integration, dashboard, OpenAI's)."""
     headers = headers or {}
     retry = headers.get("Retry-After") if hasattr(headers, "get") else None
     retry_after = int(retry) if retry and str(retry).isdigit() else None
@@ -87,6 +87,19 @@ def error_from_envelope(status, body, headers=None):
     if not isinstance(err, dict):
         code = _BY_STATUS.get(status, "INTERNAL_ERROR" if status >= 500 else "VALIDATION_ERROR")
         return error_for(code, "HTTP %d" % status, status=status, retry_after=retry_after, request_id=headers.get("X-Request-Id") if hasattr(headers, "get") else None)
+    if isinstance(err.get("type"), str) and "param" in err:
+        # OpenAI's envelope (/v1/audio/speech, /v1/models): {message, type, param, code}, the code lower-cased.
+        message = str(err.get("message") or "HTTP %d" % status)
+        param = err.get("param")
+        return error_for(
+            str(err.get("code") or "").upper(),
+            message,
+            status=status,
+            details={},
+            fields=[{"field": param, "message": message}] if isinstance(param, str) else [],
+            request_id=headers.get("X-Request-Id") if hasattr(headers, "get") else None,
+            retry_after=retry_after,
+        )
     raw_details = err.get("details")
     details = raw_details if isinstance(raw_details, dict) else {}
     fields = raw_details if isinstance(raw_details, list) else []

@@ -91,6 +91,11 @@ class RestTest(unittest.TestCase):
         self.assertEqual((voice.exception.code, voice.exception.status), ("INVALID_VOICE", 400))
         self.assertTrue(voice.exception.request_id)
 
+        with self.assertRaises(InvalidRequestError) as openai_voice:
+            self.gw.create_speech({"model": "mock", "input": "x", "voice": "no-such-voice"})
+        self.assertEqual((openai_voice.exception.code, openai_voice.exception.status), ("INVALID_VOICE", 400))
+        self.assertEqual([f["field"] for f in openai_voice.exception.fields], ["voice"])
+
         with self.assertRaises(InvalidRequestError) as framework:
             self.gw.list_requirements(framework="hipaa")
         self.assertEqual(framework.exception.code, "INVALID_FRAMEWORK")

@@ -110,7 +110,7 @@ impl Error {
         self.code == code
     }
 
-    /// Reads any of the three envelopes; an answer without one gets the code of its status.
+    /// Reads any of the envelopes (TTS, integration, dashboard, OpenAI's); an answer without one gets the code of its status.
     pub(crate) fn from_answer(status: u16, body: &[u8], header: &dyn Fn(&str) -> Option<String>, envelope: &'static str) -> Error {
         let retry_after = header("Retry-After").and_then(|v| parse_retry_after(&v));
         let parsed: Option<Value> = serde_json::from_slice(body).ok();
@@ -119,7 +119,12 @@ impl Error {
             Some(code) if !code.is_empty() => {
                 let o = env.unwrap();
                 let message = o.get("message").and_then(Value::as_str).unwrap_or_default();
-                let mut e = Error::new(kind_of(code, status), code, status, message);
+                // OpenAI's envelope (/v1/audio/speech, /v1/models): the code lower-cased, `param` the field at fault.
+                let code = if envelope == "openai" { code.to_uppercase() } else { code.to_string() };
+                let mut e = Error::new(kind_of(&code, status), &code, status, message);
+                if let Some(param) = o.get("param").and_then(Value::as_str).filter(|_| envelope == "openai") {
+                    e.fields = vec![FieldError { field: param.to_string(), message: message.to_string() }];
+                }
                 e.provider = o.get("provider").and_then(Value::as_str).map(str::to_string);
                 e.request_id = o.get("requestId").and_then(Value::as_str).map(str::to_string);
                 match o.get("details") {
@@ -193,6 +198,8 @@ pub(crate) fn envelope_of(path: &str) -> &'static str {
         "tts"
     } else if path.starts_with("/v1/dashboard") || path.starts_with("/api/dashboard") {
         "dashboard"
+    } else if path.starts_with("/v1/audio/") || path == "/v1/models" {
+        "openai"
     } else {
         "integration"
     }

@@ -147,6 +147,12 @@ fn errors_of_each_envelope_are_typed() {
     assert!(e.request_id.is_some());
     assert_eq!(e.fields.first().map(|f| f.field.as_str()), Some("period"), "{:?}", e.fields);
 
+    // OpenAI's: {error: {message, type, param, code}}, the code lower-cased on the wire.
+    let e = gw.create_speech(&CreateSpeechRequest { model: "mock".into(), input: "x".into(), voice: "no-such-voice".into(), ..Default::default() }).unwrap_err();
+    assert_eq!((e.code.as_str(), e.status, e.kind, e.envelope), ("INVALID_VOICE", 400, ErrorKind::InvalidRequest, Some("openai")));
+    assert_eq!(e.fields.first().map(|f| f.field.as_str()), Some("voice"), "{:?}", e.fields);
+    assert!(e.request_id.is_some());
+
     // Keys: none (401), one without the permission (403).
     let e = with_key(None).list_requirements(&Default::default()).unwrap_err();
     assert_eq!((e.kind, e.code.as_str()), (ErrorKind::Authentication, "AUTHENTICATION_ERROR"));

@@ -86,7 +86,7 @@ export function errorFor(codeText: string, message: string, init: ConstructorPar
   return new InvalidRequestError(code, message, full);
 }
 
-/** Reads any of the gateway's three error envelopes (TTS, integration, dashboard). */
+/** Reads any of the gateway's error envelopes (TTS, integration, dashboard, OpenAI's). */
 export function errorFromEnvelope(status: number, body: unknown, headers?: Headers): GatewayError {
   const e = (body as { error?: Record<string, unknown> } | null)?.error;
   const retry = Number(headers?.get('retry-after'));
@@ -94,6 +94,12 @@ export function errorFromEnvelope(status: number, body: unknown, headers?: Heade
   if (!e || typeof e !== 'object') {
     const code = status === 401 ? 'AUTHENTICATION_ERROR' : status === 403 ? 'AUTHORIZATION_ERROR' : status === 404 ? 'NOT_FOUND' : status === 429 ? 'RATE_LIMIT_EXCEEDED' : status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_ERROR';
     return errorFor(code, `HTTP ${status}`, { status, retryAfterSeconds, requestId: headers?.get('x-request-id') ?? undefined });
+  }
+  // OpenAI's envelope (/v1/audio/speech, /v1/models): `{message, type, param, code}`, the code lower-cased.
+  if (typeof e.type === 'string' && 'param' in e) {
+    const param = typeof e.param === 'string' ? e.param : undefined;
+    const message = String(e.message ?? `HTTP ${status}`);
+    return errorFor(String(e.code ?? '').toUpperCase(), message, { status, details: {}, fields: param ? [{ field: param, message }] : [], requestId: headers?.get('x-request-id') ?? undefined, retryAfterSeconds });
   }
   const details = e.details && typeof e.details === 'object' && !Array.isArray(e.details) ? (e.details as Record<string, unknown>) : {};
   const fields = Array.isArray(e.details) ? (e.details as FieldError[]) : [];

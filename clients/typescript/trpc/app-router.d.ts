@@ -44,6 +44,7 @@ export type AppRouter = TRPCBuiltRouter<
               energy?: number | undefined;
             } | undefined;
             pitch?: number | undefined;
+            instructions?: string | undefined;
           } | undefined;
           metadata?: {
             contentId?: string | undefined;
@@ -92,6 +93,7 @@ export type AppRouter = TRPCBuiltRouter<
               energy?: number | undefined;
             } | undefined;
             pitch?: number | undefined;
+            instructions?: string | undefined;
           } | undefined;
           metadata?: {
             contentId?: string | undefined;
@@ -158,6 +160,7 @@ export type AppRouter = TRPCBuiltRouter<
               energy?: number | undefined;
             } | undefined;
             pitch?: number | undefined;
+            instructions?: string | undefined;
           } | undefined;
           metadata?: {
             contentId?: string | undefined;
@@ -253,6 +256,7 @@ export type AppRouter = TRPCBuiltRouter<
               energy?: number | undefined;
             } | undefined;
             pitch?: number | undefined;
+            instructions?: string | undefined;
           } | undefined;
           metadata?: {
             contentId?: string | undefined;
@@ -332,6 +336,7 @@ export type AppRouter = TRPCBuiltRouter<
               energy?: number | undefined;
             } | undefined;
             pitch?: number | undefined;
+            instructions?: string | undefined;
           } | undefined;
         };
         output: {
@@ -364,6 +369,7 @@ export type AppRouter = TRPCBuiltRouter<
               energy?: number | undefined;
             } | undefined;
             pitch?: number | undefined;
+            instructions?: string | undefined;
           } | undefined;
           hashMode?: "direct" | "content" | "semantic" | undefined;
           allowFallback?: boolean | undefined;
@@ -416,6 +422,7 @@ export type AppRouter = TRPCBuiltRouter<
               energy?: number | undefined;
             } | undefined;
             pitch?: number | undefined;
+            instructions?: string | undefined;
           } | undefined;
           hashMode?: "direct" | "content" | "semantic" | undefined;
         };

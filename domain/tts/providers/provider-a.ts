@@ -63,12 +63,14 @@ export class ProviderA implements SpeechProvider {
   }
 }
 
+/** The vendor's model: `gpt-4o-mini-tts` when there are instructions (the tts-1 models take none), else by quality. */
 export function providerABody(req: SynthesisRequest) {
   return {
-    model: req.quality === 'high' ? 'tts-1-hd' : 'tts-1',
+    model: req.instructions !== undefined ? 'gpt-4o-mini-tts' : req.quality === 'high' ? 'tts-1-hd' : 'tts-1',
     input: req.text,
     voice: req.voice,
     response_format: RESPONSE_FORMAT[req.format],
     speed: Math.min(VENDOR_SPEED[1], Math.max(VENDOR_SPEED[0], req.speed)),
+    ...(req.instructions !== undefined ? { instructions: req.instructions } : {}),
   };
 }

@@ -11,6 +11,8 @@ export interface SynthesisRequest {
   format: AudioFormat;
   emotion?: { positivity?: number; energy?: number };
   pitch?: number;
+  /** How to speak, for providers that take it (provider_a). */
+  instructions?: string;
 }
 
 /** Audio as the vendor sends it: the bytes in order as they arrive, and the whole once it has been checked. */

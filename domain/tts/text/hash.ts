@@ -29,6 +29,8 @@ export interface AudioAffectingOptions {
   language: string;
   emotion?: { positivity?: number; energy?: number };
   pitch?: number;
+  /** How to speak (provider_a): part of the hash only when given, so audio without it keeps its hash. */
+  instructions?: string;
 }
 
 /** Rounds away float noise (0.1 + 0.2) and equates 1 with 1.0 and -0 with 0. */
@@ -68,6 +70,7 @@ export function canonicalOptions(o: AudioAffectingOptions): string {
     language: canonicalLanguage(o.language),
   };
   if (o.pitch !== undefined) canonical.pitch = canonicalNumber('pitch', o.pitch);
+  if (o.instructions !== undefined) canonical.instructions = o.instructions;
 
   const emotion: Record<string, Canonical> = {};
   if (o.emotion?.positivity !== undefined) emotion.positivity = canonicalNumber('emotion.positivity', o.emotion.positivity);

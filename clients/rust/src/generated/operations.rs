@@ -82,6 +82,8 @@ pub const OPERATIONS: &[Operation] = &[
     Operation { id: "verifyAuditTrail", method: "GET", path: "/v1/audit-trail/verify", body: BodyKind::None, response: ResponseKind::Json },
     Operation { id: "complianceTraceability", method: "GET", path: "/v1/compliance/traceability", body: BodyKind::None, response: ResponseKind::Binary },
     Operation { id: "complianceGate", method: "GET", path: "/v1/compliance/gate", body: BodyKind::None, response: ResponseKind::Json },
+    Operation { id: "createSpeech", method: "POST", path: "/v1/audio/speech", body: BodyKind::Json, response: ResponseKind::Binary },
+    Operation { id: "listModels", method: "GET", path: "/v1/models", body: BodyKind::None, response: ResponseKind::Json },
 ];
 
 impl Client {
@@ -494,5 +496,19 @@ impl Client {
     /// given). 200 either way
     pub fn compliance_gate(&self, query: &ComplianceGateQuery) -> Result<ComplianceGateResponse> {
         self.call_json("complianceGate", &[], None::<&()>, query.pairs())
+    }
+
+    /// POST /v1/audio/speech: OpenAI-compatible speech: OpenAI's request (`model`, `input`, `voice`,
+    /// `response_format`, `speed`, `stream_format`), answered with the audio bytes; the same
+    /// generation, cache, budgets and statistics as POST /api/v1/generate. `X-Audio-Hash` names the
+    /// audio, `X-Cache` says HIT or MISS
+    pub fn create_speech(&self, body: &CreateSpeechRequest) -> Result<BinaryResponse> {
+        self.call_binary("createSpeech", &[], Some(body), Vec::new())
+    }
+
+    /// GET /v1/models: What `model` accepts, in OpenAI's list shape: the providers, and the vendor
+    /// models that map onto one (tts-1, tts-1-hd, gpt-4o-mini-tts → provider_a)
+    pub fn list_models(&self) -> Result<ListModelsResponse> {
+        self.call_json("listModels", &[], None::<&()>, Vec::new())
     }
 }

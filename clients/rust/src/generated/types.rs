@@ -51,6 +51,9 @@ pub struct SpeechOptions {
     /// Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pitch: Option<f64>,
+    /// Optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
 }
 
 /// A shape of the OpenAPI document (also GenerateSpeechRequestMetadata,
@@ -1745,6 +1748,51 @@ pub struct ComplianceGateResponse {
     pub scoring: ComplianceGateResponseScoring,
     #[serde(rename = "evaluatedAt")]
     pub evaluated_at: String,
+}
+
+/// A shape of the OpenAPI document.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CreateSpeechRequest {
+    /// A provider (`mock`, `provider_a`, …) or a vendor model that maps onto one (`tts-1`, `tts-1-hd`,
+    /// `gpt-4o-mini-tts` → provider_a); see GET /v1/models.
+    pub model: String,
+    /// The text to speak.
+    pub input: String,
+    /// One of the model's provider's voices (GET /api/v1/voices?provider=…).
+    pub voice: String,
+    /// mp3 (default), wav or ogg. Optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_format: Option<String>,
+    /// Within the provider's range (1 when absent). Optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed: Option<f64>,
+    /// How to speak: taken by `gpt-4o-mini-tts` and `provider_a` (sent to provider_a with its
+    /// gpt-4o-mini-tts model); refused by the other models. Optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+    /// `audio`: the audio is streamed (chunked) as it is made. Optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream_format: Option<String>,
+}
+
+/// A shape of the OpenAPI document.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ListModelsResponseDataItem {
+    /// One of: `provider_a`, `provider_b`, `provider_c`, `mock`, `tts-1`, `tts-1-hd`,
+    /// `gpt-4o-mini-tts`.
+    pub id: String,
+    /// One of: `model`.
+    pub object: String,
+    pub created: i64,
+    pub owned_by: String,
+}
+
+/// A shape of the OpenAPI document.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ListModelsResponse {
+    /// One of: `list`.
+    pub object: String,
+    pub data: Vec<ListModelsResponseDataItem>,
 }
 
 /// GenerateSpeechProgressiveRequest: the body of generateSpeechProgressive (POST

@@ -548,6 +548,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audio/speech": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** OpenAI-compatible speech: OpenAI's request (`model`, `input`, `voice`, `response_format`, `speed`, `stream_format`), answered with the audio bytes; the same generation, cache, budgets and statistics as POST /api/v1/generate. `X-Audio-Hash` names the audio, `X-Cache` says HIT or MISS */
+        post: operations["createSpeech"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audit-trail": {
         parameters: {
             query?: never;
@@ -925,6 +942,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What `model` accepts, in OpenAI's list shape: the providers, and the vendor models that map onto one (tts-1, tts-1-hd, gpt-4o-mini-tts → provider_a) */
+        get: operations["listModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/requirements": {
         parameters: {
             query?: never;
@@ -1294,6 +1328,15 @@ export interface components {
                 };
                 message: string;
                 requestId: string;
+            };
+        };
+        OpenAiError: {
+            error: {
+                code: string;
+                message: string;
+                param: string | null;
+                /** @enum {string} */
+                type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found_error" | "rate_limit_error" | "server_error";
             };
         };
         SpeechGenerationWebhook: {
@@ -3492,6 +3535,7 @@ export interface operations {
                         };
                         /** @enum {string} */
                         format?: "mp3" | "wav" | "ogg";
+                        instructions?: string;
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
@@ -3645,6 +3689,7 @@ export interface operations {
                         };
                         /** @enum {string} */
                         format?: "mp3" | "wav" | "ogg";
+                        instructions?: string;
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
@@ -3831,6 +3876,7 @@ export interface operations {
                         };
                         /** @enum {string} */
                         format?: "mp3" | "wav" | "ogg";
+                        instructions?: string;
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
@@ -4090,6 +4136,7 @@ export interface operations {
                         };
                         /** @enum {string} */
                         format?: "mp3" | "wav" | "ogg";
+                        instructions?: string;
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
@@ -4224,6 +4271,7 @@ export interface operations {
                         };
                         /** @enum {string} */
                         format?: "mp3" | "wav" | "ogg";
+                        instructions?: string;
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
@@ -4367,6 +4415,7 @@ export interface operations {
                         };
                         /** @enum {string} */
                         format?: "mp3" | "wav" | "ogg";
+                        instructions?: string;
                         language?: string;
                         pitch?: number;
                         /** @enum {string} */
@@ -5453,6 +5502,140 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+        };
+    };
+    createSpeech: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "model": "mock",
+                 *       "input": "Hello from the gateway.",
+                 *       "voice": "mock-voice-1",
+                 *       "response_format": "mp3"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The text to speak */
+                    input: string;
+                    /** @description How to speak: taken by `gpt-4o-mini-tts` and `provider_a` (sent to provider_a with its gpt-4o-mini-tts model); refused by the other models */
+                    instructions?: string;
+                    /** @description A provider (`mock`, `provider_a`, …) or a vendor model that maps onto one (`tts-1`, `tts-1-hd`, `gpt-4o-mini-tts` → provider_a); see GET /v1/models */
+                    model: string;
+                    /** @description mp3 (default), wav or ogg */
+                    response_format?: string;
+                    /** @description Within the provider's range (1 when absent) */
+                    speed?: number;
+                    /** @description `audio`: the audio is streamed (chunked) as it is made */
+                    stream_format?: string;
+                    /** @description One of the model's provider's voices (GET /api/v1/voices?provider=…) */
+                    voice: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The audio (chunked while it is made with `stream_format: "audio"`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                    "audio/ogg": string;
+                    "audio/wav": string;
+                };
+            };
+            /** @description Invalid request: unknown model or voice, a response_format that is not served (opus, aac, flac, pcm), speed out of range, … */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Request body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Rate limit or character budget exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Provider not configured */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Upstream provider error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
         };
@@ -8544,6 +8727,95 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IntegrationError"];
+                };
+            };
+        };
+    };
+    listModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created: number;
+                            /** @enum {string} */
+                            id: "provider_a" | "provider_b" | "provider_c" | "mock" | "tts-1" | "tts-1-hd" | "gpt-4o-mini-tts";
+                            /** @constant */
+                            object: "model";
+                            owned_by: string;
+                        }[];
+                        /** @constant */
+                        object: "list";
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Insufficient permissions */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
         };

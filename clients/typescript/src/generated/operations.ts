@@ -77,6 +77,8 @@ export const OPERATIONS = {
   verifyAuditTrail: { method: 'GET', path: '/v1/audit-trail/verify', pathParams: [], body: 'none', response: 'json' },
   complianceTraceability: { method: 'GET', path: '/v1/compliance/traceability', pathParams: [], body: 'none', response: 'binary' },
   complianceGate: { method: 'GET', path: '/v1/compliance/gate', pathParams: [], body: 'none', response: 'json' },
+  createSpeech: { method: 'POST', path: '/v1/audio/speech', pathParams: [], body: 'json', response: 'binary' },
+  listModels: { method: 'GET', path: '/v1/models', pathParams: [], body: 'none', response: 'json' },
 } as const;
 
 export type OperationId = keyof typeof OPERATIONS;
@@ -441,5 +443,15 @@ export class RestOperations extends Transport {
   /** GET /v1/compliance/gate: Release gate: pass or fail with the reasons. Fails on an open critical finding, a score below minScore (default 70) or more open findings than maxOpenFindings (when given). 200 either way */
   complianceGate(query: QueryOf<'complianceGate'>, options?: CallOptions): Promise<SuccessBody<'complianceGate'>> {
     return this.call('complianceGate', { path: {  }, query, options }) as Promise<SuccessBody<'complianceGate'>>;
+  }
+
+  /** POST /v1/audio/speech: OpenAI-compatible speech: OpenAI's request (`model`, `input`, `voice`, `response_format`, `speed`, `stream_format`), answered with the audio bytes; the same generation, cache, budgets and statistics as POST /api/v1/generate. `X-Audio-Hash` names the audio, `X-Cache` says HIT or MISS */
+  createSpeech(body: RequestBody<'createSpeech'>, options?: CallOptions): Promise<BinaryResponse> {
+    return this.call('createSpeech', { path: {  }, body, options }) as Promise<BinaryResponse>;
+  }
+
+  /** GET /v1/models: What `model` accepts, in OpenAI's list shape: the providers, and the vendor models that map onto one (tts-1, tts-1-hd, gpt-4o-mini-tts → provider_a) */
+  listModels(options?: CallOptions): Promise<SuccessBody<'listModels'>> {
+    return this.call('listModels', { path: {  }, options }) as Promise<SuccessBody<'listModels'>>;
   }
 }
