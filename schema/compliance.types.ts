@@ -142,6 +142,23 @@ export class ValidationResult {
   @Field(() => GraphQLJSONObject, { description: 'framework id → clause references' }) complianceMapping!: Record<string, string[]>;
 }
 
+@ObjectType({ description: 'The validation of one requirement of a batch, recorded on it' })
+export class BatchValidated extends ValidationResult {
+  @Field(() => String) requirementId!: string;
+}
+
+@ObjectType()
+export class BatchValidateError {
+  @Field(() => String) requirementId!: string;
+  @Field(() => String) message!: string;
+}
+
+@ObjectType()
+export class BatchValidateResult {
+  @Field(() => [BatchValidated]) results!: BatchValidated[];
+  @Field(() => [BatchValidateError], { description: 'ids not found (or deleted)' }) errors!: BatchValidateError[];
+}
+
 @ObjectType()
 export class BatchCreated {
   @Field(() => String) id!: string;

@@ -1147,6 +1147,44 @@ export type AppRouter = TRPCBuiltRouter<
         };
         meta: object;
       }>;
+      validate: TRPCMutationProcedure<{
+        input: {
+          title: string;
+          framework: string;
+          description?: string | undefined;
+          category?: string | undefined;
+          priority?: "low" | "medium" | "high" | "critical" | undefined;
+          acceptanceCriteria?: string[] | undefined;
+          technicalContext?: {
+            scope?: string | undefined;
+            dataFlow?: string | undefined;
+            relatedComponents?: string[] | undefined;
+          } | undefined;
+          implementation?: {
+            testFile?: string | undefined;
+            gitBranch?: string | undefined;
+            relatedIssues?: string[] | undefined;
+            completedAt?: string | undefined;
+          } | undefined;
+        } | {
+          requirementId: string;
+        };
+        output: {
+          valid: boolean;
+          score: number;
+          issues: Array<{
+            ruleId: string;
+            severity: "error" | "warning" | "info";
+            field: string;
+            message: string;
+          }>;
+          suggestions: string[];
+          complianceMapping: {
+            [key: string]: string[];
+          };
+        };
+        meta: object;
+      }>;
       validateBatch: TRPCMutationProcedure<{
         input: {
           requirementIds: string[];

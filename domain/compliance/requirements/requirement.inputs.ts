@@ -89,6 +89,8 @@ export const BatchStatusInput = z.object({ updates: z.array(z.unknown()).min(1).
 export const BatchStatusItem = z.object({ id: z.string().min(1).max(100), status: z.enum(REQUIREMENT_STATUSES) });
 export const ValidateByIdInput = z.object({ requirementId: z.string().min(1, 'must be a non-empty string').max(100) });
 export const BatchValidateInput = z.object({ requirementIds: z.array(z.string().min(1).max(100)).min(1).max(MAX_BATCH_SIZE) });
+/** `POST /api/validate`: a stored requirement by id (validated and recorded), or one given inline (validated only). */
+export const ValidateInput = z.union([ValidateByIdInput, CreateRequirementInput]);
 
 /** null and undefined members dropped: callers send absent values either way. */
 export function withoutNulls(raw: unknown): unknown {
