@@ -46,7 +46,7 @@ export class RequirementResolver {
 
   @FieldResolver(() => FrameworkInfo, { nullable: true, description: 'The framework from the catalogue' })
   frameworkInfo(@Root() requirement: RequirementDetail, @Ctx() { services }: GqlContext) {
-    return services.frameworks.info(requirement.framework);
+    return requirement.framework ? services.frameworks.info(requirement.framework) : null;
   }
 
   @Mutation(() => Requirement, { description: 'POST /v1/requirements' })
