@@ -522,8 +522,8 @@ type CreateRequirementRequest struct {
 	Title string `json:"title"`
 	// May be null. Optional.
 	Description *string `json:"description,omitempty"`
-	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2".
-	Framework string `json:"framework"`
+	// May be null. Optional.
+	Framework *string `json:"framework,omitempty"`
 	// May be null. Optional.
 	Category *string `json:"category,omitempty"`
 	// One of: "critical", "high", "medium", "low". Optional.
@@ -596,8 +596,9 @@ type RequirementSummary struct {
 	Title string `json:"title"`
 	// May be null.
 	Description *string `json:"description"`
-	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2".
-	Framework string `json:"framework"`
+	// null: not yet assigned to a framework (listed as unassigned, not scored). One of: "iso13485",
+	// "fda21cfr11", "gdpr", "soc2". May be null.
+	Framework *string `json:"framework"`
 	// One of: "pending", "in-progress", "completed".
 	Status string `json:"status"`
 	// One of: "critical", "high", "medium", "low".
@@ -651,8 +652,9 @@ type Requirement struct {
 	Title string `json:"title"`
 	// May be null.
 	Description *string `json:"description"`
-	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2".
-	Framework string `json:"framework"`
+	// null: not yet assigned to a framework (listed as unassigned, not scored). One of: "iso13485",
+	// "fda21cfr11", "gdpr", "soc2". May be null.
+	Framework *string `json:"framework"`
 	// One of: "pending", "in-progress", "completed".
 	Status string `json:"status"`
 	// One of: "critical", "high", "medium", "low".
@@ -677,7 +679,7 @@ type UpdateRequirementRequest struct {
 	Title *string `json:"title,omitempty"`
 	// May be null. Optional.
 	Description *string `json:"description,omitempty"`
-	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2". Optional.
+	// May be null. Optional.
 	Framework *string `json:"framework,omitempty"`
 	// May be null. Optional.
 	Category *string `json:"category,omitempty"`
@@ -950,7 +952,7 @@ type ShortValidateRequest struct {
 	Title *string `json:"title,omitempty"`
 	// May be null. Optional.
 	Description *string `json:"description,omitempty"`
-	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2". Optional.
+	// May be null. Optional.
 	Framework *string `json:"framework,omitempty"`
 	// May be null. Optional.
 	Category *string `json:"category,omitempty"`
@@ -1132,6 +1134,8 @@ type GetDashboardMetricsResponseRequirements struct {
 	InProgress     int64   `json:"inProgress"`
 	Pending        int64   `json:"pending"`
 	CompletionRate float64 `json:"completionRate"`
+	// of total, requirements not yet assigned to a framework (in no framework's score).
+	Unassigned int64 `json:"unassigned"`
 }
 
 // GetDashboardMetricsResponseComplianceFrameworksItem is a shape of the OpenAPI document (also
@@ -1544,7 +1548,8 @@ func (q *ListLanguagesQuery) values() url.Values {
 // fields are left out.
 type ListRequirementsQuery struct {
 	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2".
-	Framework *string
+	Framework  *string
+	Unassigned *bool
 	// One of: "pending", "in-progress", "completed".
 	Status *string
 	// One of: "critical", "high", "medium", "low".
@@ -1560,6 +1565,9 @@ func (q *ListRequirementsQuery) values() url.Values {
 	}
 	if q.Framework != nil {
 		v.Set("framework", *q.Framework)
+	}
+	if q.Unassigned != nil {
+		v.Set("unassigned", strconv.FormatBool(*q.Unassigned))
 	}
 	if q.Status != nil {
 		v.Set("status", *q.Status)
@@ -1638,7 +1646,8 @@ func (q *ListFindingsQuery) values() url.Values {
 // /api/requirements); nil fields are left out.
 type ShortListRequirementsQuery struct {
 	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2".
-	Framework *string
+	Framework  *string
+	Unassigned *bool
 	// One of: "pending", "in-progress", "completed".
 	Status *string
 	// One of: "critical", "high", "medium", "low".
@@ -1654,6 +1663,9 @@ func (q *ShortListRequirementsQuery) values() url.Values {
 	}
 	if q.Framework != nil {
 		v.Set("framework", *q.Framework)
+	}
+	if q.Unassigned != nil {
+		v.Set("unassigned", strconv.FormatBool(*q.Unassigned))
 	}
 	if q.Status != nil {
 		v.Set("status", *q.Status)

@@ -720,6 +720,7 @@ export type AppRouter = TRPCBuiltRouter<
             inProgress: number;
             pending: number;
             completionRate: number;
+            unassigned: number;
           };
           compliance: {
             frameworks: Array<{
@@ -882,6 +883,7 @@ export type AppRouter = TRPCBuiltRouter<
           limit?: unknown;
           offset?: unknown;
           framework?: string | undefined;
+          unassigned?: unknown;
           status?: "pending" | "in-progress" | "completed" | undefined;
           priority?: "low" | "medium" | "high" | "critical" | undefined;
         };
@@ -909,7 +911,7 @@ export type AppRouter = TRPCBuiltRouter<
             id: string;
             title: string;
             description: null | string;
-            framework: string;
+            framework: null | string;
             status: "pending" | "in-progress" | "completed";
             priority: string;
             createdAt: string;
@@ -951,7 +953,7 @@ export type AppRouter = TRPCBuiltRouter<
           id: string;
           title: string;
           description: null | string;
-          framework: string;
+          framework: null | string;
           status: "pending" | "in-progress" | "completed";
           priority: string;
           createdAt: string;
@@ -962,8 +964,8 @@ export type AppRouter = TRPCBuiltRouter<
       createRequirement: TRPCMutationProcedure<{
         input: {
           title: string;
-          framework: string;
           description?: string | undefined;
+          framework?: string | undefined;
           category?: string | undefined;
           priority?: "low" | "medium" | "high" | "critical" | undefined;
           acceptanceCriteria?: string[] | undefined;
@@ -1002,7 +1004,7 @@ export type AppRouter = TRPCBuiltRouter<
           id: string;
           title: string;
           description: null | string;
-          framework: string;
+          framework: null | string;
           status: "pending" | "in-progress" | "completed";
           priority: string;
           createdAt: string;
@@ -1057,7 +1059,7 @@ export type AppRouter = TRPCBuiltRouter<
           id: string;
           title: string;
           description: null | string;
-          framework: string;
+          framework: null | string;
           status: "pending" | "in-progress" | "completed";
           priority: string;
           createdAt: string;
@@ -1099,8 +1101,8 @@ export type AppRouter = TRPCBuiltRouter<
       validateInline: TRPCQueryProcedure<{
         input: {
           title: string;
-          framework: string;
           description?: string | undefined;
+          framework?: string | undefined;
           category?: string | undefined;
           priority?: "low" | "medium" | "high" | "critical" | undefined;
           acceptanceCriteria?: string[] | undefined;
@@ -1150,8 +1152,8 @@ export type AppRouter = TRPCBuiltRouter<
       validate: TRPCMutationProcedure<{
         input: {
           title: string;
-          framework: string;
           description?: string | undefined;
+          framework?: string | undefined;
           category?: string | undefined;
           priority?: "low" | "medium" | "high" | "critical" | undefined;
           acceptanceCriteria?: string[] | undefined;
@@ -1217,8 +1219,8 @@ export type AppRouter = TRPCBuiltRouter<
         input: {
           requirements: Array<{
             title: string;
-            framework: string;
             description?: string | undefined;
+            framework?: string | undefined;
             category?: string | undefined;
             priority?: "low" | "medium" | "high" | "critical" | undefined;
             acceptanceCriteria?: string[] | undefined;
@@ -1801,6 +1803,7 @@ export type AppRouter = TRPCBuiltRouter<
             coveragePercent: number;
             requirements: number;
             unmappedRequirements: number;
+            unassignedRequirements: number;
             openFindings: number;
             resolvedFindings: number;
           };

@@ -78,8 +78,8 @@ const pageFields = {
 };
 export const PageQuery = z.object(pageFields);
 
-/** `true`/`false` as a query string sends them, or a JSON boolean. */
-const booleanParam = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+/** A boolean, or `true`/`false` as a query string sends it (documented as a boolean). */
+const booleanParam = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
 
 export const ListRequirementsQuery = z
   .object({

@@ -664,8 +664,9 @@ pub struct CreateRequirementRequest {
     /// May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`.
-    pub framework: String,
+    /// May be null. Optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub framework: Option<String>,
     /// May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
@@ -751,8 +752,9 @@ pub struct RequirementSummary {
     pub title: String,
     /// May be null.
     pub description: Option<String>,
-    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`.
-    pub framework: String,
+    /// null: not yet assigned to a framework (listed as unassigned, not scored). One of: `iso13485`,
+    /// `fda21cfr11`, `gdpr`, `soc2`. May be null.
+    pub framework: Option<String>,
     /// One of: `pending`, `in-progress`, `completed`.
     pub status: String,
     /// One of: `critical`, `high`, `medium`, `low`.
@@ -815,8 +817,9 @@ pub struct Requirement {
     pub title: String,
     /// May be null.
     pub description: Option<String>,
-    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`.
-    pub framework: String,
+    /// null: not yet assigned to a framework (listed as unassigned, not scored). One of: `iso13485`,
+    /// `fda21cfr11`, `gdpr`, `soc2`. May be null.
+    pub framework: Option<String>,
     /// One of: `pending`, `in-progress`, `completed`.
     pub status: String,
     /// One of: `critical`, `high`, `medium`, `low`.
@@ -847,7 +850,7 @@ pub struct UpdateRequirementRequest {
     /// May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`. Optional.
+    /// May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub framework: Option<String>,
     /// May be null. Optional.
@@ -1177,7 +1180,7 @@ pub struct ShortValidateRequest {
     /// May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`. Optional.
+    /// May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub framework: Option<String>,
     /// May be null. Optional.
@@ -1416,6 +1419,8 @@ pub struct GetDashboardMetricsResponseRequirements {
     pub pending: i64,
     #[serde(rename = "completionRate")]
     pub completion_rate: f64,
+    /// of total, requirements not yet assigned to a framework (in no framework's score).
+    pub unassigned: i64,
 }
 
 /// A shape of the OpenAPI document (also GetDashboardMetricsShortResponseComplianceFrameworksItem).
@@ -1883,6 +1888,7 @@ impl ListLanguagesQuery {
 pub struct ListRequirementsQuery {
     /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`.
     pub framework: Option<String>,
+    pub unassigned: Option<bool>,
     /// One of: `pending`, `in-progress`, `completed`.
     pub status: Option<String>,
     /// One of: `critical`, `high`, `medium`, `low`.
@@ -1897,6 +1903,9 @@ impl ListRequirementsQuery {
         let mut pairs = Vec::new();
         if let Some(v) = &self.framework {
             pairs.push(("framework", v.to_string()));
+        }
+        if let Some(v) = &self.unassigned {
+            pairs.push(("unassigned", v.to_string()));
         }
         if let Some(v) = &self.status {
             pairs.push(("status", v.to_string()));
@@ -1979,6 +1988,7 @@ impl ListFindingsQuery {
 pub struct ShortListRequirementsQuery {
     /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`.
     pub framework: Option<String>,
+    pub unassigned: Option<bool>,
     /// One of: `pending`, `in-progress`, `completed`.
     pub status: Option<String>,
     /// One of: `critical`, `high`, `medium`, `low`.
@@ -1993,6 +2003,9 @@ impl ShortListRequirementsQuery {
         let mut pairs = Vec::new();
         if let Some(v) = &self.framework {
             pairs.push(("framework", v.to_string()));
+        }
+        if let Some(v) = &self.unassigned {
+            pairs.push(("unassigned", v.to_string()));
         }
         if let Some(v) = &self.status {
             pairs.push(("status", v.to_string()));

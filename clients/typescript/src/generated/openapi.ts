@@ -1738,6 +1738,8 @@ export interface operations {
                             inProgress: number;
                             pending: number;
                             total: number;
+                            /** @description of total, requirements not yet assigned to a framework (in no framework's score) */
+                            unassigned: number;
                         };
                     };
                 };
@@ -2026,6 +2028,7 @@ export interface operations {
                 offset?: number;
                 priority?: "critical" | "high" | "medium" | "low";
                 status?: "pending" | "in-progress" | "completed";
+                unassigned?: boolean;
             };
             header?: never;
             path?: never;
@@ -2044,8 +2047,8 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             description: string | null;
-                            /** @enum {string} */
-                            framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                            /** @description null: not yet assigned to a framework (listed as unassigned, not scored) */
+                            framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                             id: string;
                             /** @enum {string} */
                             priority: "critical" | "high" | "medium" | "low";
@@ -2149,8 +2152,7 @@ export interface operations {
                     acceptanceCriteria?: string[];
                     category?: string | null;
                     description?: string | null;
-                    /** @enum {string} */
-                    framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                    framework?: string | null;
                     implementation?: {
                         completedAt?: string | null;
                         gitBranch?: string;
@@ -2184,8 +2186,8 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         description: string | null;
-                        /** @enum {string} */
-                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        /** @description null: not yet assigned to a framework (listed as unassigned, not scored) */
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         id: string;
                         implementation: {
                             completedAt?: string | null;
@@ -2322,8 +2324,8 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         description: string | null;
-                        /** @enum {string} */
-                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        /** @description null: not yet assigned to a framework (listed as unassigned, not scored) */
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         id: string;
                         implementation: {
                             completedAt?: string | null;
@@ -2448,8 +2450,7 @@ export interface operations {
                     acceptanceCriteria?: string[];
                     category?: string | null;
                     description?: string | null;
-                    /** @enum {string} */
-                    framework?: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                    framework?: string | null;
                     implementation?: {
                         completedAt?: string | null;
                         gitBranch?: string;
@@ -2482,8 +2483,8 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         description: string | null;
-                        /** @enum {string} */
-                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        /** @description null: not yet assigned to a framework (listed as unassigned, not scored) */
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         id: string;
                         implementation: {
                             completedAt?: string | null;
@@ -5090,8 +5091,7 @@ export interface operations {
                     acceptanceCriteria?: string[];
                     category?: string | null;
                     description?: string | null;
-                    /** @enum {string} */
-                    framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                    framework?: string | null;
                     implementation?: {
                         completedAt?: string | null;
                         gitBranch?: string;
@@ -7424,6 +7424,8 @@ export interface operations {
                             openFindings: number;
                             requirements: number;
                             resolvedFindings: number;
+                            /** @description requirements not yet assigned to any framework: in no matrix */
+                            unassignedRequirements: number;
                             unmappedRequirements: number;
                         };
                         unlinkedFindings: {
@@ -7656,6 +7658,8 @@ export interface operations {
                             inProgress: number;
                             pending: number;
                             total: number;
+                            /** @description of total, requirements not yet assigned to a framework (in no framework's score) */
+                            unassigned: number;
                         };
                     };
                 };
@@ -8556,6 +8560,7 @@ export interface operations {
                 offset?: number;
                 priority?: "critical" | "high" | "medium" | "low";
                 status?: "pending" | "in-progress" | "completed";
+                unassigned?: boolean;
             };
             header?: never;
             path?: never;
@@ -8574,8 +8579,8 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             description: string | null;
-                            /** @enum {string} */
-                            framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                            /** @description null: not yet assigned to a framework (listed as unassigned, not scored) */
+                            framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                             id: string;
                             /** @enum {string} */
                             priority: "critical" | "high" | "medium" | "low";
@@ -8679,8 +8684,7 @@ export interface operations {
                     acceptanceCriteria?: string[];
                     category?: string | null;
                     description?: string | null;
-                    /** @enum {string} */
-                    framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                    framework?: string | null;
                     implementation?: {
                         completedAt?: string | null;
                         gitBranch?: string;
@@ -8714,8 +8718,8 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         description: string | null;
-                        /** @enum {string} */
-                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        /** @description null: not yet assigned to a framework (listed as unassigned, not scored) */
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         id: string;
                         implementation: {
                             completedAt?: string | null;
@@ -8852,8 +8856,8 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         description: string | null;
-                        /** @enum {string} */
-                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        /** @description null: not yet assigned to a framework (listed as unassigned, not scored) */
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         id: string;
                         implementation: {
                             completedAt?: string | null;
@@ -8978,8 +8982,7 @@ export interface operations {
                     acceptanceCriteria?: string[];
                     category?: string | null;
                     description?: string | null;
-                    /** @enum {string} */
-                    framework?: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                    framework?: string | null;
                     implementation?: {
                         completedAt?: string | null;
                         gitBranch?: string;
@@ -9012,8 +9015,8 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         description: string | null;
-                        /** @enum {string} */
-                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        /** @description null: not yet assigned to a framework (listed as unassigned, not scored) */
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         id: string;
                         implementation: {
                             completedAt?: string | null;
@@ -9265,8 +9268,7 @@ export interface operations {
                         acceptanceCriteria?: string[];
                         category?: string | null;
                         description?: string | null;
-                        /** @enum {string} */
-                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        framework?: string | null;
                         implementation?: {
                             completedAt?: string | null;
                             gitBranch?: string;
