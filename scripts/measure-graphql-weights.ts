@@ -58,7 +58,7 @@ const TRACE_REQUIREMENT = `id title status priority clauses latestValidation { s
 /** Every field of the matrix. */
 export const FULL_TRACEABILITY = `query($f: FrameworkId!) { traceability(framework: $f) {
   framework frameworkName version generatedAt findingsIncluded
-  summary { clauses covered gaps coveragePercent requirements unmappedRequirements openFindings resolvedFindings }
+  summary { clauses covered gaps coveragePercent requirements unmappedRequirements unassignedRequirements openFindings resolvedFindings }
   clauses { clauseId section title category covered requirements { ${TRACE_REQUIREMENT} } }
   gaps { clauseId section title category }
   unmappedRequirements { ${TRACE_REQUIREMENT} }
@@ -72,7 +72,7 @@ const MATRIX_ONLY = 'query($f: FrameworkId!) { traceability(framework: $f) { fra
  */
 const PARTS = [
   `query($f: FrameworkId!) { traceability(framework: $f) { framework frameworkName version generatedAt findingsIncluded
-    summary { clauses covered gaps coveragePercent requirements unmappedRequirements openFindings resolvedFindings }
+    summary { clauses covered gaps coveragePercent requirements unmappedRequirements unassignedRequirements openFindings resolvedFindings }
     gaps { clauseId section title category } unmappedRequirements { ${TRACE_REQUIREMENT} } unlinkedFindings { ${FINDING} } } }`,
   `query($f: FrameworkId!) { traceability(framework: $f) { clauses { clauseId section title category covered requirements { id title status priority clauses latestValidation { status score lastValidated } evidence { kind value findingId } } } } }`,
   `query($f: FrameworkId!) { traceability(framework: $f) { clauses { requirements { openFindings { ${FINDING} } } } } }`,

@@ -522,7 +522,7 @@ type CreateRequirementRequest struct {
 	Title string `json:"title"`
 	// May be null. Optional.
 	Description *string `json:"description,omitempty"`
-	// May be null. Optional.
+	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2". May be null. Optional.
 	Framework *string `json:"framework,omitempty"`
 	// May be null. Optional.
 	Category *string `json:"category,omitempty"`
@@ -679,7 +679,7 @@ type UpdateRequirementRequest struct {
 	Title *string `json:"title,omitempty"`
 	// May be null. Optional.
 	Description *string `json:"description,omitempty"`
-	// May be null. Optional.
+	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2". May be null. Optional.
 	Framework *string `json:"framework,omitempty"`
 	// May be null. Optional.
 	Category *string `json:"category,omitempty"`
@@ -952,7 +952,7 @@ type ShortValidateRequest struct {
 	Title *string `json:"title,omitempty"`
 	// May be null. Optional.
 	Description *string `json:"description,omitempty"`
-	// May be null. Optional.
+	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2". May be null. Optional.
 	Framework *string `json:"framework,omitempty"`
 	// May be null. Optional.
 	Category *string `json:"category,omitempty"`
@@ -1038,7 +1038,7 @@ type Report struct {
 	// One of: "generating", "completed", "failed".
 	Status string `json:"status"`
 	Type   string `json:"type"`
-	// May be null.
+	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2". May be null.
 	Framework *string `json:"framework"`
 	// One of: "pdf", "csv", "json".
 	Format              string `json:"format"`
@@ -1091,7 +1091,7 @@ type SignComplianceReportResponse struct {
 	// One of: "generating", "completed", "failed".
 	Status string `json:"status"`
 	Type   string `json:"type"`
-	// May be null.
+	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2". May be null.
 	Framework *string `json:"framework"`
 	// One of: "pdf", "csv", "json".
 	Format              string `json:"format"`
@@ -1211,7 +1211,7 @@ type GetDashboardHistoryResponse struct {
 	Metric string `json:"metric"`
 	// One of: "7d", "30d", "90d", "1y".
 	Period string `json:"period"`
-	// May be null.
+	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2". May be null.
 	Framework  *string                                     `json:"framework"`
 	DataPoints []GetDashboardHistoryResponseDataPointsItem `json:"dataPoints"`
 	// One of: "increasing", "decreasing", "stable".

@@ -76,7 +76,7 @@ describe('traceability: weights from measured CPU (parts/cost-weights.ts)', () =
   /** Every field of the matrix. */
   const FULL = `traceability(framework: $f) {
     framework frameworkName version generatedAt findingsIncluded
-    summary { clauses covered gaps coveragePercent requirements unmappedRequirements openFindings resolvedFindings }
+    summary { clauses covered gaps coveragePercent requirements unmappedRequirements unassignedRequirements openFindings resolvedFindings }
     clauses { clauseId section title category covered requirements { ${REQ} } }
     gaps { clauseId section title category }
     unmappedRequirements { ${REQ} }

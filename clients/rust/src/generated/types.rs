@@ -664,7 +664,7 @@ pub struct CreateRequirementRequest {
     /// May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// May be null. Optional.
+    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`. May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub framework: Option<String>,
     /// May be null. Optional.
@@ -850,7 +850,7 @@ pub struct UpdateRequirementRequest {
     /// May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// May be null. Optional.
+    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`. May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub framework: Option<String>,
     /// May be null. Optional.
@@ -1180,7 +1180,7 @@ pub struct ShortValidateRequest {
     /// May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// May be null. Optional.
+    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`. May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub framework: Option<String>,
     /// May be null. Optional.
@@ -1291,7 +1291,7 @@ pub struct Report {
     /// One of: `generating`, `completed`, `failed`.
     pub status: String,
     pub r#type: String,
-    /// May be null.
+    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`. May be null.
     pub framework: Option<String>,
     /// One of: `pdf`, `csv`, `json`.
     pub format: String,
@@ -1362,7 +1362,7 @@ pub struct SignComplianceReportResponse {
     /// One of: `generating`, `completed`, `failed`.
     pub status: String,
     pub r#type: String,
-    /// May be null.
+    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`. May be null.
     pub framework: Option<String>,
     /// One of: `pdf`, `csv`, `json`.
     pub format: String,
@@ -1505,7 +1505,7 @@ pub struct GetDashboardHistoryResponse {
     pub metric: String,
     /// One of: `7d`, `30d`, `90d`, `1y`.
     pub period: String,
-    /// May be null.
+    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`. May be null.
     pub framework: Option<String>,
     #[serde(rename = "dataPoints")]
     pub data_points: Vec<GetDashboardHistoryResponseDataPointsItem>,

@@ -1325,7 +1325,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 message: string;
-                provider?: string | null;
+                provider?: ("provider_a" | "provider_b" | "provider_c" | "mock") | null;
             };
         };
         WebhookEvent: {
@@ -1832,7 +1832,7 @@ export interface operations {
                             expiresAt: string | null;
                             /** @enum {string} */
                             format: "pdf" | "csv" | "json";
-                            framework: string | null;
+                            framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                             generatedAt: string | null;
                             /** @description SHA-256 of the unsigned original, which signatures are bound to */
                             recordSha256?: string | null;
@@ -2152,7 +2152,7 @@ export interface operations {
                     acceptanceCriteria?: string[];
                     category?: string | null;
                     description?: string | null;
-                    framework?: string | null;
+                    framework?: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                     implementation?: {
                         completedAt?: string | null;
                         gitBranch?: string;
@@ -2450,7 +2450,7 @@ export interface operations {
                     acceptanceCriteria?: string[];
                     category?: string | null;
                     description?: string | null;
-                    framework?: string | null;
+                    framework?: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                     implementation?: {
                         completedAt?: string | null;
                         gitBranch?: string;
@@ -5091,7 +5091,7 @@ export interface operations {
                     acceptanceCriteria?: string[];
                     category?: string | null;
                     description?: string | null;
-                    framework?: string | null;
+                    framework?: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                     implementation?: {
                         completedAt?: string | null;
                         gitBranch?: string;
@@ -6584,7 +6584,7 @@ export interface operations {
                         expiresAt: string | null;
                         /** @enum {string} */
                         format: "pdf" | "csv" | "json";
-                        framework: string | null;
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         generatedAt: string | null;
                         /** @description SHA-256 of the unsigned original, which signatures are bound to */
                         recordSha256?: string | null;
@@ -6717,7 +6717,7 @@ export interface operations {
                         expiresAt: string | null;
                         /** @enum {string} */
                         format: "pdf" | "csv" | "json";
-                        framework: string | null;
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         generatedAt: string | null;
                         /** @description SHA-256 of the unsigned original, which signatures are bound to */
                         recordSha256?: string | null;
@@ -6839,7 +6839,7 @@ export interface operations {
                         findings: {
                             [key: string]: unknown;
                         }[];
-                        framework: string | null;
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         /** Format: date-time */
                         generatedAt: string;
                         kind: string;
@@ -6984,7 +6984,7 @@ export interface operations {
                         expiresAt: string | null;
                         /** @enum {string} */
                         format: "pdf" | "csv" | "json";
-                        framework: string | null;
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         generatedAt: string | null;
                         /** @description SHA-256 of the unsigned original, which signatures are bound to */
                         recordSha256?: string | null;
@@ -7525,7 +7525,7 @@ export interface operations {
                             timestamp: string;
                             value: number;
                         }[];
-                        framework: string | null;
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         /** @enum {string} */
                         metric: "compliance_score" | "requirement_completion" | "validation_rate";
                         /** @enum {string} */
@@ -7752,7 +7752,7 @@ export interface operations {
                             expiresAt: string | null;
                             /** @enum {string} */
                             format: "pdf" | "csv" | "json";
-                            framework: string | null;
+                            framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                             generatedAt: string | null;
                             /** @description SHA-256 of the unsigned original, which signatures are bound to */
                             recordSha256?: string | null;
@@ -7894,7 +7894,7 @@ export interface operations {
                         expiresAt: string | null;
                         /** @enum {string} */
                         format: "pdf" | "csv" | "json";
-                        framework: string | null;
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         generatedAt: string | null;
                         /** @description SHA-256 of the unsigned original, which signatures are bound to */
                         recordSha256?: string | null;
@@ -8027,7 +8027,7 @@ export interface operations {
                         expiresAt: string | null;
                         /** @enum {string} */
                         format: "pdf" | "csv" | "json";
-                        framework: string | null;
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         generatedAt: string | null;
                         /** @description SHA-256 of the unsigned original, which signatures are bound to */
                         recordSha256?: string | null;
@@ -8149,7 +8149,7 @@ export interface operations {
                         findings: {
                             [key: string]: unknown;
                         }[];
-                        framework: string | null;
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         /** Format: date-time */
                         generatedAt: string;
                         kind: string;
@@ -8684,7 +8684,7 @@ export interface operations {
                     acceptanceCriteria?: string[];
                     category?: string | null;
                     description?: string | null;
-                    framework?: string | null;
+                    framework?: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                     implementation?: {
                         completedAt?: string | null;
                         gitBranch?: string;
@@ -8982,7 +8982,7 @@ export interface operations {
                     acceptanceCriteria?: string[];
                     category?: string | null;
                     description?: string | null;
-                    framework?: string | null;
+                    framework?: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                     implementation?: {
                         completedAt?: string | null;
                         gitBranch?: string;
@@ -9268,7 +9268,7 @@ export interface operations {
                         acceptanceCriteria?: string[];
                         category?: string | null;
                         description?: string | null;
-                        framework?: string | null;
+                        framework?: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         implementation?: {
                             completedAt?: string | null;
                             gitBranch?: string;
