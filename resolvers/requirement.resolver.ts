@@ -4,6 +4,7 @@ import type { RequirementDetail } from '../domain/compliance/requirements/requir
 import {
   BatchCreateResult,
   BatchStatusResult,
+  BatchValidateResult,
   CreateRequirementInput,
   DeleteRequirementResult,
   Finding,
@@ -45,7 +46,7 @@ export class RequirementResolver {
 
   @FieldResolver(() => FrameworkInfo, { nullable: true, description: 'The framework from the catalogue' })
   frameworkInfo(@Root() requirement: RequirementDetail, @Ctx() { services }: GqlContext) {
-    return services.frameworks.info(requirement.framework);
+    return requirement.framework ? services.frameworks.info(requirement.framework) : null;
   }
 
   @Mutation(() => Requirement, { description: 'POST /v1/requirements' })
@@ -70,6 +71,16 @@ export class RequirementResolver {
   @Mutation(() => ValidationResult, { description: 'POST /v1/requirements/{id}/validate' })
   validateRequirement(@Arg('id', () => String) id: string, @Ctx() { services, domain }: GqlContext) {
     return services.requirements.validate(domain, id);
+  }
+
+  @Query(() => ValidationResult, { description: 'POST /api/validate with an inline requirement: validated against its framework\'s rules, nothing stored (read:requirements)' })
+  validateInline(@Arg('input', () => CreateRequirementInput) input: CreateRequirementInput, @Ctx() { services, domain }: GqlContext) {
+    return services.requirements.validateInline(domain, plain(input));
+  }
+
+  @Mutation(() => BatchValidateResult, { description: 'POST /api/validate/batch: validates up to 100 stored requirements by id, recording each outcome; unknown ids in `errors`' })
+  validateBatch(@Arg('requirementIds', () => [String]) requirementIds: string[], @Ctx() { services, domain }: GqlContext) {
+    return services.requirements.validateBatch(domain, { requirementIds });
   }
 
   @Mutation(() => BatchCreateResult, { description: 'POST /v1/requirements/batch' })

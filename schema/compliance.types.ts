@@ -53,7 +53,7 @@ export class Requirement {
   @Field(() => String) id!: string;
   @Field(() => String) title!: string;
   @Field(() => String, { nullable: true }) description?: string | null;
-  @Field(() => FrameworkIdEnum) framework!: string;
+  @Field(() => FrameworkIdEnum, { nullable: true, description: 'null: not yet assigned to a framework (listed as unassigned, not scored)' }) framework!: string | null;
   @Field(() => String, { nullable: true }) category?: string | null;
   @Field(() => PriorityEnum) priority!: string;
   @Field(() => RequirementStatusEnum) status!: string;
@@ -82,6 +82,7 @@ export class RequirementPage {
 @InputType()
 export class RequirementFilter {
   @Field(() => FrameworkIdEnum, { nullable: true }) framework?: string;
+  @Field(() => Boolean, { nullable: true, description: 'true: only requirements not yet assigned to a framework; false: only assigned ones' }) unassigned?: boolean;
   @Field(() => RequirementStatusEnum, { nullable: true }) status?: string;
   @Field(() => PriorityEnum, { nullable: true }) priority?: string;
 }
@@ -105,7 +106,7 @@ export class ImplementationInput {
 export class CreateRequirementInput {
   @Field(() => String) title!: string;
   @Field(() => String, { nullable: true }) description?: string;
-  @Field(() => FrameworkIdEnum) framework!: string;
+  @Field(() => FrameworkIdEnum, { nullable: true, description: 'absent: a requirement not yet assigned to a framework' }) framework?: string;
   @Field(() => String, { nullable: true }) category?: string;
   @Field(() => PriorityEnum, { nullable: true, description: 'MEDIUM when absent' }) priority?: string;
   @Field(() => [String], { nullable: true }) acceptanceCriteria?: string[];
@@ -140,6 +141,23 @@ export class ValidationResult {
   @Field(() => [ValidationIssue]) issues!: ValidationIssue[];
   @Field(() => [String]) suggestions!: string[];
   @Field(() => GraphQLJSONObject, { description: 'framework id → clause references' }) complianceMapping!: Record<string, string[]>;
+}
+
+@ObjectType({ description: 'The validation of one requirement of a batch, recorded on it' })
+export class BatchValidated extends ValidationResult {
+  @Field(() => String) requirementId!: string;
+}
+
+@ObjectType()
+export class BatchValidateError {
+  @Field(() => String) requirementId!: string;
+  @Field(() => String) message!: string;
+}
+
+@ObjectType()
+export class BatchValidateResult {
+  @Field(() => [BatchValidated]) results!: BatchValidated[];
+  @Field(() => [BatchValidateError], { description: 'ids not found (or deleted)' }) errors!: BatchValidateError[];
 }
 
 @ObjectType()
@@ -251,7 +269,7 @@ export class FindingFilter {
 export class CreateFindingInput {
   @Field(() => String) title!: string;
   @Field(() => String, { nullable: true }) description?: string;
-  @Field(() => FrameworkIdEnum) framework!: string;
+  @Field(() => FrameworkIdEnum, { nullable: true, description: 'absent: a requirement not yet assigned to a framework' }) framework?: string;
   @Field(() => FindingSeverityEnum) severity!: string;
   @Field(() => String, { nullable: true }) requirementId?: string;
   @Field(() => [String], { nullable: true }) evidence?: string[];

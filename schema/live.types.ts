@@ -79,6 +79,7 @@ export class RequirementCounts {
   @Field(() => Int) inProgress!: number;
   @Field(() => Int) pending!: number;
   @Field(() => Float, { description: 'percent' }) completionRate!: number;
+  @Field(() => Int, { description: 'of total, requirements not yet assigned to a framework (in no framework\'s score)' }) unassigned!: number;
 }
 
 @ObjectType()

@@ -69,6 +69,7 @@ export class TraceSummary {
   @Field(() => Float) coveragePercent!: number;
   @Field(() => Int) requirements!: number;
   @Field(() => Int) unmappedRequirements!: number;
+  @Field(() => Int, { description: 'Requirements not yet assigned to any framework: in no matrix' }) unassignedRequirements!: number;
   @Field(() => Int) openFindings!: number;
   @Field(() => Int) resolvedFindings!: number;
 }

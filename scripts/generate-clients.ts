@@ -62,6 +62,12 @@ function fillClosedSets(node: Json): void {
   if (node.properties && typeof node.properties === 'object') {
     for (const [name, schema] of Object.entries<Json>(node.properties)) {
       if (CLOSED_SETS[name] && schema && schema.type === 'string' && !schema.enum && !schema.const) schema.enum = [...CLOSED_SETS[name]];
+      // A nullable one (`framework` of a requirement not yet assigned): the closed set, or null.
+      const types = schema?.type;
+      if (CLOSED_SETS[name] && Array.isArray(types) && types.length === 2 && types.includes('string') && types.includes('null') && !schema.enum) {
+        const { type: _type, ...rest } = schema;
+        node.properties[name] = { ...rest, anyOf: [{ type: 'string', enum: [...CLOSED_SETS[name]] }, { type: 'null' }] };
+      }
     }
   }
   if (node.in === 'query' && CLOSED_SETS[node.name] && node.schema?.type === 'string' && !node.schema.enum) node.schema.enum = [...CLOSED_SETS[node.name]];

@@ -197,7 +197,7 @@ func TestErrorsOfEachEnvelopeAreTyped(t *testing.T) {
 	}
 
 	// Integration: {error: {code, message, details: [{field, message}], requestId}}
-	_, err = gw.CreateRequirement(ctx, speechgateway.CreateRequirementRequest{Framework: "gdpr"})
+	_, err = gw.CreateRequirement(ctx, speechgateway.CreateRequirementRequest{Framework: speechgateway.Ptr("gdpr")})
 	if !errors.As(err, &e) || e.Code != "VALIDATION_ERROR" || e.Status != 400 || e.Envelope != "integration" || e.RequestID == "" || len(e.Fields) == 0 || e.Fields[0].Field != "title" {
 		t.Fatalf("integration envelope: %#v", err)
 	}
@@ -231,7 +231,7 @@ func TestErrorsOfEachEnvelopeAreTyped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = clientWithKey(t, key.Key).CreateRequirement(ctx, speechgateway.CreateRequirementRequest{Title: "t", Framework: "gdpr"})
+	_, err = clientWithKey(t, key.Key).CreateRequirement(ctx, speechgateway.CreateRequirementRequest{Title: "t", Framework: speechgateway.Ptr("gdpr")})
 	if !errors.As(err, &e) || e.Code != "AUTHORIZATION_ERROR" || e.Status != 403 || !errors.Is(err, speechgateway.ErrAuthorization) {
 		t.Fatalf("a key without write:requirements: %v", err)
 	}
@@ -251,7 +251,7 @@ func TestErrorsOfEachEnvelopeAreTyped(t *testing.T) {
 func TestRequirementsCreateListUpdate(t *testing.T) {
 	ctx, gw := testContext(t), admin(t)
 	title := unique("Go-made requirement")
-	created, err := gw.CreateRequirement(ctx, speechgateway.CreateRequirementRequest{Title: title, Framework: "gdpr", Priority: speechgateway.Ptr("high"), AcceptanceCriteria: &[]string{"logs kept 6 years"}})
+	created, err := gw.CreateRequirement(ctx, speechgateway.CreateRequirementRequest{Title: title, Framework: speechgateway.Ptr("gdpr"), Priority: speechgateway.Ptr("high"), AcceptanceCriteria: &[]string{"logs kept 6 years"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestRequirementsCreateListUpdate(t *testing.T) {
 	}
 	found := false
 	for _, r := range page.Data {
-		if r.Framework != "gdpr" || r.Status != "completed" {
+		if r.Framework == nil || *r.Framework != "gdpr" || r.Status != "completed" {
 			t.Fatalf("the filter let %+v through", r)
 		}
 		found = found || r.ID == created.ID
@@ -380,7 +380,7 @@ func TestVerifiesARealWebhookDelivery(t *testing.T) {
 	}
 	defer gw.DeleteWebhook(context.Background(), hook.ID)
 	secret.Store(hook.Secret)
-	created, err := gw.CreateRequirement(ctx, speechgateway.CreateRequirementRequest{Title: unique("Webhook from the Go test"), Framework: "soc2"})
+	created, err := gw.CreateRequirement(ctx, speechgateway.CreateRequirementRequest{Title: unique("Webhook from the Go test"), Framework: speechgateway.Ptr("soc2")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -455,7 +455,7 @@ func TestDashboardWebSocketEvent(t *testing.T) {
 	if fmt.Sprint(stream.Subscribed()) != "[requirement_updated]" {
 		t.Fatalf("subscribed to %v", stream.Subscribed())
 	}
-	created, err := gw.CreateRequirement(ctx, speechgateway.CreateRequirementRequest{Title: unique("Live from the Go test"), Framework: "iso13485"})
+	created, err := gw.CreateRequirement(ctx, speechgateway.CreateRequirementRequest{Title: unique("Live from the Go test"), Framework: speechgateway.Ptr("iso13485")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -511,7 +511,7 @@ func TestDashboardWebSocketEvent(t *testing.T) {
 func TestReleaseGateFunctionAndCommand(t *testing.T) {
 	ctx, gw := testContext(t), admin(t)
 	// A pending fda21cfr11 requirement keeps that framework's score below 100.
-	if _, err := gw.CreateRequirement(ctx, speechgateway.CreateRequirementRequest{Title: unique("Gate check"), Framework: "fda21cfr11"}); err != nil {
+	if _, err := gw.CreateRequirement(ctx, speechgateway.CreateRequirementRequest{Title: unique("Gate check"), Framework: speechgateway.Ptr("fda21cfr11")}); err != nil {
 		t.Fatal(err)
 	}
 	pass, err := gw.Gate(ctx, "fda21cfr11", speechgateway.Ptr(0.0), nil)

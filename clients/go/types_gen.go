@@ -524,8 +524,8 @@ type CreateRequirementRequest struct {
 	Title string `json:"title"`
 	// May be null. Optional.
 	Description *string `json:"description,omitempty"`
-	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2".
-	Framework string `json:"framework"`
+	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2". May be null. Optional.
+	Framework *string `json:"framework,omitempty"`
 	// May be null. Optional.
 	Category *string `json:"category,omitempty"`
 	// One of: "critical", "high", "medium", "low". Optional.
@@ -598,8 +598,9 @@ type RequirementSummary struct {
 	Title string `json:"title"`
 	// May be null.
 	Description *string `json:"description"`
-	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2".
-	Framework string `json:"framework"`
+	// null: not yet assigned to a framework (listed as unassigned, not scored). One of: "iso13485",
+	// "fda21cfr11", "gdpr", "soc2". May be null.
+	Framework *string `json:"framework"`
 	// One of: "pending", "in-progress", "completed".
 	Status string `json:"status"`
 	// One of: "critical", "high", "medium", "low".
@@ -653,8 +654,9 @@ type Requirement struct {
 	Title string `json:"title"`
 	// May be null.
 	Description *string `json:"description"`
-	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2".
-	Framework string `json:"framework"`
+	// null: not yet assigned to a framework (listed as unassigned, not scored). One of: "iso13485",
+	// "fda21cfr11", "gdpr", "soc2". May be null.
+	Framework *string `json:"framework"`
 	// One of: "pending", "in-progress", "completed".
 	Status string `json:"status"`
 	// One of: "critical", "high", "medium", "low".
@@ -679,7 +681,7 @@ type UpdateRequirementRequest struct {
 	Title *string `json:"title,omitempty"`
 	// May be null. Optional.
 	Description *string `json:"description,omitempty"`
-	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2". Optional.
+	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2". May be null. Optional.
 	Framework *string `json:"framework,omitempty"`
 	// May be null. Optional.
 	Category *string `json:"category,omitempty"`
@@ -952,7 +954,7 @@ type ShortValidateRequest struct {
 	Title *string `json:"title,omitempty"`
 	// May be null. Optional.
 	Description *string `json:"description,omitempty"`
-	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2". Optional.
+	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2". May be null. Optional.
 	Framework *string `json:"framework,omitempty"`
 	// May be null. Optional.
 	Category *string `json:"category,omitempty"`
@@ -1038,7 +1040,7 @@ type Report struct {
 	// One of: "generating", "completed", "failed".
 	Status string `json:"status"`
 	Type   string `json:"type"`
-	// May be null.
+	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2". May be null.
 	Framework *string `json:"framework"`
 	// One of: "pdf", "csv", "json".
 	Format              string `json:"format"`
@@ -1091,7 +1093,7 @@ type SignComplianceReportResponse struct {
 	// One of: "generating", "completed", "failed".
 	Status string `json:"status"`
 	Type   string `json:"type"`
-	// May be null.
+	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2". May be null.
 	Framework *string `json:"framework"`
 	// One of: "pdf", "csv", "json".
 	Format              string `json:"format"`
@@ -1134,6 +1136,8 @@ type GetDashboardMetricsResponseRequirements struct {
 	InProgress     int64   `json:"inProgress"`
 	Pending        int64   `json:"pending"`
 	CompletionRate float64 `json:"completionRate"`
+	// of total, requirements not yet assigned to a framework (in no framework's score).
+	Unassigned int64 `json:"unassigned"`
 }
 
 // GetDashboardMetricsResponseComplianceFrameworksItem is a shape of the OpenAPI document (also
@@ -1209,7 +1213,7 @@ type GetDashboardHistoryResponse struct {
 	Metric string `json:"metric"`
 	// One of: "7d", "30d", "90d", "1y".
 	Period string `json:"period"`
-	// May be null.
+	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2". May be null.
 	Framework  *string                                     `json:"framework"`
 	DataPoints []GetDashboardHistoryResponseDataPointsItem `json:"dataPoints"`
 	// One of: "increasing", "decreasing", "stable".
@@ -1584,7 +1588,8 @@ func (q *ListLanguagesQuery) values() url.Values {
 // fields are left out.
 type ListRequirementsQuery struct {
 	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2".
-	Framework *string
+	Framework  *string
+	Unassigned *bool
 	// One of: "pending", "in-progress", "completed".
 	Status *string
 	// One of: "critical", "high", "medium", "low".
@@ -1600,6 +1605,9 @@ func (q *ListRequirementsQuery) values() url.Values {
 	}
 	if q.Framework != nil {
 		v.Set("framework", *q.Framework)
+	}
+	if q.Unassigned != nil {
+		v.Set("unassigned", strconv.FormatBool(*q.Unassigned))
 	}
 	if q.Status != nil {
 		v.Set("status", *q.Status)
@@ -1678,7 +1686,8 @@ func (q *ListFindingsQuery) values() url.Values {
 // /api/requirements); nil fields are left out.
 type ShortListRequirementsQuery struct {
 	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2".
-	Framework *string
+	Framework  *string
+	Unassigned *bool
 	// One of: "pending", "in-progress", "completed".
 	Status *string
 	// One of: "critical", "high", "medium", "low".
@@ -1694,6 +1703,9 @@ func (q *ShortListRequirementsQuery) values() url.Values {
 	}
 	if q.Framework != nil {
 		v.Set("framework", *q.Framework)
+	}
+	if q.Unassigned != nil {
+		v.Set("unassigned", strconv.FormatBool(*q.Unassigned))
 	}
 	if q.Status != nil {
 		v.Set("status", *q.Status)

@@ -4,7 +4,7 @@ import { DomainError } from '../errors';
 import type { TtsAccessPolicy } from './access';
 import { CorruptBlobError } from './cache/blob-store';
 import type { AudioFormat } from './catalogue';
-import { assertAudioHash } from './hashing';
+import { assertAudioHash, isAudioHash } from './hashing';
 import type { LiveAudio } from './live-audio';
 import { LIVE_GRACE_MS, type LiveStreams } from './live-streams';
 import type { AudioView, MemoryTier } from './memory-tier';
@@ -19,6 +19,8 @@ import type { StoredAudio } from './stored-audio';
 export interface AudioReadOptions {
   countAccess?: boolean;
   permission?: 'tts:read' | 'tts:generate';
+  /** HEAD only asks whether the audio exists: a hash not of the audio form names none (NOT_FOUND, not a 400). */
+  malformedIsAbsent?: boolean;
 }
 
 export interface AudioFile {
@@ -35,9 +37,14 @@ export class AudioRetrieval {
   /**
    * The bytes of one audio file. The hot tier answers without touching the database; otherwise
    * the entry is read and the blob fetched (and integrity-checked). A damaged blob is dropped and
-   * reported as absent rather than served.
+   * reported as absent rather than served. `malformedIsAbsent` (HEAD, which only asks whether the
+   * audio exists): a hash not of the audio form names no audio, so NOT_FOUND rather than a 400.
    */
   async getAudio(ctx: DomainContext, hash: string, opts: AudioReadOptions = {}): Promise<AudioFile> {
+    if (opts.malformedIsAbsent && !isAudioHash(hash)) {
+      this.deps.access.require(ctx, opts.permission ?? 'tts:read');
+      throw audioNotFound(hash.slice(0, 100));
+    }
     const hot = this.hotAudio(ctx, hash, opts);
     if (hot) return hot;
     const { tier, stored, accesses } = this.deps;

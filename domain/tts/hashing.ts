@@ -20,8 +20,13 @@ export const HashExistsSchema = HashRequestSchema.extend({ hashMode: HashModeSch
 const HASH_PARAM = /^[0-9a-f]{64}$/;
 
 /** Refuses anything but a direct hash as an audio identifier, before it reaches a query. */
+/** Whether a string has the form of an audio hash (64 lowercase hexadecimal characters). */
+export function isAudioHash(hash: string): boolean {
+  return HASH_PARAM.test(hash);
+}
+
 export function assertAudioHash(hash: string): void {
-  if (!HASH_PARAM.test(hash)) {
+  if (!isAudioHash(hash)) {
     throw new DomainError('VALIDATION_ERROR', 'hash must be 64 lowercase hexadecimal characters', {
       fields: [{ field: 'hash', message: 'must be 64 lowercase hexadecimal characters' }],
       details: { hash: hash.slice(0, 100) },

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { WebSocketServer } from 'ws';
+import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Principal } from '../../domain/auth/principal';
 import type { Services } from '../../domain/services';
@@ -48,7 +49,13 @@ export function graphqlWsServer(deps: { pipeline: Pipeline; services: Services; 
         const secret = fromParams ?? bearerFrom(ctx.extra.request.headers.authorization) ?? accessTokenOf(ctx.extra.request.url);
         ctx.extra.principal = secret ? await services.auth.authenticate(secret) : null;
         ctx.extra.secret = secret;
-        return !(secret && !ctx.extra.principal); // a wrong key is refused at once
+        if (secret && !ctx.extra.principal) {
+          // An unknown, revoked or expired key is an authentication failure (as HTTP's 401): 4401 at
+          // once, which graphql-ws clients do not retry. graphql-ws's own refusal would be 4403 Forbidden.
+          ctx.extra.socket.close(CloseCode.Unauthorized, 'The API key is unknown, revoked or expired');
+          return false;
+        }
+        return true;
       },
       onSubscribe: async (ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
         // Each operation re-checks the connection's key (as each HTTP request does): a key revoked or

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { BatchValidateInput, CreateRequirementInput } from '../../domain/compliance/requirements/requirement.inputs';
+import { BatchValidateInput, ValidateInput } from '../../domain/compliance/requirements/requirement.inputs';
 import { defineRoutes, type RouteSpec, errorResponse, routesWith } from '../route';
 import { complianceRoutes } from './compliance.routes';
 import * as C from '../schemas/compliance';
@@ -52,7 +51,7 @@ export const complianceShortRoutes = defineRoutes([
     response: C.ValidationResult,
     summary: '`{requirementId}` validates a stored requirement and records the outcome (write:requirements); an inline requirement is validated without storing (read:requirements)',
     permission: 'read:requirements',
-    request: { body: z.union([z.object({ requirementId: z.string() }), CreateRequirementInput]) },
+    request: { body: ValidateInput },
     responses: { ...notFound, ...invalidFramework },
     handle: ({ ctx, services, body }) => services.requirements.validateAny(ctx, body),
   }),

@@ -29,7 +29,7 @@ export function audioHeaderPairs(file: AudioFile): string[] {
 }
 
 export async function sendAudio({ ctx, services, params, req, res }: RestCall, headOnly: boolean) {
-  const file = await services.tts.audio.getAudio(ctx, params.hash, { countAccess: !headOnly });
+  const file = await services.tts.audio.getAudio(ctx, params.hash, { countAccess: !headOnly, malformedIsAbsent: headOnly });
   const { data, view } = file;
   const etag = `"${view.blobKey}"`;
   const headers = audioHeaderPairs(file);

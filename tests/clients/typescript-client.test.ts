@@ -6,14 +6,19 @@
 import {
   AuthenticationError,
   AuthorizationError,
+  ConflictError,
+  ERROR_STATUS,
   GatewayClient,
   GatewayError,
   GraphqlError,
   InvalidRequestError,
   NotFoundError,
   OPERATIONS,
+  RateLimitError,
+  ServerError,
   WebhookSignatureError,
   documents,
+  errorFor,
   isGatewayError,
   signWebhook,
   verifyWebhook,
@@ -157,6 +162,45 @@ describe('progressive generation', () => {
     const it = client.generateSpeechProgressive({ text: 'x', options: { provider: 'mock', speed: 99 } });
     const err = await expectError(it.next());
     expect(err.code).toBe('INVALID_SPEED');
+  });
+
+  it('throws an error event as the typed error of its code, with that code\'s status', async () => {
+    // provider_a has no credentials in the test gateway: the generation fails once the stream is open.
+    const it = client.generateSpeechProgressive({ text: 'A sentence for a provider that is not configured.', options: { provider: 'provider_a' } });
+    const events: ProgressEvent[] = [];
+    let err: GatewayError | undefined;
+    try {
+      for await (const e of it) events.push(e);
+    } catch (e) {
+      err = e as GatewayError;
+    }
+    expect(events.map((e) => e.type)).toEqual(['started']);
+    expect(err).toBeInstanceOf(ServerError);
+    expect(err).not.toBeInstanceOf(InvalidRequestError);
+    expect(err).toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED', status: 500, message: expect.stringContaining('PROVIDER_A_API_KEY') });
+    expect(err!.details.event).toMatchObject({ type: 'error', code: 'PROVIDER_NOT_CONFIGURED' });
+  });
+
+  it('maps every code of the catalogue to its family, whatever status it arrived with', () => {
+    const familyOf = (status: number) =>
+      status === 401 ? AuthenticationError
+      : status === 403 ? AuthorizationError
+      : status === 404 || status === 410 ? NotFoundError
+      : status === 429 ? RateLimitError
+      : status >= 500 ? ServerError
+      : null;
+    for (const [code, status] of Object.entries(ERROR_STATUS)) {
+      for (const arrived of [status, 200]) {
+        const e = errorFor(code, 'm', { status: arrived });
+        expect([code, e.code]).toEqual([code, code]);
+        const family = code === 'CONFLICT' ? ConflictError : familyOf(status) ?? InvalidRequestError;
+        expect([code, arrived, e.constructor.name]).toEqual([code, arrived, family.name]);
+      }
+    }
+    // A code this client does not know: placed by the status it came with, its text kept.
+    expect(errorFor('SOMETHING_NEW', 'm', { status: 503 })).toMatchObject({ code: 'INTERNAL_ERROR', details: { code: 'SOMETHING_NEW' } });
+    expect(errorFor('SOMETHING_NEW', 'm', { status: 503 })).toBeInstanceOf(ServerError);
+    expect(errorFor('SOMETHING_NEW', 'm', { status: 400 })).toBeInstanceOf(InvalidRequestError);
   });
 
   it('closes the stream when the loop is left early', async () => {

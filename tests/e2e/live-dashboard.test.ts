@@ -38,7 +38,7 @@ describe('dashboard REST', () => {
       expect(res.status).toBe(200);
       const m: any = await res.json();
       expect(m.project).toEqual({ name: expect.any(String), version: expect.any(String), lastUpdated: expect.any(String) });
-      expect(m.requirements).toEqual({ total: 3, completed: 1, inProgress: 1, pending: 1, completionRate: 33.3 });
+      expect(m.requirements).toEqual({ total: 3, completed: 1, inProgress: 1, pending: 1, completionRate: 33.3, unassigned: 0 });
       const iso = m.compliance.frameworks.find((f: any) => f.name === 'iso13485');
       // implementation (4·1 + 3·0.5 + 1·0) / 8 = 68.75; no clause covered, nothing validated (docs/scoring.md):
       // 0.3 · 68.75 = 20.6, non-compliant. The overall score is the mean of the assessed frameworks (only iso13485).

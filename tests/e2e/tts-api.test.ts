@@ -166,6 +166,16 @@ describe('GET/HEAD /audio/{hash}', () => {
     expect(missing.status).toBe(404);
   });
 
+  test('HEAD: absent audio is 404 whatever form its hash has', async () => {
+    for (const hash of ['not-a-hash', 'A'.repeat(64), '0'.repeat(65), 'abc', '%E2%9C%93']) {
+      const head = await gw.request(`/api/v1/audio/${hash}`, { method: 'HEAD' });
+      expect([hash, head.status]).toEqual([hash, 404]);
+      expect((await head.arrayBuffer()).byteLength).toBe(0);
+    }
+    // GET of a malformed hash still names the bad input.
+    expect((await gw.request('/api/v1/audio/not-a-hash')).status).toBe(400);
+  });
+
   test('unknown and malformed hashes', async () => {
     const missing = await gw.request(`/api/v1/audio/${'a'.repeat(64)}`);
     expect(missing.status).toBe(404);

@@ -271,7 +271,7 @@ describe('renderReport pdf', () => {
       version: '1997',
       generatedAt: model.generatedAt,
       findingsIncluded: true,
-      summary: { clauses: 1, covered: 1, gaps: 0, coveragePercent: 100, requirements: 1, unmappedRequirements: 0, openFindings: 1, resolvedFindings: 0 },
+      summary: { clauses: 1, covered: 1, gaps: 0, coveragePercent: 100, requirements: 1, unmappedRequirements: 0, unassignedRequirements: 0, openFindings: 1, resolvedFindings: 0 },
       clauses: [
         {
           clauseId: 'fda21cfr11-11.10e',

@@ -6,6 +6,7 @@ import {
   CreateRequirementInput,
   ListRequirementsQuery,
   UpdateRequirementInput,
+  ValidateInput,
 } from '../../domain/compliance/requirements/requirement.inputs';
 import { inputOf, procedure, router } from '../init';
 
@@ -25,6 +26,8 @@ export const complianceRouter = router({
   /** An inline requirement, validated without storing anything. */
   validateInline: procedure.input(inputOf(CreateRequirementInput)).query(({ ctx, input }) => ctx.services.requirements.validateInline(ctx.domain, input)),
   latestValidation: procedure.input(byId).query(({ ctx, input }) => ctx.services.requirements.latestValidation(ctx.domain, input.id)),
+  /** `POST /api/validate`: `{requirementId}` validates and records a stored requirement; an inline one is validated only. */
+  validate: procedure.input(inputOf(ValidateInput)).mutation(({ ctx, input }) => ctx.services.requirements.validateAny(ctx.domain, input)),
   validateBatch: procedure.input(inputOf(BatchValidateInput)).mutation(({ ctx, input }) => ctx.services.requirements.validateBatch(ctx.domain, input)),
   batchCreateRequirements: procedure
     .input(inputOf(z.object({ requirements: z.array(CreateRequirementInput) })))

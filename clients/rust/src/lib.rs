@@ -17,7 +17,7 @@
 //! let audio = gw.get_audio(&speech.hash)?;
 //! let created = gw.create_requirement(&CreateRequirementRequest {
 //!     title: "Audit log".into(),
-//!     framework: "soc2".into(),
+//!     framework: Some("soc2".into()),
 //!     ..Default::default()
 //! })?;
 //! # Ok::<(), speech_gateway::Error>(())

@@ -131,7 +131,7 @@ fn errors_of_each_envelope_are_typed() {
     assert!(e.details["supportedVoices"].as_array().map_or(false, |v| !v.is_empty()), "{:?}", e.details);
 
     // Integration: {error: {code, message, details: [{field, message}], requestId}}
-    let e = gw.create_requirement(&CreateRequirementRequest { framework: "gdpr".into(), ..Default::default() }).unwrap_err();
+    let e = gw.create_requirement(&CreateRequirementRequest { framework: Some("gdpr".into()), ..Default::default() }).unwrap_err();
     assert_eq!((e.code.as_str(), e.status, e.envelope), ("VALIDATION_ERROR", 400, Some("integration")));
     assert!(e.request_id.is_some());
     assert_eq!(e.fields.first().map(|f| f.field.as_str()), Some("title"), "{:?}", e.fields);
@@ -158,7 +158,7 @@ fn errors_of_each_envelope_are_typed() {
     assert_eq!((e.kind, e.code.as_str()), (ErrorKind::Authentication, "AUTHENTICATION_ERROR"));
     let key = gw.create_api_key(&CreateApiKeyRequest { name: "rust reader".into(), permissions: vec!["read:requirements".into()], ..Default::default() }).unwrap().key;
     let reader = with_key(Some(&key));
-    let e = reader.create_requirement(&CreateRequirementRequest { title: "t".into(), framework: "gdpr".into(), ..Default::default() }).unwrap_err();
+    let e = reader.create_requirement(&CreateRequirementRequest { title: "t".into(), framework: Some("gdpr".into()), ..Default::default() }).unwrap_err();
     assert_eq!((e.kind, e.code.as_str(), e.status), (ErrorKind::Authorization, "AUTHORIZATION_ERROR", 403));
     let e = reader.get_dashboard_metrics().unwrap_err();
     assert_eq!((e.code.as_str(), e.envelope), ("AUTHORIZATION_ERROR", Some("dashboard")));
@@ -177,7 +177,7 @@ fn requirements_create_list_update() {
     let created = gw
         .create_requirement(&CreateRequirementRequest {
             title: title.clone(),
-            framework: "gdpr".into(),
+            framework: Some("gdpr".into()),
             priority: Some("high".into()),
             acceptance_criteria: Some(vec!["logs kept 6 years".into()]),
             ..Default::default()
@@ -194,7 +194,7 @@ fn requirements_create_list_update() {
 
     let page = gw.list_requirements(&ListRequirementsQuery { framework: Some("gdpr".into()), status: Some("completed".into()), limit: Some(500), ..Default::default() }).unwrap();
     assert_eq!(page.pagination.limit, 500);
-    assert!(page.data.iter().all(|r| r.framework == "gdpr" && r.status == "completed"));
+    assert!(page.data.iter().all(|r| r.framework.as_deref() == Some("gdpr") && r.status == "completed"));
     assert!(page.data.iter().any(|r| r.id == created.id));
     let other = gw.list_requirements(&ListRequirementsQuery { framework: Some("soc2".into()), limit: Some(500), ..Default::default() }).unwrap();
     assert!(other.data.iter().all(|r| r.id != created.id));
@@ -244,7 +244,7 @@ fn verifies_a_real_webhook_delivery() {
     let hook = gw.create_webhook(&CreateWebhookRequest { url: format!("{}/hook", receiver), events: vec!["requirement.updated".into()], ..Default::default() });
     let hook = hook.unwrap_or_else(|e| panic!("registering a loopback webhook (the gateway needs WEBHOOK_ALLOW_PRIVATE_NETWORKS=true): {}", e));
     *secret.lock().unwrap() = hook.secret.clone();
-    let created = gw.create_requirement(&CreateRequirementRequest { title: unique("Webhook from the Rust test"), framework: "soc2".into(), ..Default::default() }).unwrap();
+    let created = gw.create_requirement(&CreateRequirementRequest { title: unique("Webhook from the Rust test"), framework: Some("soc2".into()), ..Default::default() }).unwrap();
     gw.update_requirement(&created.id, &UpdateRequirementRequest { status: Some("in-progress".into()), ..Default::default() }).unwrap();
 
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -283,7 +283,7 @@ fn dashboard_websocket_event() {
     let gw = admin();
     let mut stream = gw.dashboard_events(&["requirement_updated"]).unwrap();
     assert_eq!(stream.subscribed(), ["requirement_updated".to_string()]);
-    let created = gw.create_requirement(&CreateRequirementRequest { title: unique("Live from the Rust test"), framework: "iso13485".into(), ..Default::default() }).unwrap();
+    let created = gw.create_requirement(&CreateRequirementRequest { title: unique("Live from the Rust test"), framework: Some("iso13485".into()), ..Default::default() }).unwrap();
     gw.update_requirement(&created.id, &UpdateRequirementRequest { priority: Some("critical".into()), ..Default::default() }).unwrap();
     stream.ping().unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -313,7 +313,7 @@ fn dashboard_websocket_event() {
 fn release_gate_function_and_command() {
     let gw = admin();
     // A pending fda21cfr11 requirement keeps that framework's score below 100.
-    gw.create_requirement(&CreateRequirementRequest { title: unique("Gate check"), framework: "fda21cfr11".into(), ..Default::default() }).unwrap();
+    gw.create_requirement(&CreateRequirementRequest { title: unique("Gate check"), framework: Some("fda21cfr11".into()), ..Default::default() }).unwrap();
     let pass = gw.gate("fda21cfr11", Some(0.0), None).unwrap();
     assert!(pass.passed && pass.result == "pass", "{:?}", pass);
     let fail = gw.gate("fda21cfr11", Some(100.0), None).unwrap();

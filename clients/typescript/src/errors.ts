@@ -72,17 +72,28 @@ export class ServerError extends GatewayError<Codes<500 | 502 | 503>> {
 
 const isErrorCode = (c: unknown): c is ErrorCode => typeof c === 'string' && Object.prototype.hasOwnProperty.call(ERROR_STATUS, c);
 
-/** The exception for a code: the subclass of its family. Codes this client does not know keep their text. */
+/** The HTTP status the gateway answers a code with; undefined for a code this client does not know. */
+export function statusOfCode(code: string): number | undefined {
+  return isErrorCode(code) ? ERROR_STATUS[code] : undefined;
+}
+
+/**
+ * The exception for a code: the subclass of its family, which a known code decides by its own status
+ * (PROVIDER_NOT_CONFIGURED is a ServerError however it arrived, in an HTTP answer or a progressive
+ * `error` event). Codes this client does not know keep their text in `details.code` and are placed
+ * by the status they came with.
+ */
 export function errorFor(codeText: string, message: string, init: ConstructorParameters<typeof GatewayError>[2] = {}): GatewayError {
-  const code = (isErrorCode(codeText) ? codeText : init.status && init.status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_ERROR') as any;
-  const full = { ...init, details: { ...(isErrorCode(codeText) ? {} : { code: codeText }), ...init.details } };
-  const status = init.status ?? ERROR_STATUS[code as ErrorCode];
+  const known = isErrorCode(codeText);
+  const code = (known ? codeText : init.status && init.status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_ERROR') as any;
+  const full = { ...init, details: { ...(known ? {} : { code: codeText }), ...init.details } };
+  const family = known ? ERROR_STATUS[code as ErrorCode] : (init.status ?? ERROR_STATUS[code as ErrorCode]);
   if (code === 'AUTHENTICATION_ERROR') return new AuthenticationError(code, message, full);
   if (code === 'AUTHORIZATION_ERROR') return new AuthorizationError(code, message, full);
   if (code === 'NOT_FOUND' || code === 'GONE') return new NotFoundError(code, message, full);
   if (code === 'CONFLICT') return new ConflictError(code, message, full);
   if (code === 'RATE_LIMIT_EXCEEDED') return new RateLimitError(code, message, full);
-  if (status >= 500) return new ServerError(code, message, full);
+  if (family >= 500) return new ServerError(code, message, full);
   return new InvalidRequestError(code, message, full);
 }
 

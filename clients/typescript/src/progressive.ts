@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { errorFor, GatewayError } from './errors';
+import { errorFor, GatewayError, statusOfCode } from './errors';
 
 /** The events of progressive generation (`POST /api/v1/generate-progressive`, one SSE `data:` each). */
 export type ProgressEvent =
@@ -36,11 +36,14 @@ export function readProgressive(response: Promise<Response>, controller: AbortCo
       try {
         data = JSON.parse(message.data);
       } catch {
-        failure = errorFor('INTERNAL_ERROR', `unreadable event: ${message.data.slice(0, 100)}`, { status: 200 });
+        failure = errorFor('INTERNAL_ERROR', `unreadable event: ${message.data.slice(0, 100)}`, { status: 502 });
         return;
       }
       if (data?.type === 'error') {
-        failure = errorFor(String(data.code ?? 'INTERNAL_ERROR'), String(data.message ?? 'generation failed'), { status: 200, details: { event: data } });
+        // The answer was a 200 that began streaming; the failure has the status its code has over
+        // HTTP (an unknown code: a failure of the gateway, 500).
+        const code = String(data.code ?? 'INTERNAL_ERROR');
+        failure = errorFor(code, String(data.message ?? 'generation failed'), { status: statusOfCode(code) ?? 500, details: { event: data } });
         return;
       }
       queue.push(data as ProgressEvent);

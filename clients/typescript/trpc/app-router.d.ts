@@ -727,6 +727,7 @@ export type AppRouter = TRPCBuiltRouter<
             inProgress: number;
             pending: number;
             completionRate: number;
+            unassigned: number;
           };
           compliance: {
             frameworks: Array<{
@@ -889,6 +890,7 @@ export type AppRouter = TRPCBuiltRouter<
           limit?: unknown;
           offset?: unknown;
           framework?: string | undefined;
+          unassigned?: unknown;
           status?: "pending" | "in-progress" | "completed" | undefined;
           priority?: "low" | "medium" | "high" | "critical" | undefined;
         };
@@ -916,7 +918,7 @@ export type AppRouter = TRPCBuiltRouter<
             id: string;
             title: string;
             description: null | string;
-            framework: string;
+            framework: null | string;
             status: "pending" | "in-progress" | "completed";
             priority: string;
             createdAt: string;
@@ -958,7 +960,7 @@ export type AppRouter = TRPCBuiltRouter<
           id: string;
           title: string;
           description: null | string;
-          framework: string;
+          framework: null | string;
           status: "pending" | "in-progress" | "completed";
           priority: string;
           createdAt: string;
@@ -969,8 +971,8 @@ export type AppRouter = TRPCBuiltRouter<
       createRequirement: TRPCMutationProcedure<{
         input: {
           title: string;
-          framework: string;
           description?: string | undefined;
+          framework?: string | undefined;
           category?: string | undefined;
           priority?: "low" | "medium" | "high" | "critical" | undefined;
           acceptanceCriteria?: string[] | undefined;
@@ -1009,7 +1011,7 @@ export type AppRouter = TRPCBuiltRouter<
           id: string;
           title: string;
           description: null | string;
-          framework: string;
+          framework: null | string;
           status: "pending" | "in-progress" | "completed";
           priority: string;
           createdAt: string;
@@ -1064,7 +1066,7 @@ export type AppRouter = TRPCBuiltRouter<
           id: string;
           title: string;
           description: null | string;
-          framework: string;
+          framework: null | string;
           status: "pending" | "in-progress" | "completed";
           priority: string;
           createdAt: string;
@@ -1106,8 +1108,8 @@ export type AppRouter = TRPCBuiltRouter<
       validateInline: TRPCQueryProcedure<{
         input: {
           title: string;
-          framework: string;
           description?: string | undefined;
+          framework?: string | undefined;
           category?: string | undefined;
           priority?: "low" | "medium" | "high" | "critical" | undefined;
           acceptanceCriteria?: string[] | undefined;
@@ -1154,6 +1156,44 @@ export type AppRouter = TRPCBuiltRouter<
         };
         meta: object;
       }>;
+      validate: TRPCMutationProcedure<{
+        input: {
+          title: string;
+          description?: string | undefined;
+          framework?: string | undefined;
+          category?: string | undefined;
+          priority?: "low" | "medium" | "high" | "critical" | undefined;
+          acceptanceCriteria?: string[] | undefined;
+          technicalContext?: {
+            scope?: string | undefined;
+            dataFlow?: string | undefined;
+            relatedComponents?: string[] | undefined;
+          } | undefined;
+          implementation?: {
+            testFile?: string | undefined;
+            gitBranch?: string | undefined;
+            relatedIssues?: string[] | undefined;
+            completedAt?: string | undefined;
+          } | undefined;
+        } | {
+          requirementId: string;
+        };
+        output: {
+          valid: boolean;
+          score: number;
+          issues: Array<{
+            ruleId: string;
+            severity: "error" | "warning" | "info";
+            field: string;
+            message: string;
+          }>;
+          suggestions: string[];
+          complianceMapping: {
+            [key: string]: string[];
+          };
+        };
+        meta: object;
+      }>;
       validateBatch: TRPCMutationProcedure<{
         input: {
           requirementIds: string[];
@@ -1186,8 +1226,8 @@ export type AppRouter = TRPCBuiltRouter<
         input: {
           requirements: Array<{
             title: string;
-            framework: string;
             description?: string | undefined;
+            framework?: string | undefined;
             category?: string | undefined;
             priority?: "low" | "medium" | "high" | "critical" | undefined;
             acceptanceCriteria?: string[] | undefined;
@@ -1770,6 +1810,7 @@ export type AppRouter = TRPCBuiltRouter<
             coveragePercent: number;
             requirements: number;
             unmappedRequirements: number;
+            unassignedRequirements: number;
             openFindings: number;
             resolvedFindings: number;
           };

@@ -73,7 +73,8 @@ export type CreateFindingInput = {
   discoveredAt?: string | null | undefined;
   dueDate?: string | null | undefined;
   evidence?: Array<string> | null | undefined;
-  framework: FrameworkId;
+  /** absent: a requirement not yet assigned to a framework */
+  framework?: FrameworkId | null | undefined;
   requirementId?: string | null | undefined;
   severity: FindingSeverity;
   title: string;
@@ -83,7 +84,8 @@ export type CreateRequirementInput = {
   acceptanceCriteria?: Array<string> | null | undefined;
   category?: string | null | undefined;
   description?: string | null | undefined;
-  framework: FrameworkId;
+  /** absent: a requirement not yet assigned to a framework */
+  framework?: FrameworkId | null | undefined;
   implementation?: ImplementationInput | null | undefined;
   /** MEDIUM when absent */
   priority?: Priority | null | undefined;
@@ -349,6 +351,8 @@ export type RequirementFilter = {
   framework?: FrameworkId | null | undefined;
   priority?: Priority | null | undefined;
   status?: RequirementStatus | null | undefined;
+  /** true: only requirements not yet assigned to a framework; false: only assigned ones */
+  unassigned?: boolean | null | undefined;
 };
 
 /** Requirement status (REST: "pending", "in-progress", "completed") */
@@ -527,7 +531,7 @@ export type DashboardStatusViewQueryVariables = Exact<{ [key: string]: never; }>
 
 export type DashboardStatusViewQuery = { dashboardStatus: { status: DashboardState, uptime: string, lastActivity: string | null, systemHealth: { compliance: string, monitoring: string, validation: string }, recentActivity: Array<{ type: string, description: string, user: string, timestamp: string }> } };
 
-export type RequirementRowFragment = { id: string, title: string, description: string | null, framework: FrameworkId, category: string | null, priority: Priority, status: RequirementStatus, acceptanceCriteria: Array<string>, updatedAt: string, validation: { score: number, status: ValidationOutcome } | null };
+export type RequirementRowFragment = { id: string, title: string, description: string | null, framework: FrameworkId | null, category: string | null, priority: Priority, status: RequirementStatus, acceptanceCriteria: Array<string>, updatedAt: string, validation: { score: number, status: ValidationOutcome } | null };
 
 export type RequirementListQueryVariables = Exact<{
   filter?: RequirementFilter | null | undefined;
@@ -536,14 +540,14 @@ export type RequirementListQueryVariables = Exact<{
 }>;
 
 
-export type RequirementListQuery = { requirements: { data: Array<{ id: string, title: string, description: string | null, framework: FrameworkId, category: string | null, priority: Priority, status: RequirementStatus, acceptanceCriteria: Array<string>, updatedAt: string, validation: { score: number, status: ValidationOutcome } | null }>, pagination: { total: number, limit: number, offset: number, hasMore: boolean } } };
+export type RequirementListQuery = { requirements: { data: Array<{ id: string, title: string, description: string | null, framework: FrameworkId | null, category: string | null, priority: Priority, status: RequirementStatus, acceptanceCriteria: Array<string>, updatedAt: string, validation: { score: number, status: ValidationOutcome } | null }>, pagination: { total: number, limit: number, offset: number, hasMore: boolean } } };
 
 export type CreateRequirementFormMutationVariables = Exact<{
   input: CreateRequirementInput;
 }>;
 
 
-export type CreateRequirementFormMutation = { createRequirement: { id: string, title: string, description: string | null, framework: FrameworkId, category: string | null, priority: Priority, status: RequirementStatus, acceptanceCriteria: Array<string>, updatedAt: string, validation: { score: number, status: ValidationOutcome } | null } };
+export type CreateRequirementFormMutation = { createRequirement: { id: string, title: string, description: string | null, framework: FrameworkId | null, category: string | null, priority: Priority, status: RequirementStatus, acceptanceCriteria: Array<string>, updatedAt: string, validation: { score: number, status: ValidationOutcome } | null } };
 
 export type UpdateRequirementFormMutationVariables = Exact<{
   id: string;
@@ -551,7 +555,7 @@ export type UpdateRequirementFormMutationVariables = Exact<{
 }>;
 
 
-export type UpdateRequirementFormMutation = { updateRequirement: { id: string, title: string, description: string | null, framework: FrameworkId, category: string | null, priority: Priority, status: RequirementStatus, acceptanceCriteria: Array<string>, updatedAt: string, validation: { score: number, status: ValidationOutcome } | null } };
+export type UpdateRequirementFormMutation = { updateRequirement: { id: string, title: string, description: string | null, framework: FrameworkId | null, category: string | null, priority: Priority, status: RequirementStatus, acceptanceCriteria: Array<string>, updatedAt: string, validation: { score: number, status: ValidationOutcome } | null } };
 
 export type ValidateRequirementActionMutationVariables = Exact<{
   id: string;

@@ -98,7 +98,7 @@ export function Requirements() {
                 {page.data.map((r) => (
                   <tr key={r.id}>
                     <th scope="row">{r.title}</th>
-                    <td>{frameworkName(r.framework)}</td>
+                    <td>{r.framework ? frameworkName(r.framework) : 'unassigned'}</td>
                     <td>{show(r.priority)}</td>
                     <td>
                       <span class={`pill pill-${show(r.status)}`}>{show(r.status)}</span>

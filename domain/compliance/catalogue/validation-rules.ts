@@ -37,7 +37,7 @@ export const COMMON_VALIDATION_RULES: readonly ValidationRuleInfo[] = Object.fre
   {
     id: RULE_IDS.frameworkSupported,
     name: 'Framework is supported',
-    description: 'The requirement must target a framework that exists in the catalogue.',
+    description: 'The requirement must target a framework that exists in the catalogue; one not yet assigned to a framework gets a warning.',
   },
   {
     id: RULE_IDS.titleRequired,

@@ -21,7 +21,8 @@ const PROBE_INTERVAL_MS = 30_000;
 
 export interface DashboardMetrics {
   project: { name: string; version: string; lastUpdated: string };
-  requirements: { total: number; completed: number; inProgress: number; pending: number; completionRate: number };
+  /** `unassigned`: of `total`, those not yet assigned to a framework (in no framework's score). */
+  requirements: { total: number; completed: number; inProgress: number; pending: number; completionRate: number; unassigned: number };
   compliance: { frameworks: { name: string; score: number; status: string; lastAssessed: string | null; scoring: ScoreParts }[]; overallScore: number };
 }
 
@@ -122,6 +123,7 @@ export class DashboardService {
         inProgress: m.overall.inProgress,
         pending: m.overall.pending,
         completionRate: m.overall.completionRate,
+        unassigned: m.unassigned,
       },
       compliance: {
         frameworks: SUPPORTED_FRAMEWORKS.map((f) => ({ name: f, score: m.frameworks[f].score, status: m.frameworks[f].status, lastAssessed: lastAssessed.get(f) ?? null, scoring: m.frameworks[f].parts! })),

@@ -6,6 +6,8 @@ import { buildTraceability } from '../traceability/traceability.service';
 
 /** Shown when `ORGANISATION_NAME` is not set, so a report never looks as if it named one. */
 export const UNNAMED_ORGANISATION = 'Organisation not configured (ORGANISATION_NAME)';
+/** The framework column of a requirement not yet assigned to one (listed, not scored). */
+export const UNASSIGNED = 'unassigned';
 import { Requirement, type Priority, type RequirementStatus } from '../requirements/requirement.entity';
 import { PRIORITY_WEIGHT, STATUS_CREDIT, levelOf } from '../status/measurement';
 import type { ReportFrameworkSummary, ReportKind, ReportModel } from './render';
@@ -142,7 +144,7 @@ export async function buildReportModel(em: EntityManager, scope: ReportScope): P
       ? requirements.map((r) => ({
           id: r.id,
           title: r.title,
-          framework: r.framework,
+          framework: r.framework ?? UNASSIGNED,
           status: r.status,
           priority: r.priority,
           createdAt: r.createdAt.toISOString(),

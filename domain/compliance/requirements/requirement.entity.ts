@@ -50,8 +50,9 @@ export class Requirement {
   @Property({ type: 'text', nullable: true })
   description?: string | null;
 
-  @Property({ type: 'string', length: 20 })
-  framework!: string;
+  /** Null: not yet assigned to a framework (listed as unassigned, not scored). */
+  @Property({ type: 'string', length: 20, nullable: true })
+  framework?: string | null;
 
   @Property({ type: 'string', length: 100, nullable: true })
   category?: string | null;

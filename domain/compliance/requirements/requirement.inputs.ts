@@ -47,7 +47,8 @@ const fields = {
 export const CreateRequirementInput = z.object({
   title: fields.title,
   description: fields.description.optional(),
-  framework: fields.framework,
+  /** Absent or null: a requirement not yet assigned to a framework (listed as unassigned, not scored). */
+  framework: fields.framework.nullable().optional(),
   category: fields.category.optional(),
   priority: fields.priority.default('medium'),
   acceptanceCriteria: fields.acceptanceCriteria.default([]),
@@ -60,7 +61,8 @@ export type CreateRequirementInput = z.input<typeof CreateRequirementInput>;
 export const UpdateRequirementInput = z.object({
   title: fields.title.optional(),
   description: fields.description.optional(),
-  framework: fields.framework.optional(),
+  /** A framework assigns the requirement to it; null leaves it unassigned again. */
+  framework: fields.framework.nullable().optional(),
   category: fields.category.optional(),
   priority: fields.priority.optional(),
   status: z.enum(REQUIREMENT_STATUSES).optional(),
@@ -76,12 +78,22 @@ const pageFields = {
 };
 export const PageQuery = z.object(pageFields);
 
-export const ListRequirementsQuery = z.object({
-  framework: frameworkField.optional(),
-  status: z.enum(REQUIREMENT_STATUSES).optional(),
-  priority: z.enum(PRIORITIES).optional(),
-  ...pageFields,
-});
+/** A boolean, or `true`/`false` as a query string sends it (documented as a boolean). */
+const booleanParam = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
+
+export const ListRequirementsQuery = z
+  .object({
+    framework: frameworkField.optional(),
+    /** true: only requirements not yet assigned to a framework; false: only assigned ones. */
+    unassigned: booleanParam.optional(),
+    status: z.enum(REQUIREMENT_STATUSES).optional(),
+    priority: z.enum(PRIORITIES).optional(),
+    ...pageFields,
+  })
+  .refine((q) => !(q.framework !== undefined && q.unassigned === true), {
+    message: 'a requirement of a framework is not unassigned: give framework or unassigned=true, not both',
+    path: ['unassigned'],
+  });
 export type ListRequirementsQuery = z.input<typeof ListRequirementsQuery>;
 
 export const BatchCreateInput = z.object({ requirements: z.array(z.unknown()).min(1).max(MAX_BATCH_SIZE) });
@@ -89,6 +101,8 @@ export const BatchStatusInput = z.object({ updates: z.array(z.unknown()).min(1).
 export const BatchStatusItem = z.object({ id: z.string().min(1).max(100), status: z.enum(REQUIREMENT_STATUSES) });
 export const ValidateByIdInput = z.object({ requirementId: z.string().min(1, 'must be a non-empty string').max(100) });
 export const BatchValidateInput = z.object({ requirementIds: z.array(z.string().min(1).max(100)).min(1).max(MAX_BATCH_SIZE) });
+/** `POST /api/validate`: a stored requirement by id (validated and recorded), or one given inline (validated only). */
+export const ValidateInput = z.union([ValidateByIdInput, CreateRequirementInput]);
 
 /** null and undefined members dropped: callers send absent values either way. */
 export function withoutNulls(raw: unknown): unknown {

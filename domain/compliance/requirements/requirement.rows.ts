@@ -77,6 +77,8 @@ export async function readRequirementPage(em: EntityManager, q: z.output<typeof 
       where.push(`${column} = ?`);
       params.push(value);
     }
+    // Unassigned requirements (no framework) count in the tally too, under a null framework.
+    if (q.unassigned !== undefined) where.push(q.unassigned ? 'framework is null' : 'framework is not null');
     const filter = where.join(' and ');
     const tallyFilter = where.slice(1).concat('true').join(' and ');
     const columns = detail ? REQUIREMENT_DETAIL_COLUMNS : REQUIREMENT_LIST_COLUMNS;
@@ -116,7 +118,7 @@ export function insertRequirement(change: NewRows, input: z.output<typeof Create
       id: newId('req'),
       title: input.title,
       description: input.description ?? null,
-      framework: input.framework,
+      framework: input.framework ?? null,
       status: 'pending',
       priority: input.priority,
       createdAt: at,

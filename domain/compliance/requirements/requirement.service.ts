@@ -58,7 +58,7 @@ export class RequirementService {
       const view = insertRequirement(change, input);
       change.audit('requirement', 'requirement.create', view.id, null, view);
       change.emit('requirement.created', { ...view });
-      change.log('requirement.created', `Created requirement "${view.title}" (${view.framework})`, view.id);
+      change.log('requirement.created', `Created requirement "${view.title}" (${view.framework ?? 'unassigned'})`, view.id);
       return view;
     });
   }
@@ -86,7 +86,7 @@ export class RequirementService {
     precheckFramework(query);
     const q = parseInput(ListRequirementsQuery, query);
     // The answer depends on the arguments only (the permission is checked above), so every caller shares it.
-    const key = `requirements.list\u0000${detail ? 'detail' : 'item'}\u0000${q.framework ?? ''}\u0000${q.status ?? ''}\u0000${q.priority ?? ''}\u0000${q.limit}\u0000${q.offset}`;
+    const key = `requirements.list\u0000${detail ? 'detail' : 'item'}\u0000${q.framework ?? ''}\u0000${q.unassigned ?? ''}\u0000${q.status ?? ''}\u0000${q.priority ?? ''}\u0000${q.limit}\u0000${q.offset}`;
     return { q, key };
   }
 
@@ -136,7 +136,7 @@ export class RequirementService {
       const deletedAt = r.deletedAt.toISOString();
       change.audit('requirement', 'requirement.delete', r.id, { deletedAt: null }, { deletedAt });
       change.emit('requirement.deleted', { id: r.id, title: r.title, framework: r.framework, deletedAt });
-      change.log('requirement.deleted', `Deleted requirement "${r.title}" (${r.framework})`, r.id);
+      change.log('requirement.deleted', `Deleted requirement "${r.title}" (${r.framework ?? 'unassigned'})`, r.id);
       return { id: r.id, deleted: true as const, deletedAt };
     });
   }
@@ -152,7 +152,7 @@ export class RequirementService {
     requirePermission(ctx, 'read:requirements');
     precheckFramework(raw);
     const input = parseInput(CreateRequirementInput, raw);
-    return validateRequirement({ ...input, framework: input.framework as FrameworkId });
+    return validateRequirement({ ...input, framework: (input.framework ?? null) as FrameworkId | null });
   }
 
   /** `{requirementId}` validates (and records) a stored requirement; anything else is validated inline. */
@@ -210,7 +210,7 @@ export class RequirementService {
         out.created.push({ id: view.id, title: view.title, status: 'created' });
         change.audit('requirement', 'requirement.create', view.id, null, view);
         change.emit('requirement.created', { ...view });
-        change.log('requirement.created', `Created requirement "${view.title}" (${view.framework}) in a batch`, view.id);
+        change.log('requirement.created', `Created requirement "${view.title}" (${view.framework ?? 'unassigned'}) in a batch`, view.id);
       }
       return out;
     });
@@ -293,7 +293,7 @@ export class RequirementService {
   }
 
   private async validateOne(change: Change, r: Requirement): Promise<ValidationResult> {
-    const result = validateRequirement({ ...r, framework: r.framework as FrameworkId });
+    const result = validateRequirement({ ...r, framework: (r.framework ?? null) as FrameworkId | null });
     const previous = r.validation ?? null;
     r.validation = {
       status: result.valid ? 'passed' : 'failed',

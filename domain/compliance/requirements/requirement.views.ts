@@ -6,7 +6,8 @@ export interface RequirementListItem {
   id: string;
   title: string;
   description: string | null;
-  framework: string;
+  /** Null: not yet assigned to a framework. */
+  framework: string | null;
   status: RequirementStatus;
   priority: string;
   createdAt: string;
@@ -30,7 +31,7 @@ export const requirementListItem = (r: Requirement): RequirementListItem => ({
   id: r.id,
   title: r.title,
   description: r.description ?? null,
-  framework: r.framework,
+  framework: r.framework ?? null,
   status: r.status,
   priority: r.priority,
   createdAt: r.createdAt.toISOString(),
@@ -41,7 +42,7 @@ export const requirementDetail = (r: Requirement): RequirementDetail => ({
   id: r.id,
   title: r.title,
   description: r.description ?? null,
-  framework: r.framework,
+  framework: r.framework ?? null,
   status: r.status,
   priority: r.priority,
   createdAt: r.createdAt.toISOString(),

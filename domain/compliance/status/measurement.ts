@@ -52,6 +52,8 @@ export interface Measure {
 export interface Measurement {
   overall: Measure;
   frameworks: Record<FrameworkId, Measure>;
+  /** Requirements not yet assigned to a framework: counted overall (they are requirements), in no framework's score. */
+  unassigned: number;
 }
 
 export interface FrameworkStatusView {
@@ -112,7 +114,8 @@ function overallMeasure(t: Tally, frameworks: Measure[]): Measure {
 /** A `compliance_tally` bucket: its kind, its key columns and its summed deltas. */
 export interface TallyRow {
   kind: 'r' | 'c' | 'f';
-  framework: string;
+  /** Null: requirements not yet assigned to a framework. */
+  framework: string | null;
   status: RequirementStatus | null;
   priority: Priority | null;
   clause: string | null;
@@ -125,7 +128,9 @@ export interface TallyRow {
 export function measurementOf(rows: TallyRow[]): Measurement {
   const overall = emptyTally();
   const byFramework = Object.fromEntries(SUPPORTED_FRAMEWORKS.map((f) => [f, emptyTally()])) as Record<FrameworkId, Tally>;
+  let unassigned = 0;
   for (const r of rows) {
+    if (r.kind === 'r' && r.framework === null) unassigned += Number(r.n);
     const t = byFramework[r.framework as FrameworkId];
     if (r.kind === 'c') {
       if (t && r.clause && Number(r.n) > 0) t.covered.add(r.clause);
@@ -152,7 +157,7 @@ export function measurementOf(rows: TallyRow[]): Measurement {
     }
   }
   const frameworks = Object.fromEntries(SUPPORTED_FRAMEWORKS.map((f) => [f, frameworkMeasure(f, byFramework[f])])) as Record<FrameworkId, Measure>;
-  return { overall: overallMeasure(overall, Object.values(frameworks)), frameworks };
+  return { overall: overallMeasure(overall, Object.values(frameworks)), frameworks, unassigned };
 }
 
 export const sameMeasure = (a: Measure, b: Measure) =>

@@ -76,7 +76,8 @@ export interface TraceabilityMatrix {
   generatedAt: string;
   /** False when the caller lacks `read:audits`: findings and their evidence are then left out, not shown empty by mistake. */
   findingsIncluded: boolean;
-  summary: { clauses: number; covered: number; gaps: number; coveragePercent: number; requirements: number; unmappedRequirements: number; openFindings: number; resolvedFindings: number };
+  /** `unassignedRequirements`: requirements not yet assigned to any framework, so in no matrix. */
+  summary: { clauses: number; covered: number; gaps: number; coveragePercent: number; requirements: number; unmappedRequirements: number; unassignedRequirements: number; openFindings: number; resolvedFindings: number };
   clauses: TraceClause[];
   /** Clauses no requirement maps to. */
   gaps: { clauseId: string; section: string; title: string; category: string }[];
@@ -106,11 +107,12 @@ function traceFinding(f: AuditFinding): TraceFinding {
 /**
  * Builds the matrix: every catalogue clause → the requirements mapped to it → their latest
  * validation → open and resolved findings → evidence; clauses nothing maps to are gaps.
- * Two queries (requirements, findings) whatever the size.
+ * Three queries (requirements, findings, the count of unassigned requirements) whatever the size.
  */
 export async function buildTraceability(em: EntityManager, framework: FrameworkId, opts: { includeFindings: boolean; now?: Date }): Promise<TraceabilityMatrix> {
   const catalogue = getFramework(framework);
   const requirements = await em.find(Requirement, { framework }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const unassigned = await em.count(Requirement, { framework: null });
   const findings = opts.includeFindings ? await em.find(AuditFinding, { framework }, { orderBy: { discoveredAt: 'asc', id: 'asc' } }) : [];
   const byRequirement = new Map<string, AuditFinding[]>();
   for (const f of findings) if (f.requirementId) byRequirement.set(f.requirementId, [...(byRequirement.get(f.requirementId) ?? []), f]);
@@ -156,6 +158,7 @@ export async function buildTraceability(em: EntityManager, framework: FrameworkI
       coveragePercent: clauses.length ? Math.round((1000 * covered) / clauses.length) / 10 : 0,
       requirements: requirements.length,
       unmappedRequirements: traced.filter((r) => r.clauses.length === 0).length,
+      unassignedRequirements: unassigned,
       openFindings: findings.filter((f) => f.status !== 'resolved').length,
       resolvedFindings: findings.filter((f) => f.status === 'resolved').length,
     },

@@ -99,7 +99,18 @@ function buildContext(requirement: RequirementForValidation): Context {
 const frameworkSupported: Rule = ({ requirement }) =>
   isFrameworkId(requirement.framework)
     ? []
-    : [
+    : requirement.framework === null || requirement.framework === undefined
+      ? [
+          // Not yet assigned (the document requires a title only): a gap to close, not a defect.
+          finding(
+            RULE_IDS.frameworkSupported,
+            'warning',
+            'framework',
+            'The requirement is not assigned to a framework yet, so no framework rules or clause mapping are applied and it is not scored.',
+            'Assign it to one of the supported frameworks: iso13485, fda21cfr11, gdpr or soc2.',
+          ),
+        ]
+      : [
         finding(
           RULE_IDS.frameworkSupported,
           'error',
@@ -314,10 +325,12 @@ export function validateRequirement(requirement: RequirementForValidation): Vali
   const score = scoreIssues(issues);
   const hasErrors = issues.some((issue) => issue.severity === 'error');
 
-  const framework = String(requirement.framework);
-  const complianceMapping: Record<string, string[]> = {
-    [framework]: mapToClauses(framework, [context.title, context.description, ...context.criteria, asText(requirement.category)]),
-  };
+  const framework = requirement.framework;
+  // An unassigned requirement maps to no framework's clauses: an empty mapping.
+  const complianceMapping: Record<string, string[]> =
+    framework === null || framework === undefined
+      ? {}
+      : { [String(framework)]: mapToClauses(String(framework), [context.title, context.description, ...context.criteria, asText(requirement.category)]) };
 
   return {
     valid: !hasErrors && score >= VALIDITY_THRESHOLD,

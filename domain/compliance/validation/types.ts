@@ -3,7 +3,8 @@ import type { FrameworkId } from '../catalogue/types';
 export interface RequirementForValidation {
   title: string;
   description?: string | null;
-  framework: FrameworkId;
+  /** Null or absent: not yet assigned to a framework. */
+  framework?: FrameworkId | null;
   category?: string | null;
   priority?: string | null;
   acceptanceCriteria?: string[] | null;

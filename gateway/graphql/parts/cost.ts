@@ -15,13 +15,15 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { DomainError } from '../../../domain/errors';
+import { COST_WEIGHTS, type CostWeights } from './cost-weights';
 
 /**
  * What an operation may cost once list sizes are known. graphql-armor's cost limit (validation, no
  * variables) counts every field once, so `requirements(limit: 500) { data { … findings { … } } }` cost
  * the same as `limit: 1`. Here, with the variables at hand, a field's `limit` multiplies the cost of
  * everything under it; a list without a `limit` of its own counts as DEFAULT_LIST_SIZE items, except
- * directly inside a paged field (its `data`), which the page's `limit` already counts.
+ * directly inside a paged field (its `data`), which the page's `limit` already counts. A field's own
+ * weight and assumed list size can differ from these defaults (parts/cost-weights.ts: measured CPU).
  */
 export const LIST_COST = {
   /** Items assumed for a `limit` not given (the services' default page). */
@@ -30,7 +32,13 @@ export const LIST_COST = {
   defaultListSize: 10,
 };
 
-export function operationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> = {}): number {
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> = {},
+  weights: CostWeights = COST_WEIGHTS,
+): number {
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) return 0;
   const root = operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
@@ -68,6 +76,7 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
         total += 1;
         continue;
       }
+      const own = weights.fields[`${type.name}.${field.name}`];
       const limit = limitOf(field, sel.arguments ?? []);
       const isList = isListType(getNullableType(field.type));
       let items = 1;
@@ -76,14 +85,15 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
         items = limit;
         childPaged = !isList; // a page object: its `data` list is what `limit` counts
       } else if (isList) {
-        items = paged ? 1 : LIST_COST.defaultListSize;
+        items = paged ? 1 : (own?.listSize ?? LIST_COST.defaultListSize);
       }
       const below = sel.selectionSet ? costOf(getNamedType(field.type), sel.selectionSet, childPaged, depth + 1, seen) : 0;
-      total += 1 + items * below;
+      total += (own?.weight ?? weights.types[type.name] ?? 1) + items * below;
     }
     return total;
   };
-  return costOf(root, operation.selectionSet, false, 0, new Set());
+  // Weights below one unit make fractions; an operation costs whole units.
+  return Math.ceil(costOf(root, operation.selectionSet, false, 0, new Set()) - 1e-9);
 }
 
 /** Throws 400 VALIDATION_ERROR when the operation's list-aware cost is over `maxCost`. */

@@ -667,8 +667,9 @@ pub struct CreateRequirementRequest {
     /// May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`.
-    pub framework: String,
+    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`. May be null. Optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub framework: Option<String>,
     /// May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
@@ -754,8 +755,9 @@ pub struct RequirementSummary {
     pub title: String,
     /// May be null.
     pub description: Option<String>,
-    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`.
-    pub framework: String,
+    /// null: not yet assigned to a framework (listed as unassigned, not scored). One of: `iso13485`,
+    /// `fda21cfr11`, `gdpr`, `soc2`. May be null.
+    pub framework: Option<String>,
     /// One of: `pending`, `in-progress`, `completed`.
     pub status: String,
     /// One of: `critical`, `high`, `medium`, `low`.
@@ -818,8 +820,9 @@ pub struct Requirement {
     pub title: String,
     /// May be null.
     pub description: Option<String>,
-    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`.
-    pub framework: String,
+    /// null: not yet assigned to a framework (listed as unassigned, not scored). One of: `iso13485`,
+    /// `fda21cfr11`, `gdpr`, `soc2`. May be null.
+    pub framework: Option<String>,
     /// One of: `pending`, `in-progress`, `completed`.
     pub status: String,
     /// One of: `critical`, `high`, `medium`, `low`.
@@ -850,7 +853,7 @@ pub struct UpdateRequirementRequest {
     /// May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`. Optional.
+    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`. May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub framework: Option<String>,
     /// May be null. Optional.
@@ -1180,7 +1183,7 @@ pub struct ShortValidateRequest {
     /// May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`. Optional.
+    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`. May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub framework: Option<String>,
     /// May be null. Optional.
@@ -1291,7 +1294,7 @@ pub struct Report {
     /// One of: `generating`, `completed`, `failed`.
     pub status: String,
     pub r#type: String,
-    /// May be null.
+    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`. May be null.
     pub framework: Option<String>,
     /// One of: `pdf`, `csv`, `json`.
     pub format: String,
@@ -1362,7 +1365,7 @@ pub struct SignComplianceReportResponse {
     /// One of: `generating`, `completed`, `failed`.
     pub status: String,
     pub r#type: String,
-    /// May be null.
+    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`. May be null.
     pub framework: Option<String>,
     /// One of: `pdf`, `csv`, `json`.
     pub format: String,
@@ -1419,6 +1422,8 @@ pub struct GetDashboardMetricsResponseRequirements {
     pub pending: i64,
     #[serde(rename = "completionRate")]
     pub completion_rate: f64,
+    /// of total, requirements not yet assigned to a framework (in no framework's score).
+    pub unassigned: i64,
 }
 
 /// A shape of the OpenAPI document (also GetDashboardMetricsShortResponseComplianceFrameworksItem).
@@ -1503,7 +1508,7 @@ pub struct GetDashboardHistoryResponse {
     pub metric: String,
     /// One of: `7d`, `30d`, `90d`, `1y`.
     pub period: String,
-    /// May be null.
+    /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`. May be null.
     pub framework: Option<String>,
     #[serde(rename = "dataPoints")]
     pub data_points: Vec<GetDashboardHistoryResponseDataPointsItem>,
@@ -1931,6 +1936,7 @@ impl ListLanguagesQuery {
 pub struct ListRequirementsQuery {
     /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`.
     pub framework: Option<String>,
+    pub unassigned: Option<bool>,
     /// One of: `pending`, `in-progress`, `completed`.
     pub status: Option<String>,
     /// One of: `critical`, `high`, `medium`, `low`.
@@ -1945,6 +1951,9 @@ impl ListRequirementsQuery {
         let mut pairs = Vec::new();
         if let Some(v) = &self.framework {
             pairs.push(("framework", v.to_string()));
+        }
+        if let Some(v) = &self.unassigned {
+            pairs.push(("unassigned", v.to_string()));
         }
         if let Some(v) = &self.status {
             pairs.push(("status", v.to_string()));
@@ -2027,6 +2036,7 @@ impl ListFindingsQuery {
 pub struct ShortListRequirementsQuery {
     /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`.
     pub framework: Option<String>,
+    pub unassigned: Option<bool>,
     /// One of: `pending`, `in-progress`, `completed`.
     pub status: Option<String>,
     /// One of: `critical`, `high`, `medium`, `low`.
@@ -2041,6 +2051,9 @@ impl ShortListRequirementsQuery {
         let mut pairs = Vec::new();
         if let Some(v) = &self.framework {
             pairs.push(("framework", v.to_string()));
+        }
+        if let Some(v) = &self.unassigned {
+            pairs.push(("unassigned", v.to_string()));
         }
         if let Some(v) = &self.status {
             pairs.push(("status", v.to_string()));

@@ -52,7 +52,8 @@ export type CreateRequirementInput = {
   acceptanceCriteria?: Array<string> | null | undefined;
   category?: string | null | undefined;
   description?: string | null | undefined;
-  framework: FrameworkId;
+  /** absent: a requirement not yet assigned to a framework */
+  framework?: FrameworkId | null | undefined;
   implementation?: ImplementationInput | null | undefined;
   /** MEDIUM when absent */
   priority?: Priority | null | undefined;
@@ -152,6 +153,8 @@ export type RequirementFilter = {
   framework?: FrameworkId | null | undefined;
   priority?: Priority | null | undefined;
   status?: RequirementStatus | null | undefined;
+  /** true: only requirements not yet assigned to a framework; false: only assigned ones */
+  unassigned?: boolean | null | undefined;
 };
 
 /** Requirement status (REST: "pending", "in-progress", "completed") */
@@ -211,21 +214,21 @@ export type RequirementsQueryVariables = Exact<{
 }>;
 
 
-export type RequirementsQuery = { requirements: { data: Array<{ id: string, title: string, description: string | null, framework: FrameworkId, status: RequirementStatus, priority: Priority, createdAt: string, updatedAt: string }>, pagination: { total: number, limit: number, offset: number, hasMore: boolean } } };
+export type RequirementsQuery = { requirements: { data: Array<{ id: string, title: string, description: string | null, framework: FrameworkId | null, status: RequirementStatus, priority: Priority, createdAt: string, updatedAt: string }>, pagination: { total: number, limit: number, offset: number, hasMore: boolean } } };
 
 export type RequirementQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type RequirementQuery = { requirement: { id: string, title: string, description: string | null, framework: FrameworkId, category: string | null, priority: Priority, status: RequirementStatus, acceptanceCriteria: Array<string>, createdAt: string, updatedAt: string } };
+export type RequirementQuery = { requirement: { id: string, title: string, description: string | null, framework: FrameworkId | null, category: string | null, priority: Priority, status: RequirementStatus, acceptanceCriteria: Array<string>, createdAt: string, updatedAt: string } };
 
 export type CreateRequirementMutationVariables = Exact<{
   input: CreateRequirementInput;
 }>;
 
 
-export type CreateRequirementMutation = { createRequirement: { id: string, title: string, framework: FrameworkId, priority: Priority, status: RequirementStatus, createdAt: string, updatedAt: string } };
+export type CreateRequirementMutation = { createRequirement: { id: string, title: string, framework: FrameworkId | null, priority: Priority, status: RequirementStatus, createdAt: string, updatedAt: string } };
 
 export type UpdateRequirementMutationVariables = Exact<{
   id: string;
@@ -233,7 +236,7 @@ export type UpdateRequirementMutationVariables = Exact<{
 }>;
 
 
-export type UpdateRequirementMutation = { updateRequirement: { id: string, title: string, framework: FrameworkId, priority: Priority, status: RequirementStatus, updatedAt: string } };
+export type UpdateRequirementMutation = { updateRequirement: { id: string, title: string, framework: FrameworkId | null, priority: Priority, status: RequirementStatus, updatedAt: string } };
 
 export type ComplianceStatusQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -1368,7 +1368,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 message: string;
-                provider?: string | null;
+                provider?: ("provider_a" | "provider_b" | "provider_c" | "mock") | null;
             };
         };
         WebhookEvent: {
@@ -1781,6 +1781,8 @@ export interface operations {
                             inProgress: number;
                             pending: number;
                             total: number;
+                            /** @description of total, requirements not yet assigned to a framework (in no framework's score) */
+                            unassigned: number;
                         };
                     };
                 };
@@ -1873,7 +1875,7 @@ export interface operations {
                             expiresAt: string | null;
                             /** @enum {string} */
                             format: "pdf" | "csv" | "json";
-                            framework: string | null;
+                            framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                             generatedAt: string | null;
                             /** @description SHA-256 of the unsigned original, which signatures are bound to */
                             recordSha256?: string | null;
@@ -2069,6 +2071,7 @@ export interface operations {
                 offset?: number;
                 priority?: "critical" | "high" | "medium" | "low";
                 status?: "pending" | "in-progress" | "completed";
+                unassigned?: boolean;
             };
             header?: never;
             path?: never;
@@ -2087,8 +2090,8 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             description: string | null;
-                            /** @enum {string} */
-                            framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                            /** @description null: not yet assigned to a framework (listed as unassigned, not scored) */
+                            framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                             id: string;
                             /** @enum {string} */
                             priority: "critical" | "high" | "medium" | "low";
@@ -2192,8 +2195,7 @@ export interface operations {
                     acceptanceCriteria?: string[];
                     category?: string | null;
                     description?: string | null;
-                    /** @enum {string} */
-                    framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                    framework?: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                     implementation?: {
                         completedAt?: string | null;
                         gitBranch?: string;
@@ -2227,8 +2229,8 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         description: string | null;
-                        /** @enum {string} */
-                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        /** @description null: not yet assigned to a framework (listed as unassigned, not scored) */
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         id: string;
                         implementation: {
                             completedAt?: string | null;
@@ -2365,8 +2367,8 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         description: string | null;
-                        /** @enum {string} */
-                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        /** @description null: not yet assigned to a framework (listed as unassigned, not scored) */
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         id: string;
                         implementation: {
                             completedAt?: string | null;
@@ -2491,8 +2493,7 @@ export interface operations {
                     acceptanceCriteria?: string[];
                     category?: string | null;
                     description?: string | null;
-                    /** @enum {string} */
-                    framework?: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                    framework?: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                     implementation?: {
                         completedAt?: string | null;
                         gitBranch?: string;
@@ -2525,8 +2526,8 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         description: string | null;
-                        /** @enum {string} */
-                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        /** @description null: not yet assigned to a framework (listed as unassigned, not scored) */
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         id: string;
                         implementation: {
                             completedAt?: string | null;
@@ -5139,8 +5140,7 @@ export interface operations {
                     acceptanceCriteria?: string[];
                     category?: string | null;
                     description?: string | null;
-                    /** @enum {string} */
-                    framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                    framework?: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                     implementation?: {
                         completedAt?: string | null;
                         gitBranch?: string;
@@ -6767,7 +6767,7 @@ export interface operations {
                         expiresAt: string | null;
                         /** @enum {string} */
                         format: "pdf" | "csv" | "json";
-                        framework: string | null;
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         generatedAt: string | null;
                         /** @description SHA-256 of the unsigned original, which signatures are bound to */
                         recordSha256?: string | null;
@@ -6900,7 +6900,7 @@ export interface operations {
                         expiresAt: string | null;
                         /** @enum {string} */
                         format: "pdf" | "csv" | "json";
-                        framework: string | null;
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         generatedAt: string | null;
                         /** @description SHA-256 of the unsigned original, which signatures are bound to */
                         recordSha256?: string | null;
@@ -7022,7 +7022,7 @@ export interface operations {
                         findings: {
                             [key: string]: unknown;
                         }[];
-                        framework: string | null;
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         /** Format: date-time */
                         generatedAt: string;
                         kind: string;
@@ -7167,7 +7167,7 @@ export interface operations {
                         expiresAt: string | null;
                         /** @enum {string} */
                         format: "pdf" | "csv" | "json";
-                        framework: string | null;
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         generatedAt: string | null;
                         /** @description SHA-256 of the unsigned original, which signatures are bound to */
                         recordSha256?: string | null;
@@ -7607,6 +7607,8 @@ export interface operations {
                             openFindings: number;
                             requirements: number;
                             resolvedFindings: number;
+                            /** @description requirements not yet assigned to any framework: in no matrix */
+                            unassignedRequirements: number;
                             unmappedRequirements: number;
                         };
                         unlinkedFindings: {
@@ -7706,7 +7708,7 @@ export interface operations {
                             timestamp: string;
                             value: number;
                         }[];
-                        framework: string | null;
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         /** @enum {string} */
                         metric: "compliance_score" | "requirement_completion" | "validation_rate";
                         /** @enum {string} */
@@ -7839,6 +7841,8 @@ export interface operations {
                             inProgress: number;
                             pending: number;
                             total: number;
+                            /** @description of total, requirements not yet assigned to a framework (in no framework's score) */
+                            unassigned: number;
                         };
                     };
                 };
@@ -7931,7 +7935,7 @@ export interface operations {
                             expiresAt: string | null;
                             /** @enum {string} */
                             format: "pdf" | "csv" | "json";
-                            framework: string | null;
+                            framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                             generatedAt: string | null;
                             /** @description SHA-256 of the unsigned original, which signatures are bound to */
                             recordSha256?: string | null;
@@ -8073,7 +8077,7 @@ export interface operations {
                         expiresAt: string | null;
                         /** @enum {string} */
                         format: "pdf" | "csv" | "json";
-                        framework: string | null;
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         generatedAt: string | null;
                         /** @description SHA-256 of the unsigned original, which signatures are bound to */
                         recordSha256?: string | null;
@@ -8206,7 +8210,7 @@ export interface operations {
                         expiresAt: string | null;
                         /** @enum {string} */
                         format: "pdf" | "csv" | "json";
-                        framework: string | null;
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         generatedAt: string | null;
                         /** @description SHA-256 of the unsigned original, which signatures are bound to */
                         recordSha256?: string | null;
@@ -8328,7 +8332,7 @@ export interface operations {
                         findings: {
                             [key: string]: unknown;
                         }[];
-                        framework: string | null;
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         /** Format: date-time */
                         generatedAt: string;
                         kind: string;
@@ -8828,6 +8832,7 @@ export interface operations {
                 offset?: number;
                 priority?: "critical" | "high" | "medium" | "low";
                 status?: "pending" | "in-progress" | "completed";
+                unassigned?: boolean;
             };
             header?: never;
             path?: never;
@@ -8846,8 +8851,8 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             description: string | null;
-                            /** @enum {string} */
-                            framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                            /** @description null: not yet assigned to a framework (listed as unassigned, not scored) */
+                            framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                             id: string;
                             /** @enum {string} */
                             priority: "critical" | "high" | "medium" | "low";
@@ -8951,8 +8956,7 @@ export interface operations {
                     acceptanceCriteria?: string[];
                     category?: string | null;
                     description?: string | null;
-                    /** @enum {string} */
-                    framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                    framework?: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                     implementation?: {
                         completedAt?: string | null;
                         gitBranch?: string;
@@ -8986,8 +8990,8 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         description: string | null;
-                        /** @enum {string} */
-                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        /** @description null: not yet assigned to a framework (listed as unassigned, not scored) */
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         id: string;
                         implementation: {
                             completedAt?: string | null;
@@ -9124,8 +9128,8 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         description: string | null;
-                        /** @enum {string} */
-                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        /** @description null: not yet assigned to a framework (listed as unassigned, not scored) */
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         id: string;
                         implementation: {
                             completedAt?: string | null;
@@ -9250,8 +9254,7 @@ export interface operations {
                     acceptanceCriteria?: string[];
                     category?: string | null;
                     description?: string | null;
-                    /** @enum {string} */
-                    framework?: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                    framework?: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                     implementation?: {
                         completedAt?: string | null;
                         gitBranch?: string;
@@ -9284,8 +9287,8 @@ export interface operations {
                         /** Format: date-time */
                         createdAt: string;
                         description: string | null;
-                        /** @enum {string} */
-                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        /** @description null: not yet assigned to a framework (listed as unassigned, not scored) */
+                        framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         id: string;
                         implementation: {
                             completedAt?: string | null;
@@ -9537,8 +9540,7 @@ export interface operations {
                         acceptanceCriteria?: string[];
                         category?: string | null;
                         description?: string | null;
-                        /** @enum {string} */
-                        framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
+                        framework?: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         implementation?: {
                             completedAt?: string | null;
                             gitBranch?: string;
