@@ -49,7 +49,7 @@ export const ReportSignature = z.object({
 
 export const Report = z.object({
   reportId: z.string(),
-  status: z.enum(['generating', 'completed', 'failed']),
+  status: z.enum(['generating', 'completed', 'failed', 'expired']).describe('`expired` once `expiresAt` has passed: then there is no `downloadUrl`'),
   type: z.string(),
   framework: z.string().nullable(),
   format: z.enum(['pdf', 'csv', 'json']),

@@ -89,7 +89,8 @@ export const PERIOD_DAYS: Record<Exclude<(typeof DASHBOARD_PERIODS)[number], 'cu
 
 export interface ReportView {
   reportId: string;
-  status: 'generating' | 'completed' | 'failed';
+  /** `expired` once a completed report's `expiresAt` has passed: it has no `downloadUrl` then. */
+  status: 'generating' | 'completed' | 'failed' | 'expired';
   type: string;
   framework: string | null;
   format: string;
