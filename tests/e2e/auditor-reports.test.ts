@@ -98,7 +98,7 @@ describe('a compliance report in full', () => {
       'GAP: no requirement',
       'Approval',
       'Prepared by',
-      'Not signed',
+      'Electronic signatures (21 CFR 11.50, 11.70) are recorded with the report, not written into this file',
     ]) {
       expect(text).toContain(expected);
     }
