@@ -1,6 +1,6 @@
 import { drawTable } from './pdf-table';
 import { describePeriod, formatDate, formatTimestamp, frameworkLabel, humanise, KIND_LABEL, openCounts, penaltyCell, shortFrameworkLabel } from './pdf-format';
-import { ensureSpace, MUTED_COLOR, writeField, writeParagraph, writeSectionHeading, type Doc } from './pdf-text';
+import { block, ensureSpace, MUTED_COLOR, writeField, writeParagraph, writeSectionHeading, type Doc } from './pdf-text';
 import type { RenderOptions, ReportFindingRow, ReportModel, ReportRequirementRow } from './types';
 
 /** The sections of a PDF report, in reading order. */
@@ -75,7 +75,7 @@ function writeRequirement(doc: Doc, r: ReportRequirementRow): void {
 export function writeRequirements(doc: Doc, model: ReportModel): void {
   writeSectionHeading(doc, `Requirements (${model.requirements.length})`);
   if (!model.requirements.length) writeParagraph(doc, 'No requirements in this report.', { size: 9, italic: true, color: MUTED_COLOR });
-  for (const r of model.requirements) writeRequirement(doc, r);
+  for (const r of model.requirements) block(doc, 'Div', () => writeRequirement(doc, r));
 }
 
 function writeFinding(doc: Doc, f: ReportFindingRow, evidenceIncluded: boolean): void {
@@ -100,7 +100,7 @@ function writeFinding(doc: Doc, f: ReportFindingRow, evidenceIncluded: boolean):
 export function writeFindings(doc: Doc, model: ReportModel): void {
   writeSectionHeading(doc, `Findings (${model.findings.length})`);
   if (!model.findings.length) writeParagraph(doc, 'No findings in this report.', { size: 9, italic: true, color: MUTED_COLOR });
-  for (const f of model.findings) writeFinding(doc, f, !!model.scope?.includeEvidence);
+  for (const f of model.findings) block(doc, 'Div', () => writeFinding(doc, f, !!model.scope?.includeEvidence));
 }
 
 /** Evidence of models without per-finding evidence (older models): one list per finding. */
