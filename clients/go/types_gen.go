@@ -1033,7 +1033,8 @@ type SignComplianceReportResponseSignature struct {
 // ListDashboardReportsResponseDataItem, …).
 type Report struct {
 	ReportID string `json:"reportId"`
-	// One of: "generating", "completed", "failed".
+	// `expired` once `expiresAt` has passed: then there is no `downloadUrl`. One of: "generating",
+	// "completed", "failed", "expired".
 	Status string `json:"status"`
 	Type   string `json:"type"`
 	// May be null.
@@ -1086,7 +1087,8 @@ type SignComplianceReportRequest struct {
 // SignComplianceReportResponse is a shape of the OpenAPI document.
 type SignComplianceReportResponse struct {
 	ReportID string `json:"reportId"`
-	// One of: "generating", "completed", "failed".
+	// `expired` once `expiresAt` has passed: then there is no `downloadUrl`. One of: "generating",
+	// "completed", "failed", "expired".
 	Status string `json:"status"`
 	Type   string `json:"type"`
 	// May be null.

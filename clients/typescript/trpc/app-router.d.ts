@@ -535,7 +535,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: {
           reportId: string;
-          status: "failed" | "completed" | "generating";
+          status: "expired" | "failed" | "completed" | "generating";
           type: string;
           framework: null | string;
           format: string;
@@ -569,7 +569,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: {
           reportId: string;
-          status: "failed" | "completed" | "generating";
+          status: "expired" | "failed" | "completed" | "generating";
           type: string;
           framework: null | string;
           format: string;
@@ -608,7 +608,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: {
           reportId: string;
-          status: "failed" | "completed" | "generating";
+          status: "expired" | "failed" | "completed" | "generating";
           type: string;
           framework: null | string;
           format: string;
@@ -642,7 +642,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: {
           reportId: string;
-          status: "failed" | "completed" | "generating";
+          status: "expired" | "failed" | "completed" | "generating";
           type: string;
           framework: null | string;
           format: string;
@@ -677,7 +677,7 @@ export type AppRouter = TRPCBuiltRouter<
         output: {
           data: Array<{
             reportId: string;
-            status: "failed" | "completed" | "generating";
+            status: "expired" | "failed" | "completed" | "generating";
             type: string;
             framework: null | string;
             format: string;
@@ -1909,7 +1909,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: ({
           reportId: string;
-          status: "failed" | "completed" | "generating";
+          status: "expired" | "failed" | "completed" | "generating";
           type: string;
           framework: null | string;
           format: string;

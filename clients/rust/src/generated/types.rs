@@ -1285,7 +1285,8 @@ pub struct SignComplianceReportResponseSignature {
 pub struct Report {
     #[serde(rename = "reportId")]
     pub report_id: String,
-    /// One of: `generating`, `completed`, `failed`.
+    /// `expired` once `expiresAt` has passed: then there is no `downloadUrl`. One of: `generating`,
+    /// `completed`, `failed`, `expired`.
     pub status: String,
     pub r#type: String,
     /// May be null.
@@ -1356,7 +1357,8 @@ pub struct SignComplianceReportRequest {
 pub struct SignComplianceReportResponse {
     #[serde(rename = "reportId")]
     pub report_id: String,
-    /// One of: `generating`, `completed`, `failed`.
+    /// `expired` once `expiresAt` has passed: then there is no `downloadUrl`. One of: `generating`,
+    /// `completed`, `failed`, `expired`.
     pub status: String,
     pub r#type: String,
     /// May be null.

@@ -1852,8 +1852,11 @@ export interface operations {
                                 signerName: string;
                             }[];
                             size?: number | null;
-                            /** @enum {string} */
-                            status: "generating" | "completed" | "failed";
+                            /**
+                             * @description `expired` once `expiresAt` has passed: then there is no `downloadUrl`
+                             * @enum {string}
+                             */
+                            status: "generating" | "completed" | "failed" | "expired";
                             type: string;
                         }[];
                     };
@@ -6606,8 +6609,11 @@ export interface operations {
                             signerName: string;
                         }[];
                         size?: number | null;
-                        /** @enum {string} */
-                        status: "generating" | "completed" | "failed";
+                        /**
+                         * @description `expired` once `expiresAt` has passed: then there is no `downloadUrl`
+                         * @enum {string}
+                         */
+                        status: "generating" | "completed" | "failed" | "expired";
                         type: string;
                     };
                 };
@@ -6739,8 +6745,11 @@ export interface operations {
                             signerName: string;
                         }[];
                         size?: number | null;
-                        /** @enum {string} */
-                        status: "generating" | "completed" | "failed";
+                        /**
+                         * @description `expired` once `expiresAt` has passed: then there is no `downloadUrl`
+                         * @enum {string}
+                         */
+                        status: "generating" | "completed" | "failed" | "expired";
                         type: string;
                     };
                 };
@@ -7016,8 +7025,11 @@ export interface operations {
                             signerName: string;
                         }[];
                         size?: number | null;
-                        /** @enum {string} */
-                        status: "generating" | "completed" | "failed";
+                        /**
+                         * @description `expired` once `expiresAt` has passed: then there is no `downloadUrl`
+                         * @enum {string}
+                         */
+                        status: "generating" | "completed" | "failed" | "expired";
                         type: string;
                     };
                 };
@@ -7388,7 +7400,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The matrix (JSON), or one CSV row per clause and requirement (text/csv) */
+            /** @description The matrix (JSON), or the same content as CSV (text/csv): one row per clause and requirement (`row_type` clause; a gap has no requirement), then one per requirement mapped to no clause (`unmapped_requirement`) and per finding linked to no requirement (`unlinked_finding`) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7770,8 +7782,11 @@ export interface operations {
                                 signerName: string;
                             }[];
                             size?: number | null;
-                            /** @enum {string} */
-                            status: "generating" | "completed" | "failed";
+                            /**
+                             * @description `expired` once `expiresAt` has passed: then there is no `downloadUrl`
+                             * @enum {string}
+                             */
+                            status: "generating" | "completed" | "failed" | "expired";
                             type: string;
                         }[];
                     };
@@ -7912,8 +7927,11 @@ export interface operations {
                             signerName: string;
                         }[];
                         size?: number | null;
-                        /** @enum {string} */
-                        status: "generating" | "completed" | "failed";
+                        /**
+                         * @description `expired` once `expiresAt` has passed: then there is no `downloadUrl`
+                         * @enum {string}
+                         */
+                        status: "generating" | "completed" | "failed" | "expired";
                         type: string;
                     };
                 };
@@ -8045,8 +8063,11 @@ export interface operations {
                             signerName: string;
                         }[];
                         size?: number | null;
-                        /** @enum {string} */
-                        status: "generating" | "completed" | "failed";
+                        /**
+                         * @description `expired` once `expiresAt` has passed: then there is no `downloadUrl`
+                         * @enum {string}
+                         */
+                        status: "generating" | "completed" | "failed" | "expired";
                         type: string;
                     };
                 };
