@@ -9,7 +9,7 @@ import {
   toCsv,
   type ReportModel,
 } from '../../domain/compliance/reports/render';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { directionOf, visualRuns } from '../../domain/compliance/reports/render/bidi';
 import { face } from '../../domain/compliance/reports/render/fonts';
 import { parseCsv } from '../helpers/csv';
@@ -237,6 +237,10 @@ describe('renderReport pdf', () => {
     expect(text).toContain('REQ-150');
     // The summary table's header is repeated at the top of its continuation page.
     expect((text.match(/Implementation/g) ?? []).length).toBeGreaterThan(1);
+    // Tags broken across pages are closed and reopened page by page: poppler reads it without a warning.
+    expect(spawnSync('pdftotext', ['-', '-'], { input: pdf }).stderr.toString()).toBe('');
+    const streams = pdf.toString('latin1').split('stream\n').slice(1).map((s) => s.split('\nendstream')[0]);
+    for (const content of streams) expect((content.match(/ BDC\b| BMC\b/g) ?? []).length).toBe((content.match(/\bEMC\b/g) ?? []).length);
   });
 
   it('keeps every character: Unicode text is set in embedded fonts, never replaced', async () => {

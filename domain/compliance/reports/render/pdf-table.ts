@@ -1,5 +1,5 @@
 import { directionOf } from './bidi';
-import { artifact, ascentOf, breakLines, contentBottom, contentWidth, drawLine, group, LINE_HEIGHT, MUTED_COLOR, tagged, widestToken, writeParagraph, type Doc, type Line, type TextStyle } from './pdf-text';
+import { artifact, ascentOf, breakLines, contentBottom, contentWidth, drawLine, group, LINE_HEIGHT, MUTED_COLOR, newPage, tagged, widestToken, writeParagraph, type Doc, type Line, type TextStyle } from './pdf-text';
 
 /** Tables: cells laid out to their column, rows broken across pages with the header repeated, tagged Table/TR/TH/TD. */
 const CELL_PADDING = 3;
@@ -101,7 +101,7 @@ export function drawTable<Row>(doc: Doc, columns: Column<Row>[], rows: readonly 
       const height = Math.max(...cells.map(cellHeight)) + 2 * CELL_PADDING;
       if (first || y + height > contentBottom(doc)) {
         if (!first || y + headerHeight + height > contentBottom(doc)) {
-          doc.addPage();
+          newPage(doc);
           y = doc.page.margins.top;
         }
         y += drawRow(doc, header, widths, aligns, y, HEADER_FILL, true);

@@ -116,12 +116,15 @@ export function contentBottom(doc: Doc): number {
   return doc.page.height - doc.page.margins.bottom - FOOTER_HEIGHT;
 }
 
+/** A new page that continues the open marked content (the tag of a paragraph or table cell broken across pages). */
+export function newPage(doc: Doc): void {
+  doc.continueOnNewPage();
+  doc.y = doc.page.margins.top;
+}
+
 /** Starts a new page unless `height` points still fit above the footer. */
 export function ensureSpace(doc: Doc, height: number): void {
-  if (doc.y + height > contentBottom(doc)) {
-    doc.addPage();
-    doc.y = doc.page.margins.top;
-  }
+  if (doc.y + height > contentBottom(doc)) newPage(doc);
 }
 
 // ---------- structure tags (tagged PDF) ----------
