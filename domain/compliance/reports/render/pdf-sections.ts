@@ -129,7 +129,7 @@ export function writeTraceability(doc: Doc, model: ReportModel): void {
   type Clause = (typeof m.clauses)[number];
   const findings = (c: Clause) =>
     c.requirements
-      .flatMap((r) => [...r.openFindings.map((f) => `${f.id} ${f.severity}, open`), ...r.resolvedFindings.map((f) => `${f.id} ${f.severity}, resolved`)])
+      .flatMap((r) => [...r.openFindings, ...r.resolvedFindings].map((f) => `${f.id} ${f.severity}, ${humanise(f.status)}`))
       .join('\n') || '—';
   drawTable(
     doc,

@@ -78,8 +78,8 @@ export function renderPdf(model: ReportModel, options: RenderOptions = {}): Prom
           Subject: `${model.kind} report ${model.reportId}`,
           Keywords: model.framework ?? 'all frameworks',
           Creator: 'Compliance reporting',
+          // No ModDate: PDF/A wants every Info entry mirrored in XMP, and pdfkit's XMP has no xmp:ModifyDate.
           CreationDate: createdAt,
-          ModDate: createdAt,
         },
       });
       escapeXmpInfo(doc);
