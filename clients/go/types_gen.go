@@ -1057,7 +1057,8 @@ type Report struct {
 	RequestedBy *RequestedBy `json:"requestedBy,omitempty"`
 	// SHA-256 of the file served now. May be null. Optional.
 	SHA256 *string `json:"sha256,omitempty"`
-	// SHA-256 of the unsigned original, which signatures are bound to. May be null. Optional.
+	// SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered).
+	// May be null. Optional.
 	RecordSHA256 *string `json:"recordSha256,omitempty"`
 	// Optional.
 	Signatures *[]SignComplianceReportResponseSignature `json:"signatures,omitempty"`
@@ -1111,7 +1112,8 @@ type SignComplianceReportResponse struct {
 	RequestedBy *RequestedBy `json:"requestedBy,omitempty"`
 	// SHA-256 of the file served now. May be null. Optional.
 	SHA256 *string `json:"sha256,omitempty"`
-	// SHA-256 of the unsigned original, which signatures are bound to. May be null. Optional.
+	// SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered).
+	// May be null. Optional.
 	RecordSHA256 *string `json:"recordSha256,omitempty"`
 	// Optional.
 	Signatures *[]SignComplianceReportResponseSignature `json:"signatures,omitempty"`

@@ -1318,7 +1318,8 @@ pub struct Report {
     /// SHA-256 of the file served now. May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
-    /// SHA-256 of the unsigned original, which signatures are bound to. May be null. Optional.
+    /// SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered).
+    /// May be null. Optional.
     #[serde(rename = "recordSha256", default, skip_serializing_if = "Option::is_none")]
     pub record_sha256: Option<String>,
     /// Optional.
@@ -1390,7 +1391,8 @@ pub struct SignComplianceReportResponse {
     /// SHA-256 of the file served now. May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
-    /// SHA-256 of the unsigned original, which signatures are bound to. May be null. Optional.
+    /// SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered).
+    /// May be null. Optional.
     #[serde(rename = "recordSha256", default, skip_serializing_if = "Option::is_none")]
     pub record_sha256: Option<String>,
     /// Optional.

@@ -729,7 +729,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Electronic signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning (reviewed or approved). The signature is bound to the unsigned report's SHA-256; the file is re-rendered with it in the approval block and its new SHA-256 published */
+        /** Electronic signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning (reviewed or approved). The signature is bound to the SHA-256 of the stored file, hashed from its bytes; the file is not rendered again and its published SHA-256 does not change (409 if the stored file no longer matches it, 410 once expired) */
         post: operations["signComplianceReport"];
         delete?: never;
         options?: never;
@@ -746,7 +746,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the original or a signed rendition), valid false when one byte differs */
+        /** Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the file as generated, or a signed rendition made before signing stopped re-rendering), valid false when one byte differs; `signatures` lists the signatures bound to that file */
         post: operations["verifyComplianceReport"];
         delete?: never;
         options?: never;
@@ -1832,7 +1832,7 @@ export interface operations {
                             format: "pdf" | "csv" | "json";
                             framework: string | null;
                             generatedAt: string | null;
-                            /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                            /** @description SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered) */
                             recordSha256?: string | null;
                             reportId: string;
                             requestedBy?: {
@@ -6589,7 +6589,7 @@ export interface operations {
                         format: "pdf" | "csv" | "json";
                         framework: string | null;
                         generatedAt: string | null;
-                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        /** @description SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered) */
                         recordSha256?: string | null;
                         reportId: string;
                         requestedBy?: {
@@ -6725,7 +6725,7 @@ export interface operations {
                         format: "pdf" | "csv" | "json";
                         framework: string | null;
                         generatedAt: string | null;
-                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        /** @description SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered) */
                         recordSha256?: string | null;
                         reportId: string;
                         requestedBy?: {
@@ -6995,7 +6995,7 @@ export interface operations {
                         format: "pdf" | "csv" | "json";
                         framework: string | null;
                         generatedAt: string | null;
-                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        /** @description SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered) */
                         recordSha256?: string | null;
                         reportId: string;
                         requestedBy?: {
@@ -7070,7 +7070,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
-            /** @description Not completed, or already signed with this meaning by this key */
+            /** @description Not completed, already signed with this meaning by this key, or the stored file no longer matches its SHA-256 */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7762,7 +7762,7 @@ export interface operations {
                             format: "pdf" | "csv" | "json";
                             framework: string | null;
                             generatedAt: string | null;
-                            /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                            /** @description SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered) */
                             recordSha256?: string | null;
                             reportId: string;
                             requestedBy?: {
@@ -7907,7 +7907,7 @@ export interface operations {
                         format: "pdf" | "csv" | "json";
                         framework: string | null;
                         generatedAt: string | null;
-                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        /** @description SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered) */
                         recordSha256?: string | null;
                         reportId: string;
                         requestedBy?: {
@@ -8043,7 +8043,7 @@ export interface operations {
                         format: "pdf" | "csv" | "json";
                         framework: string | null;
                         generatedAt: string | null;
-                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        /** @description SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered) */
                         recordSha256?: string | null;
                         reportId: string;
                         requestedBy?: {
