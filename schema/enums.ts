@@ -8,7 +8,7 @@ import { HISTORY_METRICS, HISTORY_PERIODS, TRENDS } from '../domain/compliance/d
 import { COMPLIANCE_EVENT_TYPES, WS_EVENT_TYPES } from '../domain/compliance/events';
 import { FINDING_STATUSES, SEVERITIES } from '../domain/compliance/findings/audit-finding.entity';
 import { GATE_CHECK_NAMES, GATE_RESULTS } from '../domain/compliance/gate/gate.service';
-import { REPORT_STATUSES, REPORT_TYPES } from '../domain/compliance/reports/report.entity';
+import { REPORT_VIEW_STATUSES, REPORT_TYPES } from '../domain/compliance/reports/report.entity';
 import { DASHBOARD_PERIODS, SIGNATURE_MEANINGS, VERIFICATION_MATCHES } from '../domain/compliance/reports/report.service';
 import { REPORT_FORMATS } from '../domain/compliance/reports/render/types';
 import { PRIORITIES, REQUIREMENT_STATUSES, VALIDATION_OUTCOMES } from '../domain/compliance/requirements/requirement.entity';
@@ -88,10 +88,10 @@ export const TraceEvidenceKindEnum = restEnum('TraceEvidenceKind', TRACE_EVIDENC
 
 export const ReportTypeEnum = restEnum('ReportType', REPORT_TYPES, 'A report type');
 export const ReportFormatEnum = restEnum('ReportFormat', REPORT_FORMATS, 'A report file format');
-export const ReportStateEnum = restEnum('ReportState', REPORT_STATUSES, 'Where a report is in its generation');
+export const ReportStateEnum = restEnum('ReportState', REPORT_VIEW_STATUSES, 'Where a report is in its life: generating, completed (downloadable until expiresAt), failed, or expired (no file any more)');
 export const ReportPeriodEnum = restEnum('ReportPeriod', DASHBOARD_PERIODS, 'The period a dashboard report covers');
 export const SignatureMeaningEnum = restEnum('SignatureMeaning', SIGNATURE_MEANINGS, 'The meaning of an electronic signature (21 CFR 11.50)');
-export const VerificationMatchEnum = restEnum('VerificationMatch', VERIFICATION_MATCHES, 'Which rendition of a report the verified bytes are');
+export const VerificationMatchEnum = restEnum('VerificationMatch', VERIFICATION_MATCHES, 'Which file of a report the verified bytes are: the file as generated, or a signed rendition made before signing stopped re-rendering');
 export const HistoryPeriodEnum = restEnum('HistoryPeriod', HISTORY_PERIODS, 'The period of the dashboard history');
 export const HistoryMetricEnum = restEnum('HistoryMetric', HISTORY_METRICS, 'A metric of the dashboard history');
 export const TrendEnum = restEnum('Trend', TRENDS, 'The direction of a history');

@@ -41,7 +41,7 @@ export class ReportSignature {
   @Field(() => String) keyId!: string;
   @Field(() => SignatureMeaningEnum) meaning!: string;
   @Field(() => DateTimeScalar) signedAt!: string;
-  @Field(() => String, { description: 'SHA-256 of the unsigned report the signer approved' }) recordSha256!: string;
+  @Field(() => String, { description: 'SHA-256 of the stored report file the signer approved' }) recordSha256!: string;
   @Field(() => String, { description: 'SHA-256 over the report id, record hash, signer, time and meaning' }) signatureHash!: string;
 }
 
@@ -61,7 +61,7 @@ export class ReportStatus {
   @Field(() => String, { nullable: true }) error?: string | null;
   @Field(() => ReportRequester, { nullable: true, description: 'Who asked for it: key id and the name the key had then' }) requestedBy?: ReportRequester | null;
   @Field(() => String, { nullable: true, description: 'SHA-256 of the file served now; check a copy with verifyComplianceReport' }) sha256?: string | null;
-  @Field(() => String, { nullable: true, description: 'SHA-256 of the unsigned original, which signatures are bound to' }) recordSha256?: string | null;
+  @Field(() => String, { nullable: true, description: 'SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered)' }) recordSha256?: string | null;
   @Field(() => [ReportSignature], { nullable: true }) signatures?: ReportSignature[];
 }
 

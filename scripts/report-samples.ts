@@ -29,8 +29,7 @@ async function main() {
   };
   const json = async (p: string, init: Parameters<typeof call>[1] = {}) => (await call(p, init)).json() as Promise<any>;
   try {
-    const requester = (await json('/v1/auth/api-keys', { method: 'POST', json: { name: 'Grace Hopper (QA)', permissions: ['write:compliance', 'read:compliance', 'write:dashboard', 'read:dashboard'] } })).key;
-    const signer = (await json('/v1/auth/api-keys', { method: 'POST', json: { name: 'Dr. Ada Lovelace', permissions: ['sign:reports', 'read:compliance'] } })).key;
+    const requester = (await json('/v1/auth/api-keys', { method: 'POST', json: { name: 'Grace Hopper (QA)', permissions: ['write:compliance', 'read:compliance', 'read:audits', 'write:dashboard', 'read:dashboard'] } })).key;
     const r1 = await json('/v1/requirements', {
       method: 'POST',
       json: {
@@ -73,17 +72,34 @@ async function main() {
       console.log(`wrote docs/reports/${name}.png`);
     };
 
-    // The compliance report, then signed (its approval block, on the last page).
+    // The compliance report (signatures are recorded with it and bound to this file; the file stays as it is).
     const compliance = await json('/v1/compliance/reports', { method: 'POST', key: requester, json: { framework: 'fda21cfr11', format: 'pdf', includeEvidence: true, title: '✓ 数据 «sofort» — Part 11 evidence pack' } });
     const done = await waitDone(`/v1/compliance/reports/${compliance.reportId}`, requester);
     toPng(Buffer.from(await (await call(done.downloadUrl, { key: requester })).arrayBuffer()), 'compliance');
-    await json(`/v1/compliance/reports/${compliance.reportId}/signatures`, { method: 'POST', key: signer, json: { meaning: 'approved' } });
-    const signedPdf = Buffer.from(await (await call(done.downloadUrl, { key: requester })).arrayBuffer());
-    const signedPath = path.join(dataDir, 'signed.pdf');
-    fs.writeFileSync(signedPath, signedPdf);
-    const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [signedPath]).toString())![1]);
-    execFileSync('pdftoppm', ['-png', '-r', '70', '-f', String(pages), '-l', String(pages), '-singlefile', signedPath, path.join(outDir, 'compliance-signed-approval')]);
-    console.log('wrote docs/reports/compliance-signed-approval.png');
+
+    // Right-to-left records (issue 35): Arabic and Hebrew beside Latin, CJK and Greek, in a GDPR report.
+    const ar = await json('/v1/requirements', {
+      method: 'POST',
+      json: {
+        title: 'حماية البيانات الشخصية في النظام الإلكتروني',
+        description: 'يحتفظ النظام بسجل تدقيق لكل تغيير — audit trail of every change, 数据 and Ωμέγα alike.',
+        framework: 'gdpr',
+        priority: 'high',
+        acceptanceCriteria: ['تسجيل كل عملية وصول إلى البيانات', 'כל גישה לנתונים נרשמת ביומן'],
+      },
+    });
+    await json('/v1/audits/findings', {
+      method: 'POST',
+      json: { title: 'חסרה הסכמה מתועדת', description: 'لا توجد موافقة موثقة لمعالجة البيانات.', framework: 'gdpr', severity: 'medium', requirementId: ar.id, evidence: ['سجل التدقيق 2026'] },
+    });
+    const rtl = await json('/v1/compliance/reports', { method: 'POST', key: requester, json: { framework: 'gdpr', format: 'pdf', includeEvidence: true, title: 'تقرير التدقيق الإلكتروني — GDPR' } });
+    const rtlDone = await waitDone(`/v1/compliance/reports/${rtl.reportId}`, requester);
+    const rtlPdf = Buffer.from(await (await call(rtlDone.downloadUrl, { key: requester })).arrayBuffer());
+    toPng(rtlPdf, 'compliance-arabic');
+    const rtlPath = path.join(dataDir, 'rtl.pdf');
+    fs.writeFileSync(rtlPath, rtlPdf);
+    execFileSync('pdftoppm', ['-png', '-r', '70', '-f', '2', '-l', '2', '-singlefile', rtlPath, path.join(outDir, 'compliance-arabic-page2')]);
+    console.log('wrote docs/reports/compliance-arabic-page2.png');
 
     for (const type of ['requirements', 'audit', 'summary'] as const) {
       const r = await json('/v1/dashboard/reports', { method: 'POST', key: requester, json: { type, framework: 'fda21cfr11', format: 'pdf' } });

@@ -573,7 +573,9 @@ func (c *Client) DownloadComplianceReport(ctx context.Context, reportID string, 
 
 // VerifyComplianceReport calls POST /v1/compliance/reports/{reportId}/verify: Re-checks a report
 // file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a
-// file this report served (the original or a signed rendition), valid false when one byte differs
+// file this report served (the file as generated, or a signed rendition made before signing
+// stopped re-rendering), valid false when one byte differs; `signatures` lists the signatures
+// bound to that file
 func (c *Client) VerifyComplianceReport(ctx context.Context, reportID string, opts ...CallOption) (*VerifyComplianceReportResponse, error) {
 	var out VerifyComplianceReportResponse
 	if err := c.callJSON(ctx, "verifyComplianceReport", map[string]string{"reportId": reportID}, nil, nil, opts, &out); err != nil {
@@ -584,8 +586,9 @@ func (c *Client) VerifyComplianceReport(ctx context.Context, reportID string, op
 
 // SignComplianceReport calls POST /v1/compliance/reports/{reportId}/signatures: Electronic
 // signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning
-// (reviewed or approved). The signature is bound to the unsigned report's SHA-256; the file is
-// re-rendered with it in the approval block and its new SHA-256 published
+// (reviewed or approved). The signature is bound to the SHA-256 of the stored file, hashed from
+// its bytes; the file is not rendered again and its published SHA-256 does not change (409 if the
+// stored file no longer matches it, 410 once expired)
 func (c *Client) SignComplianceReport(ctx context.Context, reportID string, body SignComplianceReportRequest, opts ...CallOption) (*SignComplianceReportResponse, error) {
 	var out SignComplianceReportResponse
 	if err := c.callJSON(ctx, "signComplianceReport", map[string]string{"reportId": reportID}, body, nil, opts, &out); err != nil {

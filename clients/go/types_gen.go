@@ -1037,7 +1037,8 @@ type SignComplianceReportResponseSignature struct {
 // ListDashboardReportsResponseDataItem, …).
 type Report struct {
 	ReportID string `json:"reportId"`
-	// One of: "generating", "completed", "failed".
+	// `expired` once `expiresAt` has passed: then there is no `downloadUrl`. One of: "generating",
+	// "completed", "failed", "expired".
 	Status string `json:"status"`
 	Type   string `json:"type"`
 	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2". May be null.
@@ -1060,7 +1061,8 @@ type Report struct {
 	RequestedBy *RequestedBy `json:"requestedBy,omitempty"`
 	// SHA-256 of the file served now. May be null. Optional.
 	SHA256 *string `json:"sha256,omitempty"`
-	// SHA-256 of the unsigned original, which signatures are bound to. May be null. Optional.
+	// SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered).
+	// May be null. Optional.
 	RecordSHA256 *string `json:"recordSha256,omitempty"`
 	// Optional.
 	Signatures *[]SignComplianceReportResponseSignature `json:"signatures,omitempty"`
@@ -1090,7 +1092,8 @@ type SignComplianceReportRequest struct {
 // SignComplianceReportResponse is a shape of the OpenAPI document.
 type SignComplianceReportResponse struct {
 	ReportID string `json:"reportId"`
-	// One of: "generating", "completed", "failed".
+	// `expired` once `expiresAt` has passed: then there is no `downloadUrl`. One of: "generating",
+	// "completed", "failed", "expired".
 	Status string `json:"status"`
 	Type   string `json:"type"`
 	// One of: "iso13485", "fda21cfr11", "gdpr", "soc2". May be null.
@@ -1113,7 +1116,8 @@ type SignComplianceReportResponse struct {
 	RequestedBy *RequestedBy `json:"requestedBy,omitempty"`
 	// SHA-256 of the file served now. May be null. Optional.
 	SHA256 *string `json:"sha256,omitempty"`
-	// SHA-256 of the unsigned original, which signatures are bound to. May be null. Optional.
+	// SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered).
+	// May be null. Optional.
 	RecordSHA256 *string `json:"recordSha256,omitempty"`
 	// Optional.
 	Signatures *[]SignComplianceReportResponseSignature `json:"signatures,omitempty"`

@@ -37,7 +37,7 @@ export const assuranceRoutes = defineRoutes([
     produces: ['application/json', 'text/csv'],
     producesJson: C.TraceabilityMatrix,
     responses: {
-      200: { description: 'The matrix (JSON), or one CSV row per clause and requirement (text/csv)' },
+      200: { description: 'The matrix (JSON), or the same content as CSV (text/csv): one row per clause and requirement (`row_type` clause; a gap has no requirement), then one per requirement mapped to no clause (`unmapped_requirement`) and per finding linked to no requirement (`unlinked_finding`)' },
       400: { description: 'VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks' },
     },
     handle: async ({ ctx, services, query, req, res }) => {

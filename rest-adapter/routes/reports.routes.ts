@@ -78,7 +78,7 @@ export const reportRoutes = defineRoutes([
     path: '/v1/compliance/reports/{reportId}/verify',
     operationId: 'verifyComplianceReport',
     summary:
-      "Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the original or a signed rendition), valid false when one byte differs",
+      "Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the file as generated, or a signed rendition made before signing stopped re-rendering), valid false when one byte differs; `signatures` lists the signatures bound to that file",
     tag: 'reports',
     permission: 'read:compliance',
     rawBody: true,
@@ -91,13 +91,13 @@ export const reportRoutes = defineRoutes([
     path: '/v1/compliance/reports/{reportId}/signatures',
     operationId: 'signComplianceReport',
     summary:
-      "Electronic signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning (reviewed or approved). The signature is bound to the unsigned report's SHA-256; the file is re-rendered with it in the approval block and its new SHA-256 published",
+      "Electronic signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning (reviewed or approved). The signature is bound to the SHA-256 of the stored file, hashed from its bytes; the file is not rendered again and its published SHA-256 does not change (409 if the stored file no longer matches it, 410 once expired)",
     tag: 'reports',
     permission: 'sign:reports',
     request: { body: SignReportInput },
     response: D.SignedReport,
     status: 201,
-    responses: { 404: REPORT_NOT_FOUND, 409: errorResponse('Not completed, or already signed with this meaning by this key'), 410: errorResponse('The report expired (GONE)') },
+    responses: { 404: REPORT_NOT_FOUND, 409: errorResponse('Not completed, already signed with this meaning by this key, or the stored file no longer matches its SHA-256'), 410: errorResponse('The report expired (GONE)') },
     handle: ({ ctx, services, params, body }) => services.reports.signCompliance(ctx, params.reportId, body),
   }),
 ]);

@@ -49,7 +49,7 @@ export const ReportSignature = z.object({
 
 export const Report = z.object({
   reportId: z.string(),
-  status: z.enum(['generating', 'completed', 'failed']),
+  status: z.enum(['generating', 'completed', 'failed', 'expired']).describe('`expired` once `expiresAt` has passed: then there is no `downloadUrl`'),
   type: z.string(),
   framework: z.string().nullable(),
   format: z.enum(['pdf', 'csv', 'json']),
@@ -62,7 +62,7 @@ export const Report = z.object({
   error: z.string().nullable().optional(),
   requestedBy: z.object({ keyId: z.string().nullable(), name: z.string().nullable() }).optional(),
   sha256: z.string().nullable().optional().describe('SHA-256 of the file served now'),
-  recordSha256: z.string().nullable().optional().describe('SHA-256 of the unsigned original, which signatures are bound to'),
+  recordSha256: z.string().nullable().optional().describe('SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered)'),
   signatures: z.array(ReportSignature).optional(),
 });
 export const ReportList = list(Report);

@@ -1,4 +1,5 @@
 import { callJson, issueKey, useGateway, type TestGateway } from '../helpers/gateway';
+import { parseCsv } from '../helpers/csv';
 import { expectScoreByModel } from '../helpers/scoring';
 
 /**
@@ -194,17 +195,60 @@ describe('traceability matrix', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
       const lines = parse(await res.text());
-      expect(lines[0]).toBe('clause,clause_title,covered,requirement_id,requirement_title,requirement_status,priority,validation_status,validation_score,validated_at,open_findings,resolved_findings,evidence');
-      expect(lines).toHaveLength(1 + 17);
-      const trail = lines.find((l) => l.startsWith('11.10(e),'))!;
+      expect(lines[0]).toBe('row_type,clause,clause_title,covered,requirement_id,requirement_title,requirement_status,priority,validation_status,validation_score,validated_at,open_findings,resolved_findings,evidence');
+      // 17 clauses, and the critical finding linked to no requirement.
+      expect(lines).toHaveLength(1 + 17 + 1);
+      const trail = lines.find((l) => l.startsWith('clause,11.10(e),'))!;
       expect(trail).toContain(`,yes,${requirementId},Audit trail of record changes,completed,high,`);
       expect(trail).toContain(`${openId} (medium): Trail export lacks time zone`);
       expect(trail).toContain('finding: SOP-12 rev 3 «signed» ✓; test-file: tests/e2e/audit-trail.test.ts; issue: #15');
-      expect(lines.find((l) => l.startsWith('11.300,'))).toMatch(/^11\.300,[^,]+,no,,,,,,,,,,$/);
+      expect(lines.find((l) => l.startsWith('clause,11.300,'))).toMatch(/^clause,11\.300,[^,]+,no,,,,,,,,,,$/);
+      expect(lines.find((l) => l.startsWith('unlinked_finding,'))).toContain(`${criticalId} (critical, resolved `);
     }
     // JSON stays the default, and is what a client preferring it gets.
     const json = await gw.request('/v1/compliance/traceability?framework=fda21cfr11', { headers: { accept: 'application/json, text/csv;q=0.5' } });
     expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+
+  test('the CSV holds what the JSON lists: every clause row, unmapped requirement and unlinked finding (issue 35)', async () => {
+    const unmapped = await call('/v1/requirements', {
+      method: 'POST',
+      json: { title: 'Coffee machine descaling rota', description: 'The kitchen coffee machine is descaled every Friday.', framework: 'fda21cfr11', priority: 'low' },
+    });
+    expect(unmapped.status).toBe(201);
+    const loose = await call('/v1/audits/findings', { method: 'POST', json: { title: 'Descaler stock low', description: 'Two packs left.', framework: 'fda21cfr11', severity: 'low', evidence: ['shelf photo'] } });
+    expect(loose.status).toBe(201);
+
+    const json = (await call('/v1/compliance/traceability?framework=fda21cfr11')).body;
+    const res = await gw.request('/v1/compliance/traceability?framework=fda21cfr11&format=csv');
+    const [header, ...rows] = parseCsv(await res.text());
+    const col = (name: string) => header.indexOf(name);
+    const pick = (type: string) => rows.filter((r) => r[col('row_type')] === type);
+    expect(json.unmappedRequirements.map((r: any) => r.id)).toContain(unmapped.body.id);
+    expect(json.unlinkedFindings.map((f: any) => f.id)).toEqual(expect.arrayContaining([criticalId, loose.body.id]));
+
+    // Every clause × requirement pair, in the JSON's order; gaps as rows with no requirement.
+    const clausePairs = json.clauses.flatMap((c: any) => (c.requirements.length ? c.requirements.map((r: any) => [c.section, c.title, 'yes', r.id]) : [[c.section, c.title, 'no', '']]));
+    expect(pick('clause').map((r) => [r[col('clause')], r[col('clause_title')], r[col('covered')], r[col('requirement_id')]])).toEqual(clausePairs);
+    // Requirements mapped to no clause, with their status, validation and findings.
+    expect(pick('unmapped_requirement').map((r) => [r[col('requirement_id')], r[col('requirement_title')], r[col('requirement_status')], r[col('priority')], r[col('validation_status')]])).toEqual(
+      json.unmappedRequirements.map((r: any) => [r.id, r.title, r.status, r.priority, r.latestValidation?.status ?? 'not validated']),
+    );
+    // Findings linked to no requirement: id, severity, title and evidence.
+    const unlinked = pick('unlinked_finding');
+    expect(unlinked).toHaveLength(json.unlinkedFindings.length);
+    json.unlinkedFindings.forEach((f: any, i: number) => {
+      const cell = unlinked[i][col(f.status === 'resolved' ? 'resolved_findings' : 'open_findings')];
+      expect(cell.startsWith(`${f.id} (${f.severity}`)).toBe(true);
+      expect(cell.endsWith(`: ${f.title}`)).toBe(true);
+      expect(unlinked[i][col('evidence')]).toBe(f.evidence.map((e: string) => `finding: ${e}`).join('; '));
+    });
+    // Nothing else: every requirement and finding id of the JSON is in the CSV and the other way round.
+    const ids = (text: string) => new Set(text.match(/\b(req|fnd)_[A-Za-z0-9]+/g) ?? []);
+    const csvIds = ids(rows.map((r) => r.join(',')).join('\n'));
+    const jsonIds = ids(JSON.stringify({ c: json.clauses, u: json.unmappedRequirements, f: json.unlinkedFindings }));
+    expect([...csvIds].sort()).toEqual([...jsonIds].sort());
+    expect(pick('clause').length + pick('unmapped_requirement').length + unlinked.length).toBe(rows.length);
   });
 
   test('the same matrix on GraphQL and tRPC', async () => {

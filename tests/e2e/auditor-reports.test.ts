@@ -98,7 +98,7 @@ describe('a compliance report in full', () => {
       'GAP: no requirement',
       'Approval',
       'Prepared by',
-      'Not signed',
+      'Electronic signatures (21 CFR 11.50, 11.70) are recorded with the report, not written into this file',
     ]) {
       expect(text).toContain(expected);
     }
@@ -144,32 +144,38 @@ describe('a compliance report in full', () => {
 describe('electronic signatures (21 CFR 11.50, 11.70)', () => {
   let signed: any;
 
-  test('a signer approves with a stated meaning; the signature shows on the report and is bound to its hash', async () => {
+  test('a signer approves with a stated meaning; the signature binds the SHA-256 of the stored file, which is not rendered again (issue 37)', async () => {
     const signer = await issueKey(gw, ['sign:reports', 'read:compliance'], { name: 'Dr. Ada Lovelace' });
     const res = await call(`/v1/compliance/reports/${report.reportId}/signatures`, { method: 'POST', auth: signer, json: { meaning: 'approved' } });
     expect(res.status).toBe(201);
     signed = res.body;
-    expect(signed.signature).toMatchObject({ signerName: 'Dr. Ada Lovelace', keyId: expect.stringMatching(/^key_/), meaning: 'approved', signedAt: expect.any(String), recordSha256: report.sha256 });
+    expect(signed.signature).toMatchObject({ signerName: 'Dr. Ada Lovelace', keyId: expect.stringMatching(/^key_/), meaning: 'approved', signedAt: expect.any(String), recordSha256: sha256(original) });
     const s = signed.signature;
     expect(s.signatureHash).toBe(sha256(Buffer.from(JSON.stringify(['report-signature/v1', report.reportId, s.recordSha256, s.keyId, s.signerName, s.meaning, s.signedAt]))));
-    // The signed rendition is a new file with its own published hash; the record hash stays.
+    // No new rendition: the file served, its published hash and the record hash are those of the original.
+    expect(signed.sha256).toBe(report.sha256);
     expect(signed.recordSha256).toBe(report.sha256);
-    expect(signed.sha256).not.toBe(report.sha256);
     expect(signed.signatures).toEqual([s]);
-
     const file = await download(report.downloadUrl);
-    expect(sha256(file)).toBe(signed.sha256);
-    const text = flat(pdfText(file));
-    expect(text).toContain('Dr. Ada Lovelace');
-    expect(text).toContain('Electronically signed: approved');
-    expect(text).toContain(`${s.signedAt.slice(0, 19).replace('T', ' ')} UTC`);
-    expect(text).toContain(`record ${report.sha256}`);
-    expect(text).toContain(`Signed record SHA-256: ${report.sha256}`);
-    expect(text).toContain(TITLE);
+    expect(file.equals(original)).toBe(true);
 
-    // Both renditions verify, and the answer says which one was posted.
-    expect((await verify(report.reportId, file)).body).toMatchObject({ valid: true, matches: 'signed', current: true, signatures: [s] });
-    expect((await verify(report.reportId, original)).body).toMatchObject({ valid: true, matches: 'original', current: false });
+    // Verify names the signatures bound to the posted file; a changed byte has none.
+    const ok = await verify(report.reportId, file);
+    expect(ok.body).toMatchObject({ valid: true, matches: 'original', current: true, signatures: [s] });
+    expect(ok.body.message).toMatch(/1 signature is bound to it/);
+    const tampered = Buffer.from(file);
+    tampered[100] ^= 0x01;
+    expect((await verify(report.reportId, tampered)).body).toMatchObject({ valid: false, signatures: [] });
+  });
+
+  test('a stored file that no longer hashes to its published SHA-256 is not signed', async () => {
+    const created = await call('/v1/compliance/reports', { method: 'POST', json: { framework: 'fda21cfr11', format: 'json' } });
+    const done = await completed(created.body.reportId);
+    await gw.db.orm.em.fork().getConnection().execute(`update reports set content = ? where id = ?`, [Buffer.from('{"changed":true}'), done.reportId]);
+    const res = await call(`/v1/compliance/reports/${done.reportId}/signatures`, { method: 'POST', json: { meaning: 'approved' } });
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toMatch(/does not match its published SHA-256/);
+    expect((await call(`/v1/compliance/reports/${done.reportId}`)).body.signatures).toEqual([]);
   });
 
   test('a second meaning by another signer is added; the same key and meaning twice is refused', async () => {
@@ -183,10 +189,9 @@ describe('electronic signatures (21 CFR 11.50, 11.70)', () => {
     const again = await call(`/v1/compliance/reports/${report.reportId}/signatures`, { method: 'POST', auth: reviewer, json: { meaning: 'reviewed' } });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('CONFLICT');
-    const text = flat(pdfText(await download(report.downloadUrl)));
-    expect(text).toContain('Marie Curie');
-    expect(text).toContain('Electronically signed: reviewed');
-    expect(text).not.toContain('Not signed');
+    expect(reviewed.body.signatures.every((x: any) => x.recordSha256 === report.sha256)).toBe(true);
+    expect((await download(report.downloadUrl)).equals(original)).toBe(true);
+    expect((await verify(report.reportId, original)).body.signatures.map((x: any) => x.signerName)).toEqual(['Dr. Ada Lovelace', 'Marie Curie']);
   });
 
   test('bad meanings, missing permission and unknown reports are refused in the envelope', async () => {
@@ -207,7 +212,7 @@ describe('electronic signatures (21 CFR 11.50, 11.70)', () => {
     expect(firstSign).toMatchObject({
       actor: 'Dr. Ada Lovelace',
       before: { sha256: report.sha256, signatures: 0 },
-      after: { sha256: signed.sha256, signatures: 1, signature: expect.objectContaining({ meaning: 'approved', recordSha256: report.sha256 }) },
+      after: { sha256: report.sha256, signatures: 1, signature: expect.objectContaining({ meaning: 'approved', recordSha256: report.sha256 }) },
     });
   });
 
@@ -216,7 +221,8 @@ describe('electronic signatures (21 CFR 11.50, 11.70)', () => {
     const q = `query($id: String!, $b: String!) { verifyComplianceReport(reportId: $id, contentBase64: $b) { valid matches current signatures { signerName meaning } } complianceReport(reportId: $id) { sha256 recordSha256 requestedBy { name } signatures { signerName meaning signedAt recordSha256 signatureHash } } }`;
     const g = await call('/graphql', { method: 'POST', json: { query: q, variables: { id: report.reportId, b: file.toString('base64') } } });
     expect(g.body.errors).toBeUndefined();
-    expect(g.body.data.verifyComplianceReport).toMatchObject({ valid: true, matches: 'SIGNED', current: true });
+    expect(g.body.data.verifyComplianceReport).toMatchObject({ valid: true, matches: 'ORIGINAL', current: true });
+    expect(g.body.data.verifyComplianceReport.signatures).toHaveLength(2);
     expect(g.body.data.complianceReport).toMatchObject({ sha256: sha256(file), recordSha256: report.sha256, requestedBy: { name: 'Grace Hopper (QA)' } });
     expect(g.body.data.complianceReport.signatures).toHaveLength(2);
     const badB64 = await call('/graphql', { method: 'POST', json: { query: q, variables: { id: report.reportId, b: 'not base64!' } } });

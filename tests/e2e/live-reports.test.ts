@@ -139,6 +139,49 @@ describe('compliance reports', () => {
     }
   });
 
+  test('after expiresAt the status says expired with no downloadUrl, on REST, GraphQL and tRPC (issue 35)', async () => {
+    const settings = (gw.services as any).reports.settings;
+    const before = settings.ttlMs;
+    settings.ttlMs = 60_000;
+    try {
+      const compliance: any = await (await gw.request('/v1/compliance/reports', { method: 'POST', json: { framework: 'soc2', format: 'json' } })).json();
+      const dashboard: any = await (await gw.request('/v1/dashboard/reports', { method: 'POST', json: { type: 'summary', format: 'json', period: 'last_7_days' } })).json();
+      const done = await waitCompleted(`/v1/compliance/reports/${compliance.reportId}`);
+      await waitCompleted(`/v1/dashboard/reports/${dashboard.reportId}`);
+      expect(done).toMatchObject({ status: 'completed', downloadUrl: expect.any(String) });
+      const json = async (path: string, init?: Parameters<TestGateway['request']>[1]) => (await (await gw.request(path, init)).json()) as any;
+      const gql = (query: string) => json('/graphql', { method: 'POST', json: { query } });
+      const restore = clock.use(clockStartingAt(Date.parse(done.expiresAt) + 60_000));
+      try {
+        for (const [path, id] of [
+          [`/v1/compliance/reports/${compliance.reportId}`, compliance.reportId],
+          [`/v1/dashboard/reports/${dashboard.reportId}`, dashboard.reportId],
+        ]) {
+          const view = await json(path);
+          expect(view).toMatchObject({ reportId: id, status: 'expired', downloadUrl: null, expiresAt: expect.any(String) });
+          expect((await gw.request(`${path}/download`)).status).toBe(410);
+        }
+        const listed = (await json('/api/dashboard/reports')).data.find((r: any) => r.reportId === dashboard.reportId);
+        expect(listed).toMatchObject({ status: 'expired', downloadUrl: null });
+
+        const g = await gql(`{ complianceReport(reportId: "${compliance.reportId}") { status downloadUrl } dashboardReport(reportId: "${dashboard.reportId}") { status downloadUrl } }`);
+        expect(g.errors).toBeUndefined();
+        expect(g.data).toEqual({ complianceReport: { status: 'EXPIRED', downloadUrl: null }, dashboardReport: { status: 'EXPIRED', downloadUrl: null } });
+
+        const t = await json(`/trpc/live.complianceReport?input=${encodeURIComponent(JSON.stringify({ reportId: compliance.reportId }))}`);
+        expect(t.result.data).toMatchObject({ status: 'expired', downloadUrl: null });
+        const td = await json(`/trpc/live.dashboardReport?input=${encodeURIComponent(JSON.stringify({ reportId: dashboard.reportId }))}`);
+        expect(td.result.data).toMatchObject({ status: 'expired', downloadUrl: null });
+      } finally {
+        restore();
+      }
+      // Before expiresAt it is completed again (nothing was stored): the status is read against the clock.
+      expect(await json(`/v1/compliance/reports/${compliance.reportId}`)).toMatchObject({ status: 'completed', downloadUrl: expect.any(String) });
+    } finally {
+      settings.ttlMs = before;
+    }
+  });
+
   test('bad requests: unknown framework → INVALID_FRAMEWORK with supportedFrameworks; bad format, reversed range → 400; unknown id → 404', async () => {
     const bad = await gw.request('/v1/compliance/reports', { method: 'POST', json: { framework: 'hipaa', format: 'pdf' } });
     expect(bad.status).toBe(400);

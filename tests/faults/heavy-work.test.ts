@@ -5,8 +5,8 @@ import { waitFor } from '../helpers/wait';
  * Issue 37 findings 2 and 6, with their figures: a PDF report of 10,000 requirements stalled every
  * request for ~29.5 s and signing it re-rendered inside a locked transaction (21.9 s); a tRPC batch of
  * 100 × traceability built a 50–58 MB answer, and 20 aliases of the trail verification ran 20 walks.
- * Now the PDF renders in a worker thread (health p99 under 200 ms meanwhile), signing renders outside
- * any lock, and identical heavy reads made at once share one computation under a result-size cap.
+ * Now the PDF renders in a worker thread (health p99 under 200 ms meanwhile), signing hashes the
+ * stored file and renders nothing (issue 37), and identical heavy reads made at once share one computation under a result-size cap.
  */
 const gw = useGateway();
 

@@ -9,7 +9,9 @@ import {
   toCsv,
   type ReportModel,
 } from '../../domain/compliance/reports/render';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { directionOf, visualRuns } from '../../domain/compliance/reports/render/bidi';
+import { face } from '../../domain/compliance/reports/render/fonts';
 import { parseCsv } from '../helpers/csv';
 
 /** The page text as a reader's tools see it: poppler's pdftotext (the fonts are embedded, so glyph codes are not text). */
@@ -235,6 +237,10 @@ describe('renderReport pdf', () => {
     expect(text).toContain('REQ-150');
     // The summary table's header is repeated at the top of its continuation page.
     expect((text.match(/Implementation/g) ?? []).length).toBeGreaterThan(1);
+    // Tags broken across pages are closed and reopened page by page: poppler reads it without a warning.
+    expect(spawnSync('pdftotext', ['-', '-'], { input: pdf }).stderr.toString()).toBe('');
+    const streams = pdf.toString('latin1').split('stream\n').slice(1).map((s) => s.split('\nendstream')[0]);
+    for (const content of streams) expect((content.match(/ BDC\b| BMC\b/g) ?? []).length).toBe((content.match(/\bEMC\b/g) ?? []).length);
   });
 
   it('keeps every character: Unicode text is set in embedded fonts, never replaced', async () => {
@@ -262,16 +268,15 @@ describe('renderReport pdf', () => {
     expect(text).toContain('Generated: not a date');
   });
 
-  it('never breaks an identifier inside a table cell: the type shrinks instead', async () => {
-    const model = baseModel();
-    const longId = 'fnd_0123456789abcdefghijklmnopqrstuvwxyz_ABCDEFGHIJ';
-    model.traceability = {
+  function matrixWith(model: ReportModel, openFindingIds: string[]): ReportModel['traceability'] {
+    const finding = (id: string) => ({ id, title: 't', description: null, severity: 'high', status: 'open', discoveredAt: model.generatedAt, dueDate: null, resolution: null, resolvedAt: null, evidence: [] });
+    return {
       framework: 'fda21cfr11',
       frameworkName: 'FDA 21 CFR Part 11',
       version: '1997',
       generatedAt: model.generatedAt,
       findingsIncluded: true,
-      summary: { clauses: 1, covered: 1, gaps: 0, coveragePercent: 100, requirements: 1, unmappedRequirements: 0, unassignedRequirements: 0, openFindings: 1, resolvedFindings: 0 },
+      summary: { clauses: 1, covered: 1, gaps: 0, coveragePercent: 100, requirements: 1, unmappedRequirements: 0, unassignedRequirements: 0, openFindings: openFindingIds.length, resolvedFindings: 0 },
       clauses: [
         {
           clauseId: 'fda21cfr11-11.10e',
@@ -280,17 +285,7 @@ describe('renderReport pdf', () => {
           category: 'Closed system controls',
           covered: true,
           requirements: [
-            {
-              id: 'REQ-1',
-              title: 'Audit trail',
-              status: 'completed',
-              priority: 'high',
-              clauses: ['11.10(e)'],
-              latestValidation: null,
-              openFindings: [{ id: longId, title: 't', description: null, severity: 'high', status: 'open', discoveredAt: model.generatedAt, dueDate: null, resolution: null, resolvedAt: null, evidence: [] }],
-              resolvedFindings: [],
-              evidence: [],
-            },
+            { id: 'req_0m3k9xabc0123456789abcdef', title: 'Audit trail', status: 'completed', priority: 'high', clauses: ['11.10(e)'], latestValidation: null, openFindings: openFindingIds.map(finding), resolvedFindings: [], evidence: [] },
           ],
         },
       ],
@@ -298,8 +293,139 @@ describe('renderReport pdf', () => {
       unmappedRequirements: [],
       unlinkedFindings: [],
     };
+  }
+  /** Every font size the page content sets (uncompressed streams): `/F1 8 Tf`. */
+  const fontSizes = (pdf: Buffer) => [...pdf.toString('latin1').matchAll(/\/F\d+ ([\d.]+) Tf/g)].map((m) => Number(m[1]));
+
+  it('sets identifiers in the traceability matrix whole and readable: never below 6.5 pt, never broken at their real length (issue 35)', async () => {
+    const model = baseModel();
+    const ids = ['fnd_0m3k9xabc0123456789abcdef', 'fnd_0m3k9xdef0123456789abcdef'];
+    model.traceability = matrixWith(model, ids);
+    const pdf = await renderReport('pdf', model, { compress: false });
+    const lines = extractPdfText(pdf).split('\n');
+    for (const id of [...ids, 'req_0m3k9xabc0123456789abcdef']) expect(lines.some((line) => line.includes(id))).toBe(true);
+    expect(Math.min(...fontSizes(pdf))).toBeGreaterThanOrEqual(6.5);
+
+    // An identifier too long for its column even at 6.5 pt is broken across lines rather than set smaller.
+    const absurd = 'fnd_0123456789abcdefghijklmnopqrstuvwxyz_ABCDEFGHIJ';
+    model.traceability = matrixWith(model, [absurd]);
+    const long = await renderReport('pdf', model, { compress: false });
+    expect(Math.min(...fontSizes(long))).toBeGreaterThanOrEqual(6.5);
+    expect(extractPdfText(long).replace(/[\s—]+/g, '')).toContain(absurd);
+  });
+
+  it('prints no "−0 / none" penalty: no penalty and no cap read "—", a penalty with a cap reads "−24, cap 69.9" (issue 35)', async () => {
+    const model = baseModel();
+    const scoring = (penalty: number, cap: number | null) => ({
+      coverage: { clauses: 17, covered: 10, percent: 58.8 },
+      implementation: 80,
+      validation: 70,
+      base: 69.4,
+      findings: { open: { critical: 0, high: cap ? 2 : 0, medium: penalty ? 1 : 0, low: 0 }, penalty, cap },
+    });
+    model.summary.frameworks = [
+      { ...model.summary.frameworks[0], id: 'fda21cfr11', scoring: scoring(0, null) },
+      { ...model.summary.frameworks[0], id: 'gdpr', scoring: scoring(24, 69.9) },
+    ] as ReportModel['summary']['frameworks'];
     const text = extractPdfText(await renderReport('pdf', model, { compress: false }));
-    expect(text).toContain(longId);
+    expect(text).not.toContain('−0');
+    expect(text).not.toContain('none');
+    expect(text).toContain('−24, cap 69.9');
+  });
+});
+
+/** pdftotext marks a right-to-left line with directional embeddings; the text is what is between them. */
+const logical = (text: string) => text.replace(/[\u202a-\u202e\u2066-\u2069]/g, '');
+
+describe('renderReport pdf: every script shaped, ordered and extractable (issue 35)', () => {
+  const ARABIC_TITLE = 'تقرير التدقيق الإلكتروني';
+  const HEBREW = 'דרישת אבטחה למערכת';
+  const ARABIC_LAM_ALEF = 'الإلكتروني';
+  const model = (): ReportModel => ({
+    ...baseModel(),
+    title: ARABIC_TITLE,
+    summary: { overallScore: 50, frameworks: [] },
+    requirements: [
+      { ...baseModel().requirements[0], id: 'REQ-1', title: HEBREW, description: 'Audit report تقرير التدقيق covers 数据 and Ωμέγα' },
+      { ...baseModel().requirements[0], id: 'REQ-2', title: 'Ωμέγα 数据 ✓ Résumé', description: 'نظام إدارة الجودة' },
+    ],
+    findings: [{ ...baseModel().findings[0], title: 'التوقيع الإلكتروني مفقود', description: 'שלום עולם' }],
+    evidence: [{ findingId: 'FND-7', items: ['سجل التدقيق'] }],
+  });
+
+  it('pdftotext gives the logical text: Arabic words in order, lam-alef as written, Hebrew, Latin, CJK and Greek beside them', async () => {
+    const pdf = await renderReport('pdf', model(), { compress: false });
+    const lines = logical(extractPdfText(pdf)).split('\n').map((l) => l.trim());
+    // The title is a line of its own, its words in reading order (not "التدقيقتقرير").
+    expect(lines).toContain(ARABIC_TITLE);
+    expect(lines.join('\n')).not.toContain('اإللكتروني');
+    expect(lines).toContain(`REQ-1 — ${HEBREW}`);
+    // A mixed line: the words in reading order (pdftotext moves the space at a direction change into the embedding).
+    expect(lines.map((l) => l.replace(/\s+/g, ''))).toContain('Description:Auditreportتقريرالتدقيقcovers数据andΩμέγα');
+    expect(lines).toContain('REQ-2 — Ωμέγα 数据 ✓ Résumé');
+    expect(lines).toContain('Description: نظام إدارة الجودة');
+    expect(lines).toContain('FND-7 — التوقيع الإلكتروني مفقود');
+    expect(lines).toContain('Description: שלום עולם');
+    expect(lines).toContain('• سجل التدقيق');
+  });
+
+  it('the lam-alef ligature glyph maps to both its characters; Arabic is shaped (joining forms, not the isolated letters)', async () => {
+    const pdf = await renderReport('pdf', { ...model(), title: ARABIC_LAM_ALEF, requirements: [], findings: [], evidence: [] }, { compress: false });
+    expect(logical(extractPdfText(pdf)).split('\n').map((l) => l.trim())).toContain(ARABIC_LAM_ALEF);
+    const cmaps = pdf.toString('latin1').match(/beginbfrange[\s\S]*?endbfrange/g)!.join('\n');
+    // One glyph for lam + hamza-under alef: mapped to both characters (display order, as extractors read it).
+    expect(cmaps).toMatch(/<0625 0644>/);
+    // The letters are shaped by fontkit: joining forms are other glyphs than the isolated letters,
+    // so the drawn run has fewer glyphs than characters (the ligature) and is not the plain cmap lookup.
+    const fontkit = require('fontkit') as { create(b: Buffer): unknown };
+    const font = fontkit.create(face('bold').bytes) as { layout(t: string, f: string[]): { glyphs: { id: number }[] }; glyphForCodePoint(c: number): { id: number } };
+    const shaped = font.layout(ARABIC_LAM_ALEF, []).glyphs.map((g) => g.id);
+    const plain = [...ARABIC_LAM_ALEF].map((c) => font.glyphForCodePoint(c.codePointAt(0)!).id);
+    expect(shaped.length).toBe(plain.length - 1);
+    expect(shaped).not.toEqual([...plain].reverse());
+  });
+
+  it('orders a mixed line by the bidi algorithm: Latin left to right, the Arabic run right to left within it', async () => {
+    const runs = visualRuns('Audit report تقرير التدقيق covers', {}, 'ltr');
+    expect(runs.map((r) => [r.text, r.rtl])).toEqual([
+      ['Audit report ', false],
+      ['تقرير التدقيق', true],
+      [' covers', false],
+    ]);
+    // In a right-to-left paragraph the Latin run sits to the left of the Arabic it follows.
+    expect(directionOf('تقرير Audit')).toBe('rtl');
+    expect(visualRuns('تقرير Audit', {}, 'rtl').map((r) => [r.text, r.rtl])).toEqual([
+      ['Audit', false],
+      ['تقرير ', true],
+    ]);
+    expect(directionOf('Ωμέγα 数据 (تقرير)')).toBe('ltr');
+  });
+
+  it('renders the same bytes twice, and is a tagged PDF/A-2b with its language', async () => {
+    const first = await renderReport('pdf', model(), { compress: false });
+    expect(first.equals(await renderReport('pdf', model(), { compress: false }))).toBe(true);
+    const text = first.toString('latin1');
+    expect(text.startsWith('%PDF-1.7')).toBe(true);
+    const markInfo = /\/MarkInfo (\d+) 0 R/.exec(text)!;
+    expect(text).toMatch(new RegExp(`\\n${markInfo[1]} 0 obj\\s*<<\\s*/Marked true\\s*>>`));
+    expect(text).toMatch(/\/Lang \(en\)/);
+    expect(text).toMatch(/\/StructTreeRoot \d+ 0 R/);
+    expect(text).toMatch(/\/S \/GTS_PDFA1/);
+    expect(text).toMatch(/<pdfaid:part>2<\/pdfaid:part>/);
+    expect(text).toMatch(/<pdfaid:conformance>B<\/pdfaid:conformance>/);
+    // Every font is embedded, none of the standard 14.
+    expect(text).not.toMatch(/\/BaseFont \/(Helvetica|Times|Courier|Symbol|ZapfDingbats)/);
+    expect((text.match(/\/FontFile[23]/g) ?? []).length).toBe((text.match(/\/Type \/FontDescriptor/g) ?? []).length);
+  });
+
+  it('keeps the XMP metadata well-formed when the title or organisation has XML characters', async () => {
+    const pdf = await renderReport('pdf', { ...baseModel(), title: 'R&D <Quality> "report"', organisation: 'Müller & Søn' }, { compress: false });
+    const xmp = /<x:xmpmeta[\s\S]*<\/x:xmpmeta>/.exec(pdf.toString('utf8'))![0];
+    expect(xmp).toContain('R&amp;D &lt;Quality&gt; &quot;report&quot;');
+    expect(xmp).toContain('Müller &amp; Søn');
+    expect(xmp).not.toMatch(/&(?!amp;|lt;|gt;|quot;)/);
+    // The Info dictionary keeps the plain text.
+    expect(pdf.toString('latin1')).toContain('(R&D <Quality> "report")');
   });
 });
 

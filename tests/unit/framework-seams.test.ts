@@ -1,12 +1,14 @@
 /**
  * Where the gateway relies on a library below its public API, it does so in one seam per library,
- * checked against the versions listed there. An upgrade of knex or type-graphql fails here until
+ * checked against the versions listed there. An upgrade of knex, type-graphql or pdfkit fails here until
  * someone has read the seam against the new version and added it to the list.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { KNEX_VERSIONS_CHECKED, knexVersion } from '../../domain/database/knex-seam';
 import { TYPE_GRAPHQL_VERSIONS_CHECKED } from '../../gateway/graphql/type-graphql-seam';
+import { face } from '../../domain/compliance/reports/render/fonts';
+import { PDFKIT_VERSIONS_CHECKED } from '../../domain/compliance/reports/render/pdfkit-seam';
 
 const installedVersion = (pkg: string) => JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'node_modules', pkg, 'package.json'), 'utf8')).version as string;
 
@@ -20,4 +22,18 @@ test('knex: the installed version is one domain/database/knex-seam.ts was checke
 
 test('type-graphql: the installed version is one gateway/graphql/type-graphql-seam.ts was checked against', () => {
   expect(TYPE_GRAPHQL_VERSIONS_CHECKED).toContain(installedVersion('type-graphql'));
+});
+
+test('pdfkit: the installed version is one domain/compliance/reports/render/pdfkit-seam.ts was checked against, and its embedded fonts have what the seam uses', () => {
+  expect(PDFKIT_VERSIONS_CHECKED).toContain(installedVersion('pdfkit'));
+  const PDFDocument = require('pdfkit');
+  const doc = new PDFDocument({ autoFirstPage: false });
+  doc.registerFont('regular', face('regular').bytes);
+  doc.font('regular');
+  const font = doc._font;
+  expect(typeof font.font.layout).toBe('function');
+  expect(typeof font.subset.includeGlyph).toBe('function');
+  expect(Array.isArray(font.unicode)).toBe(true);
+  expect(typeof doc.endMetadata).toBe('function');
+  expect(doc.info).toEqual(expect.objectContaining({ Producer: expect.any(String) }));
 });

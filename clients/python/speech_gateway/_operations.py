@@ -302,11 +302,11 @@ class Operations:
         return self._call("downloadComplianceReport", {"reportId": report_id}, None, None)
 
     def verify_compliance_report(self, report_id):
-        "POST /v1/compliance/reports/{reportId}/verify: Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the original or a signed rendition), valid false when one byte differs"
+        "POST /v1/compliance/reports/{reportId}/verify: Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the file as generated, or a signed rendition made before signing stopped re-rendering), valid false when one byte differs; `signatures` lists the signatures bound to that file"
         return self._call("verifyComplianceReport", {"reportId": report_id}, None, None)
 
     def sign_compliance_report(self, report_id, body):
-        "POST /v1/compliance/reports/{reportId}/signatures: Electronic signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning (reviewed or approved). The signature is bound to the unsigned report's SHA-256; the file is re-rendered with it in the approval block and its new SHA-256 published"
+        "POST /v1/compliance/reports/{reportId}/signatures: Electronic signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning (reviewed or approved). The signature is bound to the SHA-256 of the stored file, hashed from its bytes; the file is not rendered again and its published SHA-256 does not change (409 if the stored file no longer matches it, 410 once expired)"
         return self._call("signComplianceReport", {"reportId": report_id}, body, None)
 
     def get_dashboard_metrics(self):

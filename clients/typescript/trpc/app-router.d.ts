@@ -542,7 +542,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: {
           reportId: string;
-          status: "failed" | "completed" | "generating";
+          status: "expired" | "failed" | "completed" | "generating";
           type: string;
           framework: null | string;
           format: string;
@@ -576,7 +576,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: {
           reportId: string;
-          status: "failed" | "completed" | "generating";
+          status: "expired" | "failed" | "completed" | "generating";
           type: string;
           framework: null | string;
           format: string;
@@ -615,7 +615,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: {
           reportId: string;
-          status: "failed" | "completed" | "generating";
+          status: "expired" | "failed" | "completed" | "generating";
           type: string;
           framework: null | string;
           format: string;
@@ -649,7 +649,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: {
           reportId: string;
-          status: "failed" | "completed" | "generating";
+          status: "expired" | "failed" | "completed" | "generating";
           type: string;
           framework: null | string;
           format: string;
@@ -684,7 +684,7 @@ export type AppRouter = TRPCBuiltRouter<
         output: {
           data: Array<{
             reportId: string;
-            status: "failed" | "completed" | "generating";
+            status: "expired" | "failed" | "completed" | "generating";
             type: string;
             framework: null | string;
             format: string;
@@ -1957,7 +1957,7 @@ export type AppRouter = TRPCBuiltRouter<
         };
         output: ({
           reportId: string;
-          status: "failed" | "completed" | "generating";
+          status: "expired" | "failed" | "completed" | "generating";
           type: string;
           framework: null | string;
           format: string;

@@ -327,10 +327,12 @@ export type ReportFormat =
   /** REST "pdf" */
   | 'PDF';
 
-/** Where a report is in its generation (REST: "generating", "completed", "failed") */
+/** Where a report is in its life: generating, completed (downloadable until expiresAt), failed, or expired (no file any more) (REST: "generating", "completed", "failed", "expired") */
 export type ReportState =
   /** REST "completed" */
   | 'COMPLETED'
+  /** REST "expired" */
+  | 'EXPIRED'
   /** REST "failed" */
   | 'FAILED'
   /** REST "generating" */

@@ -6,6 +6,9 @@ export type ReportStatus = 'generating' | 'completed' | 'failed';
 export type ReportOrigin = 'compliance' | 'dashboard';
 export type ReportType = 'compliance' | 'requirements' | 'audit' | 'summary';
 export const REPORT_STATUSES: readonly ReportStatus[] = ['generating', 'completed', 'failed'];
+/** What a status read says: a completed report whose `expiresAt` has passed reads `expired` (never stored). */
+export type ReportViewStatus = ReportStatus | 'expired';
+export const REPORT_VIEW_STATUSES: readonly ReportViewStatus[] = [...REPORT_STATUSES, 'expired'];
 export const REPORT_TYPES: readonly ReportType[] = ['compliance', 'requirements', 'audit', 'summary'];
 export type ReportFormat = 'pdf' | 'json' | 'csv';
 
@@ -83,11 +86,11 @@ export class Report {
   @Property({ type: 'string', length: 64, nullable: true })
   sha256?: string | null;
 
-  /** SHA-256 of the file as first generated, unsigned: the record signatures are bound to. */
+  /** SHA-256 of the file as generated: the stored file, which signatures are bound to (never re-rendered). */
   @Property({ type: 'string', length: 64, nullable: true })
   recordSha256?: string | null;
 
-  /** The model the file was rendered from, so a signed rendition shows the same data. */
+  /** The model of reports made before issue 37 (signed renditions were rendered from it); no longer written. */
   @Property({ type: 'json', nullable: true, lazy: true })
   model?: ReportModel | null;
 

@@ -74,12 +74,12 @@ export interface ReportVerification {
   size: number;
   /** The published hash: the file served now. */
   expectedSha256: string;
-  /** The unsigned original's hash, which signatures are bound to. */
+  /** The hash of the file as generated, which signatures are bound to. */
   recordSha256: string;
   matches: (typeof VERIFICATION_MATCHES)[number] | null;
-  /** True when the bytes are the latest rendition. */
+  /** True when the bytes are the file served now. */
   current: boolean;
-  /** Signatures shown in the matching rendition. */
+  /** Signatures bound to the matching file (for a legacy signed rendition: those shown in it). */
   signatures: ReportSignatureRow[];
   message: string;
 }
@@ -89,7 +89,8 @@ export const PERIOD_DAYS: Record<Exclude<(typeof DASHBOARD_PERIODS)[number], 'cu
 
 export interface ReportView {
   reportId: string;
-  status: 'generating' | 'completed' | 'failed';
+  /** `expired` once a completed report's `expiresAt` has passed: it has no `downloadUrl` then. */
+  status: 'generating' | 'completed' | 'failed' | 'expired';
   type: string;
   framework: string | null;
   format: string;
@@ -104,7 +105,7 @@ export interface ReportView {
   requestedBy?: { keyId: string | null; name: string | null };
   /** SHA-256 (hex) of the file served now; check a copy with `POST …/verify`. */
   sha256?: string | null;
-  /** SHA-256 of the unsigned original, which signatures are bound to. */
+  /** SHA-256 of the file as generated, which signatures are bound to (never re-rendered). */
   recordSha256?: string | null;
   signatures?: ReportSignatureRow[];
 }

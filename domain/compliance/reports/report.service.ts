@@ -1,4 +1,3 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { actorOf, SYSTEM_ACTOR, type AuditTrail } from '../../audit/audit-trail.service';
@@ -20,7 +19,7 @@ import { buildReportModel } from './report-model';
 import { Report, type ReportOrigin, type ReportRendition } from './report.entity';
 import type { ReportSignatureRow } from './render/types';
 import { sha256Of } from './integrity';
-import { newSignature } from './report-signing';
+import { newSignature, recordSignature, storedFileSha256, verification } from './report-signing';
 import { clock } from '../../clock';
 import type { Links } from '../../links';
 
@@ -145,76 +144,37 @@ export class ReportService {
   }
 
   /**
-   * Is this file (the raw bytes) a file this report
-   * served? Any rendition counts (the original, or a signed one), and the answer says which. A
-   * mismatch is a result (`valid: false`), not an error. Works after the file expired: the hashes stay.
+   * Is this file (the raw bytes) a file this report served? The answer says which rendition and the
+   * signatures bound to it. A mismatch is a result (`valid: false`), not an error. Works after the
+   * file expired: the hashes stay.
    */
   async verifyCompliance(ctx: DomainContext, reportId: string, file: Buffer | { base64: unknown }): Promise<ReportVerification> {
     requirePermission(ctx, 'read:compliance');
     const bytes = Buffer.isBuffer(file) ? file : decodeBase64(file?.base64, 'contentBase64');
-    const row = await this.find(ctx.em, reportId, 'compliance');
-    if (row.status !== 'completed' || !row.sha256) {
-      throw new DomainError('CONFLICT', `Report '${row.id}' has no file to compare with (status ${row.status})`, { details: { reportId: row.id, status: row.status } });
-    }
-    const sha256 = sha256Of(bytes);
-    const renditions = row.renditions?.length ? row.renditions : [{ sha256: row.sha256, size: row.size ?? 0, signatures: 0, renderedAt: row.generatedAt?.toISOString() ?? '' }];
-    const match = renditions.find((r) => r.sha256 === sha256) ?? null;
-    const current = match?.sha256 === row.sha256;
-    return {
-      reportId: row.id,
-      valid: !!match,
-      sha256,
-      size: bytes.length,
-      expectedSha256: row.sha256,
-      recordSha256: row.recordSha256 ?? row.sha256,
-      matches: match ? (match.signatures === 0 ? 'original' : 'signed') : null,
-      current: !!match && current,
-      signatures: match ? (row.signatures ?? []).slice(0, match.signatures) : [],
-      message: match
-        ? `The file is ${match.signatures === 0 ? 'the report as generated' : `the report with ${match.signatures} signature${match.signatures === 1 ? '' : 's'}`}${current ? '' : ' (a later rendition has more signatures)'}; not one byte differs.`
-        : 'The file does not match any file of this report: it was altered, or it is another report.',
-    };
+    return verification(await this.find(ctx.em, reportId, 'compliance'), bytes);
   }
 
   /**
-   * The caller's key signs a completed report with a
-   * stated meaning (21 CFR 11.50). The signature is bound to the SHA-256 of the unsigned original
-   * (11.70) and recorded in the audit trail; the file is rendered again from the same model with every
-   * signature in its approval block, and that rendition's hash becomes the published `sha256`.
+   * The caller's key signs a completed report with a stated meaning (21 CFR 11.50). The signature is
+   * bound to the SHA-256 of the stored file, hashed from its bytes (11.70), and recorded with an
+   * audit-trail entry in one short transaction. The file is not rendered again (issue 37): the file a
+   * reader downloads and verifies is the file that was signed.
    */
   async signCompliance(ctx: DomainContext, reportId: string, raw: unknown): Promise<ReportView & { signature: ReportSignatureRow }> {
     const principal = requirePermission(ctx, 'sign:reports');
     const input = parseInput(SignReportInput, raw ?? {});
-    // The signed rendition is made off the event loop and outside any lock, in a report slot; a short
-    // transaction then records it, provided nobody signed meanwhile (issue 37: the render used to run
-    // inside a locked transaction, stalling everything for 20 s). Then it tries again from the start.
-    for (let attempt = 1; ; attempt++) {
-      const row = typeof reportId === 'string' && reportId.length <= 48 ? await ctx.em.fork().findOne(Report, { id: reportId, origin: 'compliance' }, { populate: ['model'] }) : null;
-      if (!row) throw notFound('Report', String(reportId).slice(0, 60));
-      const { signature, nextSignatures } = newSignature(row, principal, input.meaning);
-      const render = () => this.render(row.format, { ...row.model!, signatures: nextSignatures, recordSha256: row.recordSha256! }, { instructions: this.links.reportInstructions() });
-      const content = this.settings.heavy ? await this.settings.heavy.run('report', `sign:${row.id}:${principal.keyId}:${input.meaning}:${attempt}`, render, 60_000) : await render();
-      const sha256 = sha256Of(content);
-      const recorded = await ctx.em.transactional(async (tx) => {
-        const em = tx as EntityManager;
-        const current = await em.findOne(Report, { id: row.id, origin: 'compliance' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-        if (!current || (current.signatures ?? []).length !== (row.signatures ?? []).length || current.sha256 !== row.sha256) return null;
-        const previous = { sha256: current.sha256 ?? null, signatures: (current.signatures ?? []).length };
-        current.signatures = nextSignatures;
-        current.renditions = [...(current.renditions ?? []), { sha256, size: content.length, signatures: nextSignatures.length, renderedAt: signature.signedAt }];
-        current.content = content;
-        current.size = content.length;
-        current.sha256 = sha256;
-        this.auditTrail.record(em, actorOf(ctx), { action: 'report.sign', entityType: 'report', entityId: current.id }, previous, {
-          sha256,
-          signatures: nextSignatures.length,
-          signature: { ...signature },
-        });
-        return current;
-      });
-      if (recorded) return { ...this.view(recorded), signature };
-      if (attempt >= 3) throw new DomainError('CONFLICT', `Report '${row.id}' was signed by someone else meanwhile; sign again`, { details: { reportId: row.id } });
-    }
+    const em = ctx.em.fork() as EntityManager;
+    const row = await this.find(em, reportId, 'compliance');
+    newSignature(row, principal, input.meaning, row.sha256 ?? ''); // refuses a repeated key and meaning before reading the file
+    const fileSha256 = await storedFileSha256(em, row);
+    const { row: signed, signature } = await recordSignature(ctx.em, row.id, principal, input.meaning, fileSha256, (tx, current, before, sig) =>
+      this.auditTrail.record(tx, actorOf(ctx), { action: 'report.sign', entityType: 'report', entityId: current.id }, before, {
+        sha256: current.sha256 ?? null,
+        signatures: current.signatures.length,
+        signature: { ...sig },
+      }),
+    );
+    return { ...this.view(signed), signature };
   }
 
   /** Frees the bytes of expired reports (their rows stay, so a download answers 410 rather than 404). */
@@ -291,16 +251,18 @@ export class ReportService {
   }
 
   private view(r: Report): ReportView {
+    // Past `expiresAt` the file is gone (a download answers 410): the status says so, with no link.
+    const status = r.status === 'completed' && r.expiresAt && r.expiresAt.getTime() <= clock.nowMs() ? 'expired' : r.status;
     return {
       reportId: r.id,
-      status: r.status,
+      status,
       type: r.type,
       framework: r.framework ?? null,
       format: r.format,
       estimatedCompletion: r.estimatedCompletion.toISOString(),
       generatedAt: r.generatedAt?.toISOString() ?? null,
       expiresAt: r.expiresAt?.toISOString() ?? null,
-      downloadUrl: r.status === 'completed' ? this.links.reportDownload(r.origin, r.id) : null,
+      downloadUrl: status === 'completed' ? this.links.reportDownload(r.origin, r.id) : null,
       createdAt: r.createdAt.toISOString(),
       ...(r.status === 'completed' ? { size: r.size ?? null } : {}),
       ...(r.status === 'failed' ? { error: 'Report generation failed; request a new one' } : {}),
@@ -355,7 +317,7 @@ export class ReportService {
         const updated = await tx.nativeUpdate(
           Report,
           { id: report.id, status: 'generating' },
-          { status: 'completed', content, size: content.length, generatedAt, expiresAt, sha256, recordSha256: sha256, model, renditions },
+          { status: 'completed', content, size: content.length, generatedAt, expiresAt, sha256, recordSha256: sha256, renditions },
         );
         if (!updated) return [];
         this.auditTrail.record(

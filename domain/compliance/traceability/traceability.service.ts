@@ -170,6 +170,7 @@ export async function buildTraceability(em: EntityManager, framework: FrameworkI
 }
 
 export const TRACEABILITY_CSV_COLUMNS = [
+  'row_type',
   'clause',
   'clause_title',
   'covered',
@@ -185,33 +186,39 @@ export const TRACEABILITY_CSV_COLUMNS = [
   'evidence',
 ] as const;
 
+/** What a CSV row is: a clause (with one of its requirements, or none: a gap), a requirement mapped to no clause, a finding linked to no requirement. */
+export const TRACEABILITY_CSV_ROW_TYPES = ['clause', 'unmapped_requirement', 'unlinked_finding'] as const;
+
 const findingsCell = (fs: TraceFinding[]) => fs.map((f) => `${f.id} (${f.severity}${f.resolvedAt ? `, resolved ${f.resolvedAt.slice(0, 10)}` : ''}): ${f.title}`).join('; ');
 
-/** One row per clause × requirement; a gap is one row with the requirement columns empty. RFC 4180, formulas neutralised. */
+const requirementCells = (r: TraceRequirement): CsvCell[] => [
+  r.id,
+  r.title,
+  r.status,
+  r.priority,
+  r.latestValidation?.status ?? 'not validated',
+  r.latestValidation?.score ?? null,
+  r.latestValidation?.lastValidated ?? null,
+  findingsCell(r.openFindings),
+  findingsCell(r.resolvedFindings),
+  r.evidence.map((e) => `${e.kind}: ${e.value}`).join('; '),
+];
+
+/**
+ * The whole matrix as CSV, the same content as the JSON: one row per clause × requirement (a gap is
+ * one row with the requirement columns empty), then one per requirement mapped to no clause and one
+ * per finding linked to no requirement (`row_type` says which). RFC 4180, formulas neutralised.
+ */
 export function traceabilityCsv(m: TraceabilityMatrix): Buffer {
   const rows: CsvCell[][] = [[...TRACEABILITY_CSV_COLUMNS]];
   for (const c of m.clauses) {
-    if (!c.requirements.length) {
-      rows.push([c.section, c.title, 'no', null, null, null, null, null, null, null, null, null, null]);
-      continue;
-    }
-    for (const r of c.requirements) {
-      rows.push([
-        c.section,
-        c.title,
-        'yes',
-        r.id,
-        r.title,
-        r.status,
-        r.priority,
-        r.latestValidation?.status ?? 'not validated',
-        r.latestValidation?.score ?? null,
-        r.latestValidation?.lastValidated ?? null,
-        findingsCell(r.openFindings),
-        findingsCell(r.resolvedFindings),
-        r.evidence.map((e) => `${e.kind}: ${e.value}`).join('; '),
-      ]);
-    }
+    if (!c.requirements.length) rows.push(['clause', c.section, c.title, 'no', null, null, null, null, null, null, null, null, null, null]);
+    for (const r of c.requirements) rows.push(['clause', c.section, c.title, 'yes', ...requirementCells(r)]);
+  }
+  for (const r of m.unmappedRequirements) rows.push(['unmapped_requirement', null, null, null, ...requirementCells(r)]);
+  for (const f of m.unlinkedFindings) {
+    const open = f.status !== 'resolved';
+    rows.push(['unlinked_finding', null, null, null, null, null, null, null, null, null, null, open ? findingsCell([f]) : null, open ? null : findingsCell([f]), f.evidence.map((e) => `finding: ${e}`).join('; ')]);
   }
   return Buffer.from(toCsv(rows), 'utf8');
 }

@@ -1291,7 +1291,8 @@ pub struct SignComplianceReportResponseSignature {
 pub struct Report {
     #[serde(rename = "reportId")]
     pub report_id: String,
-    /// One of: `generating`, `completed`, `failed`.
+    /// `expired` once `expiresAt` has passed: then there is no `downloadUrl`. One of: `generating`,
+    /// `completed`, `failed`, `expired`.
     pub status: String,
     pub r#type: String,
     /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`. May be null.
@@ -1323,7 +1324,8 @@ pub struct Report {
     /// SHA-256 of the file served now. May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
-    /// SHA-256 of the unsigned original, which signatures are bound to. May be null. Optional.
+    /// SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered).
+    /// May be null. Optional.
     #[serde(rename = "recordSha256", default, skip_serializing_if = "Option::is_none")]
     pub record_sha256: Option<String>,
     /// Optional.
@@ -1362,7 +1364,8 @@ pub struct SignComplianceReportRequest {
 pub struct SignComplianceReportResponse {
     #[serde(rename = "reportId")]
     pub report_id: String,
-    /// One of: `generating`, `completed`, `failed`.
+    /// `expired` once `expiresAt` has passed: then there is no `downloadUrl`. One of: `generating`,
+    /// `completed`, `failed`, `expired`.
     pub status: String,
     pub r#type: String,
     /// One of: `iso13485`, `fda21cfr11`, `gdpr`, `soc2`. May be null.
@@ -1394,7 +1397,8 @@ pub struct SignComplianceReportResponse {
     /// SHA-256 of the file served now. May be null. Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
-    /// SHA-256 of the unsigned original, which signatures are bound to. May be null. Optional.
+    /// SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered).
+    /// May be null. Optional.
     #[serde(rename = "recordSha256", default, skip_serializing_if = "Option::is_none")]
     pub record_sha256: Option<String>,
     /// Optional.

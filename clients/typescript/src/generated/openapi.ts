@@ -746,7 +746,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Electronic signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning (reviewed or approved). The signature is bound to the unsigned report's SHA-256; the file is re-rendered with it in the approval block and its new SHA-256 published */
+        /** Electronic signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning (reviewed or approved). The signature is bound to the SHA-256 of the stored file, hashed from its bytes; the file is not rendered again and its published SHA-256 does not change (409 if the stored file no longer matches it, 410 once expired) */
         post: operations["signComplianceReport"];
         delete?: never;
         options?: never;
@@ -763,7 +763,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the original or a signed rendition), valid false when one byte differs */
+        /** Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the file as generated, or a signed rendition made before signing stopped re-rendering), valid false when one byte differs; `signatures` lists the signatures bound to that file */
         post: operations["verifyComplianceReport"];
         delete?: never;
         options?: never;
@@ -1877,7 +1877,7 @@ export interface operations {
                             format: "pdf" | "csv" | "json";
                             framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                             generatedAt: string | null;
-                            /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                            /** @description SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered) */
                             recordSha256?: string | null;
                             reportId: string;
                             requestedBy?: {
@@ -1897,8 +1897,11 @@ export interface operations {
                                 signerName: string;
                             }[];
                             size?: number | null;
-                            /** @enum {string} */
-                            status: "generating" | "completed" | "failed";
+                            /**
+                             * @description `expired` once `expiresAt` has passed: then there is no `downloadUrl`
+                             * @enum {string}
+                             */
+                            status: "generating" | "completed" | "failed" | "expired";
                             type: string;
                         }[];
                     };
@@ -6769,7 +6772,7 @@ export interface operations {
                         format: "pdf" | "csv" | "json";
                         framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         generatedAt: string | null;
-                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        /** @description SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered) */
                         recordSha256?: string | null;
                         reportId: string;
                         requestedBy?: {
@@ -6789,8 +6792,11 @@ export interface operations {
                             signerName: string;
                         }[];
                         size?: number | null;
-                        /** @enum {string} */
-                        status: "generating" | "completed" | "failed";
+                        /**
+                         * @description `expired` once `expiresAt` has passed: then there is no `downloadUrl`
+                         * @enum {string}
+                         */
+                        status: "generating" | "completed" | "failed" | "expired";
                         type: string;
                     };
                 };
@@ -6902,7 +6908,7 @@ export interface operations {
                         format: "pdf" | "csv" | "json";
                         framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         generatedAt: string | null;
-                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        /** @description SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered) */
                         recordSha256?: string | null;
                         reportId: string;
                         requestedBy?: {
@@ -6922,8 +6928,11 @@ export interface operations {
                             signerName: string;
                         }[];
                         size?: number | null;
-                        /** @enum {string} */
-                        status: "generating" | "completed" | "failed";
+                        /**
+                         * @description `expired` once `expiresAt` has passed: then there is no `downloadUrl`
+                         * @enum {string}
+                         */
+                        status: "generating" | "completed" | "failed" | "expired";
                         type: string;
                     };
                 };
@@ -7169,7 +7178,7 @@ export interface operations {
                         format: "pdf" | "csv" | "json";
                         framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         generatedAt: string | null;
-                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        /** @description SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered) */
                         recordSha256?: string | null;
                         reportId: string;
                         requestedBy?: {
@@ -7199,8 +7208,11 @@ export interface operations {
                             signerName: string;
                         }[];
                         size?: number | null;
-                        /** @enum {string} */
-                        status: "generating" | "completed" | "failed";
+                        /**
+                         * @description `expired` once `expiresAt` has passed: then there is no `downloadUrl`
+                         * @enum {string}
+                         */
+                        status: "generating" | "completed" | "failed" | "expired";
                         type: string;
                     };
                 };
@@ -7241,7 +7253,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationError"];
                 };
             };
-            /** @description Not completed, or already signed with this meaning by this key */
+            /** @description Not completed, already signed with this meaning by this key, or the stored file no longer matches its SHA-256 */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7571,7 +7583,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The matrix (JSON), or one CSV row per clause and requirement (text/csv) */
+            /** @description The matrix (JSON), or the same content as CSV (text/csv): one row per clause and requirement (`row_type` clause; a gap has no requirement), then one per requirement mapped to no clause (`unmapped_requirement`) and per finding linked to no requirement (`unlinked_finding`) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7937,7 +7949,7 @@ export interface operations {
                             format: "pdf" | "csv" | "json";
                             framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                             generatedAt: string | null;
-                            /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                            /** @description SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered) */
                             recordSha256?: string | null;
                             reportId: string;
                             requestedBy?: {
@@ -7957,8 +7969,11 @@ export interface operations {
                                 signerName: string;
                             }[];
                             size?: number | null;
-                            /** @enum {string} */
-                            status: "generating" | "completed" | "failed";
+                            /**
+                             * @description `expired` once `expiresAt` has passed: then there is no `downloadUrl`
+                             * @enum {string}
+                             */
+                            status: "generating" | "completed" | "failed" | "expired";
                             type: string;
                         }[];
                     };
@@ -8079,7 +8094,7 @@ export interface operations {
                         format: "pdf" | "csv" | "json";
                         framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         generatedAt: string | null;
-                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        /** @description SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered) */
                         recordSha256?: string | null;
                         reportId: string;
                         requestedBy?: {
@@ -8099,8 +8114,11 @@ export interface operations {
                             signerName: string;
                         }[];
                         size?: number | null;
-                        /** @enum {string} */
-                        status: "generating" | "completed" | "failed";
+                        /**
+                         * @description `expired` once `expiresAt` has passed: then there is no `downloadUrl`
+                         * @enum {string}
+                         */
+                        status: "generating" | "completed" | "failed" | "expired";
                         type: string;
                     };
                 };
@@ -8212,7 +8230,7 @@ export interface operations {
                         format: "pdf" | "csv" | "json";
                         framework: ("iso13485" | "fda21cfr11" | "gdpr" | "soc2") | null;
                         generatedAt: string | null;
-                        /** @description SHA-256 of the unsigned original, which signatures are bound to */
+                        /** @description SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered) */
                         recordSha256?: string | null;
                         reportId: string;
                         requestedBy?: {
@@ -8232,8 +8250,11 @@ export interface operations {
                             signerName: string;
                         }[];
                         size?: number | null;
-                        /** @enum {string} */
-                        status: "generating" | "completed" | "failed";
+                        /**
+                         * @description `expired` once `expiresAt` has passed: then there is no `downloadUrl`
+                         * @enum {string}
+                         */
+                        status: "generating" | "completed" | "failed" | "expired";
                         type: string;
                     };
                 };

@@ -345,12 +345,12 @@ export class RestOperations extends Transport {
     return this.call('downloadComplianceReport', { path: { reportId }, options }) as Promise<BinaryResponse>;
   }
 
-  /** POST /v1/compliance/reports/{reportId}/verify: Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the original or a signed rendition), valid false when one byte differs */
+  /** POST /v1/compliance/reports/{reportId}/verify: Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the file as generated, or a signed rendition made before signing stopped re-rendering), valid false when one byte differs; `signatures` lists the signatures bound to that file */
   verifyComplianceReport(reportId: string, options?: CallOptions): Promise<SuccessBody<'verifyComplianceReport'>> {
     return this.call('verifyComplianceReport', { path: { reportId }, options }) as Promise<SuccessBody<'verifyComplianceReport'>>;
   }
 
-  /** POST /v1/compliance/reports/{reportId}/signatures: Electronic signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning (reviewed or approved). The signature is bound to the unsigned report's SHA-256; the file is re-rendered with it in the approval block and its new SHA-256 published */
+  /** POST /v1/compliance/reports/{reportId}/signatures: Electronic signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning (reviewed or approved). The signature is bound to the SHA-256 of the stored file, hashed from its bytes; the file is not rendered again and its published SHA-256 does not change (409 if the stored file no longer matches it, 410 once expired) */
   signComplianceReport(reportId: string, body: RequestBody<'signComplianceReport'>, options?: CallOptions): Promise<SuccessBody<'signComplianceReport'>> {
     return this.call('signComplianceReport', { path: { reportId }, body, options }) as Promise<SuccessBody<'signComplianceReport'>>;
   }

@@ -61,7 +61,7 @@ export interface ReportSignatureRow {
   keyId: string;
   meaning: 'reviewed' | 'approved';
   signedAt: string;
-  /** SHA-256 of the unsigned report file the signer approved. */
+  /** SHA-256 of the stored report file the signer approved. */
   recordSha256: string;
   /** SHA-256 over the signature's own fields and the record hash: the binding. */
   signatureHash: string;
