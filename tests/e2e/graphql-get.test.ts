@@ -105,6 +105,20 @@ describe('GET and the CSRF rule', () => {
     expect(costGet.body).toEqual(costPost.body);
   });
 
+  test('GET and APQ by hash are charged on the plan like POST: each root field counts once', async () => {
+    const spender = await issueKey(gw, ['read:requirements']);
+    /** The plan's count for the key, as REST shows it (the read itself counts one). */
+    const remaining = async () => Number((await gw.request('/v1/requirements?limit=1', { auth: spender })).headers.get('x-ratelimit-remaining'));
+    const two = 'query Two { a: requirements(limit: 1) { pagination { total } } b: requirements(limit: 2) { pagination { total } } }';
+    const start = await remaining();
+    expect((await get(gw, { query: two }, bearer(spender))).status).toBe(200);
+    expect(await remaining()).toBe(start - 1 - 2);
+    const hash = sha256(two);
+    expect((await post(gw, { query: two, extensions: apq(hash) }, bearer(spender))).status).toBe(200);
+    expect((await get(gw, { extensions: apq(hash) }, bearer(spender))).status).toBe(200);
+    expect(await remaining()).toBe(start - 2 - 6);
+  });
+
   test('variables and operationName travel in the search parameters', async () => {
     const query = 'query A { a: __typename } query B($limit: Int) { requirements(limit: $limit) { data { id } } }';
     const { status, body } = await get(gw, { query, operationName: 'B', variables: { limit: 1 } }, bearer());
