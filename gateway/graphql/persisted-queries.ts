@@ -41,11 +41,12 @@ class RedisTextCache implements KeyValueCache<string> {
   }
 }
 
-/** The in-process LRU in front of Redis: a text read from Redis is kept here too. */
+/** The in-process LRU in front of Redis: a text read from Redis is kept here too; Redis trouble is a miss. */
 class TieredTextCache implements KeyValueCache<string> {
   constructor(
     private readonly local: KeyValueCache<string>,
     private readonly shared: KeyValueCache<string> | undefined,
+    private readonly log: Logger,
   ) {}
 
   async get(key: string): Promise<string | undefined> {
@@ -58,11 +59,12 @@ class TieredTextCache implements KeyValueCache<string> {
 
   async set(key: string, value: string, options?: KeyValueCacheSetOptions): Promise<void> {
     await this.local.set(key, value, options);
-    await this.shared?.set(key, value, options);
+    // Not shared this time: other instances ask the client for the text once more.
+    await this.shared?.set(key, value, options).catch((err: unknown) => this.log.warn({ err, component: 'persisted-queries' }, 'persisted query not written to Redis'));
   }
 
   async delete(key: string): Promise<boolean> {
-    const [a, b] = await Promise.all([this.local.delete(key), this.shared?.delete(key)]);
+    const [a, b] = await Promise.all([this.local.delete(key), this.shared?.delete(key).catch(() => false)]);
     return Boolean(a || b);
   }
 }
@@ -87,7 +89,7 @@ export function persistedQueryStore(opts: PersistedQueryOptions): KeyValueCache<
     error: (message: unknown) => opts.log.warn({ component: 'persisted-queries' }, String(message)),
   };
   const shared = opts.redis ? new ErrorsAreMissesCache(new RedisTextCache(opts.redis, opts.ttlSeconds), logger) : undefined;
-  return new TieredTextCache(local, shared);
+  return new TieredTextCache(local, shared, opts.log);
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
