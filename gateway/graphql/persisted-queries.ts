@@ -4,6 +4,7 @@ import { ErrorsAreMissesCache, InMemoryLRUCache, type KeyValueCache, type KeyVal
 import { DomainError } from '../../domain/errors';
 import { graphqlExtensionsOf, toClientError } from '../../transport/client-error';
 import type { Logger } from '../logger';
+import { assertDocumentNesting } from './parts/input-depth';
 import { documentKeyOf } from './pipeline';
 
 /**
@@ -27,9 +28,16 @@ class RedisTextCache implements KeyValueCache<string> {
   async get(key: string): Promise<string | undefined> {
     const text = await this.redis.get(REDIS_PREFIX + key);
     if (text === null) return undefined;
-    // `apq:<sha256>`: a text that does not hash to its key (written by anything else) is not served.
+    // `apq:<sha256>`: a text that does not hash to its key, or that Apollo's parser must not see
+    // (nested too deep: the guard in front of Apollo never saw it), was written by something else.
     const hash = key.slice(key.lastIndexOf(':') + 1);
-    return documentKeyOf(text) === hash ? text : undefined;
+    if (documentKeyOf(text) !== hash) return undefined;
+    try {
+      assertDocumentNesting(text);
+    } catch {
+      return undefined;
+    }
+    return text;
   }
 
   async set(key: string, value: string, options?: KeyValueCacheSetOptions): Promise<void> {

@@ -267,11 +267,16 @@ if (redisUrl) {
       expect(onB.body).toEqual(registered.body);
     });
 
-    test('a text in Redis that does not hash to its key is not served', async () => {
+    test('a text in Redis that does not hash to its key, or is nested too deep to parse safely, is not served', async () => {
       const query = freshQuery();
       const hash = sha256(query);
       await redis.set(`gql:apq:${hash}`, '{ apiKeys { id } }', 'EX', 60);
       expect((await post(b, { extensions: apq(hash) })).body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+      const deep = `{ requirements(filter: { search: ${'['.repeat(1700)}"x"${']'.repeat(1700)} }) { pagination { total } } } # ${randomUUID()}`;
+      await redis.set(`gql:apq:${sha256(deep)}`, deep, 'EX', 60);
+      const answer = await post(b, { extensions: apq(sha256(deep)) });
+      expect(answer.status).toBe(200);
+      expect(answer.body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
     });
   });
 }
