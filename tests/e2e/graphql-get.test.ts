@@ -70,6 +70,20 @@ describe('GET and the CSRF rule', () => {
     expect(((await res.json()) as any).errors[0].message).toMatch(/Cross-Site Request Forgery/);
   });
 
+  test('from a browser on another origin: the preflight allows the header, then the GET is answered with CORS headers', async () => {
+    const origin = 'https://app.example';
+    const preflight = await fetch(`${gw.url}/graphql`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization,graphql-preflight' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    const answered = await get(gw, { query: '{ viewer { name } }' }, { origin, ...bearer() });
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(answered.body.data.viewer.name).toBe('admin');
+  });
+
   test('a mutation over GET is refused with 405 and Allow: POST', async () => {
     const mutation = 'mutation { clearCache { __typename } }';
     const refused = await get(gw, { query: mutation }, bearer());
