@@ -91,6 +91,10 @@ const EnvSchema = z.object({
   AUDIO_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(DEFAULT_AUDIO_WORKER_NICE),
   /** Largest JSON answer of one GraphQL operation (413 PAYLOAD_TOO_LARGE beyond); the cost limit refuses most such queries first. */
   GRAPHQL_MAX_RESULT_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
+  /** Bytes of automatic-persisted-query texts kept in memory (least recently used go first); 0 turns APQ off. */
+  GRAPHQL_APQ_CACHE_BYTES: z.coerce.number().int().min(0).default(8 * 1024 * 1024),
+  /** How long a registered APQ text is kept (seconds), in memory and in Redis. */
+  GRAPHQL_APQ_TTL_SECONDS: z.coerce.number().int().min(1).max(30 * 24 * 3600).default(24 * 3600),
   /** How long the embedded database's process is restarted (with back-off) before the gateway gives up and exits non-zero. */
   EMBEDDED_DATABASE_RESTART_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   /** A database that answers nothing for this long (and fails a probe) counts as down: 503 until it answers again. */
@@ -185,6 +189,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     databaseHangMs: c.DATABASE_HANG_MS,
     embeddedRestartMs: c.EMBEDDED_DATABASE_RESTART_MS,
     graphqlMaxResultBytes: c.GRAPHQL_MAX_RESULT_BYTES,
+    graphqlApq: { maxBytes: c.GRAPHQL_APQ_CACHE_BYTES, ttlSeconds: c.GRAPHQL_APQ_TTL_SECONDS },
     audioWorkers: { size: c.AUDIO_WORKERS ?? defaultAudioWorkerCount(), idleMs: c.AUDIO_WORKER_IDLE_MS, nice: c.AUDIO_WORKER_NICE, keepWarm: 1 },
     speechLimits: {
       charsPerMinute: c.TTS_CHARS_PER_MINUTE,

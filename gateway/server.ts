@@ -56,7 +56,7 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
   const web = await createHttpApp(config, { services, rootEm: data.rootEm, redis, log, metrics });
   const { httpServer } = web;
   const rest = mountRest(web, { services, log, metrics });
-  const graphql = await mountGraphql(web, { config, services, bus, log, httpServer });
+  const graphql = await mountGraphql(web, { config, services, bus, log, httpServer, redis });
   mountTrpc(web, { services, log, maxResultBytes: config.graphqlMaxResultBytes });
   mountFallbacks(web.app, log);
   const channels = mountChannels(httpServer, { pipeline: graphql.pipeline, services, contexts: web.contexts, clientIpOf: web.clientIpOf, log, metrics });

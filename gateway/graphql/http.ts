@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { ApolloServer, type ApolloServerOptionsWithGateway, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import type { KeyValueCache } from '@apollo/utils.keyvaluecache';
 import { GraphQLError } from 'graphql';
 import type { GqlContext } from '../../resolvers/context';
 import { toClientError, type ClientError } from '../../transport/client-error';
@@ -88,8 +89,23 @@ export const retryAfterPlugin: ApolloServerPlugin<GqlContext> = {
   },
 };
 
+/**
+ * The CSRF rule, in this one place (Apollo's `csrfPrevention`): a request is taken when its
+ * `Content-Type` is not one a plain HTML form can send, or when it carries one of these headers,
+ * which a browser sends cross-site only after a CORS preflight the gateway's policy answers. So a
+ * GET (no body, no content type: urql's default, Apollo Client's `useGETForQueries`) is taken with
+ * the caller's key in `Authorization` or a preflight header, and refused (400 BAD_REQUEST) without.
+ */
+export const PREFLIGHT_HEADERS = ['authorization', 'apollo-require-preflight', 'x-apollo-operation-name', 'graphql-preflight'];
+
 /** GraphQL over HTTP: Apollo Server around the pipeline. */
-export async function createApollo(opts: { pipeline: Pipeline; httpServer: Server; production: boolean }) {
+export async function createApollo(opts: {
+  pipeline: Pipeline;
+  httpServer: Server;
+  production: boolean;
+  /** Where automatic persisted queries' texts live (persisted-queries.ts); undefined: APQ is off. */
+  persistedQueries?: { cache: KeyValueCache<string>; ttlSeconds: number };
+}) {
   const { pipeline } = opts;
   const apollo = new ApolloServer<GqlContext>({
     gateway: pipelineExecutor(pipeline),
@@ -110,7 +126,9 @@ export async function createApollo(opts: { pipeline: Pipeline; httpServer: Serve
       // No cache hints are used; without this plugin no resolver is wrapped for `willResolveField`.
       ApolloServerPluginCacheControlDisabled(),
     ],
-    csrfPrevention: true,
+    csrfPrevention: { requestHeaders: PREFLIGHT_HEADERS },
+    // Over GET and POST alike; a mutation over GET is Apollo's 405 (Allow: POST).
+    persistedQueries: opts.persistedQueries ? { cache: opts.persistedQueries.cache, ttl: opts.persistedQueries.ttlSeconds } : false,
     // The gateway owns signal handling (gateway/main.ts) and stops Apollo as one step of its shutdown.
     stopOnTerminationSignals: false,
   });

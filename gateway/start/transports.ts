@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Server } from 'node:http';
+import type Redis from 'ioredis';
 import express from 'express';
 import { expressMiddleware } from '@as-integrations/express5';
 import * as trpcExpress from '@trpc/server/adapters/express';
@@ -21,6 +22,7 @@ import { mountConsole } from '../console';
 import { graphiqlRouter } from '../graphiql';
 import { buildGraphqlSchema, createApollo, DEFAULT_MAX_RESULT_BYTES, graphqlPipeline } from '../graphql';
 import { documentNestingGuard } from '../graphql/parts/input-depth';
+import { persistedQueryGuard, persistedQueryStore } from '../graphql/persisted-queries';
 import type { Logger } from '../logger';
 import { graphqlRouteLabel, trpcRouteLabel, type Metrics } from '../metrics';
 import type { HttpApp } from './http-app';
@@ -83,7 +85,7 @@ export function mountRest(http: HttpApp, deps: { services: Services; log: Logger
  * GraphQL over HTTP at /graphql (GraphiQL for browsers in development), through the one pipeline
  * that graphql-ws uses too. Budgets are charged per root field, not per HTTP request.
  */
-export async function mountGraphql(http: HttpApp, deps: { config: GatewayConfig; services: Services; bus: EventBus; log: Logger; httpServer: Server }) {
+export async function mountGraphql(http: HttpApp, deps: { config: GatewayConfig; services: Services; bus: EventBus; log: Logger; httpServer: Server; redis?: Redis }) {
   const { app } = http;
   const { config, services } = deps;
   const schema = await buildGraphqlSchema(deps.bus);
@@ -95,7 +97,9 @@ export async function mountGraphql(http: HttpApp, deps: { config: GatewayConfig;
     responseCache: { readModel: services.readModel, roots: READ_MODEL_QUERIES },
     maxResultBytes: config.graphqlMaxResultBytes,
   });
-  const apollo = await createApollo({ pipeline, httpServer: deps.httpServer, production: config.production });
+  const { maxBytes, ttlSeconds } = config.graphqlApq;
+  const persistedQueries = maxBytes > 0 ? { cache: persistedQueryStore({ maxBytes, ttlSeconds, redis: deps.redis, log: deps.log }), ttlSeconds } : undefined;
+  const apollo = await createApollo({ pipeline, httpServer: deps.httpServer, production: config.production, persistedQueries });
   // GraphiQL for browsers (development only, like introspection), before the GraphQL server.
   if (!config.production) app.use(graphiqlRouter());
   const knownOperations = new Set(KNOWN_OPERATIONS);
@@ -109,6 +113,8 @@ export async function mountGraphql(http: HttpApp, deps: { config: GatewayConfig;
     },
     // A document nested too deep is refused before Apollo's parser recurses into it.
     documentNestingGuard(),
+    // A malformed or mismatched `persistedQuery` extension is a 400 in the gateway's envelope.
+    persistedQueryGuard(),
     expressMiddleware(apollo, {
       context: async ({ req, res }): Promise<GqlContext> => ({
         services,
