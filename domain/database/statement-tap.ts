@@ -9,7 +9,8 @@
 import { wrapStatements } from './knex-seam';
 
 export type StatementTap = 'stated' | 'sent';
-export type StatementListener = (tap: StatementTap, sql: string) => void;
+/** `connection` is the driver connection the statement runs on (one per transaction, from `BEGIN` to `COMMIT`). */
+export type StatementListener = (tap: StatementTap, sql: string, connection: object) => void;
 
 const listeners = new Set<StatementListener>();
 const MARKERS: Record<StatementTap, symbol> = { stated: Symbol('statementTap.stated'), sent: Symbol('statementTap.sent') };
@@ -18,7 +19,7 @@ const MARKERS: Record<StatementTap, symbol> = { stated: Symbol('statementTap.sta
 export function tapStatements(proto: Record<PropertyKey, unknown>, tap: StatementTap): void {
   wrapStatements(proto, MARKERS[tap], (run) =>
     function tappedQuery(this: unknown, connection, obj) {
-      if (listeners.size && typeof obj.sql === 'string') for (const l of listeners) l(tap, obj.sql);
+      if (listeners.size && typeof obj.sql === 'string') for (const l of listeners) l(tap, obj.sql, connection as object);
       return run.call(this, connection, obj);
     },
   );
