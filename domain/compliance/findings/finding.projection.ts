@@ -1,4 +1,6 @@
 import { isoOfNullableTimestamp, isoOfTimestamp } from '../../database/timestamps';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Page } from '../requirements/requirement.views';
 import type { FindingView } from './finding-view';
 
 /**
@@ -39,4 +41,39 @@ export function projectedFindingOfRow(r: Row, fields: readonly FindingField[]): 
   const out: Row = {};
   for (const f of fields) out[f] = FIELDS[f][1](r);
   return out as unknown as FindingView;
+}
+
+const FILTER_COLUMNS = [['framework', 'framework'], ['severity', 'severity'], ['status', 'status'], ['requirementId', 'requirement_id']] as const;
+
+/**
+ * A page of findings with the projected fields only, newest first, and its total, in one statement
+ * (the total beside the page, as requirement pages read theirs).
+ */
+export async function readFindingPage(
+  em: EntityManager,
+  q: { framework?: string; severity?: string; status?: string; requirementId?: string; limit: number; offset: number },
+  fields: readonly FindingField[],
+): Promise<Page<FindingView>> {
+  const where = ['true'];
+  const params: unknown[] = [];
+  for (const [key, column] of FILTER_COLUMNS) {
+    if (!q[key]) continue;
+    where.push(`${column} = ?`);
+    params.push(q[key]);
+  }
+  const filter = where.join(' and ');
+  const found = await em.getConnection().execute<Row[]>(
+    `select t.page_total, f.* from (select count(*)::int as page_total from audit_findings where ${filter}) t ` +
+      `left join lateral (select ${findingColumnsOf(fields)} from audit_findings where ${filter} order by discovered_at desc, id desc limit ? offset ?) f on true ` +
+      `order by f.discovered_at desc, f.id desc`,
+    [...params, ...params, q.limit, q.offset],
+    'all',
+    em.getTransactionContext(),
+  );
+  const total = Number(found[0]?.page_total ?? 0);
+  const rows = found.length === 1 && found[0].id === null ? [] : found;
+  return {
+    data: rows.map((r) => projectedFindingOfRow(r, fields)),
+    pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + rows.length < total },
+  };
 }
