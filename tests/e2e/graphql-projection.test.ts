@@ -35,10 +35,10 @@ afterAll(async () => {
 });
 
 /** The answer of a GraphQL query, and the statements it sent that read `table`. */
-async function query(text: string, table: string): Promise<{ data: any; reads: string[] }> {
+async function query(text: string, table: string, only: RegExp = /./): Promise<{ data: any; reads: string[] }> {
   const reads: string[] = [];
   const stop = listenToStatements((tap, sql) => {
-    if (tap === 'stated' && new RegExp(`from "?${table}"?\\b`).test(sql)) reads.push(sql);
+    if (tap === 'stated' && new RegExp(`from "?${table}"?\\b`).test(sql) && only.test(sql)) reads.push(sql);
   });
   try {
     const res = await gw.request('/graphql', { method: 'POST', json: { query: text } });
@@ -87,4 +87,20 @@ test('the findings list reads only the selected columns', async () => {
   expect(data.findings).toEqual({ data: [{ id: expect.any(String), title: 'Backups unencrypted' }], pagination: { total: 1 } });
   expect(reads.length).toBeGreaterThan(0);
   for (const sql of reads) expect(sql).not.toMatch(/evidence|resolution|description/);
+});
+
+test("a report's signatures are read only when selected; its renditions never for a view", async () => {
+  const res = await gw.request('/v1/dashboard/reports', { method: 'POST', json: { type: 'summary', format: 'json' } });
+  expect(res.status).toBeLessThan(300);
+  const { reportId } = (await res.json()) as { reportId: string };
+  // The report's job reads it meanwhile (by id alone); the views read it by id and origin.
+  const byView = /"origin" = /;
+  const plain = await query(`{ dashboardReport(reportId: "${reportId}") { reportId type } dashboardReports(limit: 3) { reportId } }`, 'reports', byView);
+  expect(plain.data.dashboardReport).toEqual({ reportId, type: 'SUMMARY' });
+  expect(plain.reads.length).toBeGreaterThan(0);
+  for (const sql of plain.reads) expect(sql).not.toMatch(/signatures|renditions|content/);
+  const signed = await query(`{ dashboardReport(reportId: "${reportId}") { reportId signatures { keyId } } }`, 'reports', byView);
+  expect(signed.data.dashboardReport).toEqual({ reportId, signatures: [] });
+  expect(signed.reads.some((sql) => /signatures/.test(sql))).toBe(true);
+  expect(signed.reads.some((sql) => /renditions/.test(sql))).toBe(false);
 });
