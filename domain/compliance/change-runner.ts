@@ -47,7 +47,7 @@ export interface ChangeRunnerDeps {
 /**
  * Every compliance mutation runs here, so each one states only its own change. The runner owns the
  * sequence around it: one transaction; the compliance figures without and with the change (one read
- * once its writes are made); history snapshots for what moved and `compliance.score_changed` for
+ * once its writes are made, or for a creation in the statement that makes them); history snapshots for what moved and `compliance.score_changed` for
  * each framework whose score or status moved, staged after the change's own events; and publishing
  * to live subscribers only once the transaction has committed (a change that fails publishes nothing).
  */
