@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { FINDING_COLUMNS, findingViewOfRow, type FindingRow, type FindingView } from './compliance/findings/finding-view';
+import type { FindingView } from './compliance/findings/finding-view';
+import { findingColumnsOf, projectedFindingOfRow, type FindingField } from './compliance/findings/finding.projection';
 
 /**
  * Batches the lookups nested reads would otherwise make one by one: a page of 500
@@ -10,22 +11,39 @@ import { FINDING_COLUMNS, findingViewOfRow, type FindingRow, type FindingView } 
  * map, change tracking and entity hydration of the ORM were most of the cost of a GraphQL page
  * (docs/decisions.md, "Nested findings read as rows"). Through the ORM's connection all the same, so
  * the request's transaction (if any), the database guard and the statement count see the query.
+ * One loader per projection (the fields a selection asks for, `findingProjection`): only their
+ * columns are read, and a request selecting findings one way batches all of them into one query.
  */
 export function createLoaders(em: EntityManager) {
-  return {
-    findingsByRequirement: new DataLoader<string, FindingView[]>(async (ids) => {
+  const byProjection = new Map<string, DataLoader<string, FindingView[]>>();
+  const findingsLoader = (fields: readonly FindingField[]) =>
+    new DataLoader<string, FindingView[]>(async (ids) => {
       const rows = await em
         .getConnection()
-        .execute<FindingRow[]>(`select ${FINDING_COLUMNS} from audit_findings where requirement_id in (?) order by discovered_at desc, id desc`, [ids], 'all', em.getTransactionContext());
+        .execute<Record<string, unknown>[]>(
+          `select ${findingColumnsOf(fields)} from audit_findings where requirement_id in (?) order by discovered_at desc, id desc`,
+          [ids],
+          'all',
+          em.getTransactionContext(),
+        );
       const byId = new Map<string, FindingView[]>();
       for (const row of rows) {
-        const f = findingViewOfRow(row);
-        const list = byId.get(f.requirementId!);
+        const f = projectedFindingOfRow(row, fields);
+        const owner = row.requirement_id as string;
+        const list = byId.get(owner);
         if (list) list.push(f);
-        else byId.set(f.requirementId!, [f]);
+        else byId.set(owner, [f]);
       }
       return ids.map((id) => byId.get(id) ?? []);
-    }),
+    });
+  return {
+    /** The findings of requirements, with the fields of `fields` (a `findingProjection`). */
+    findingsByRequirement(fields: readonly FindingField[]): DataLoader<string, FindingView[]> {
+      const key = fields.join(',');
+      let loader = byProjection.get(key);
+      if (!loader) byProjection.set(key, (loader = findingsLoader(fields)));
+      return loader;
+    },
   };
 }
 

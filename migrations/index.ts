@@ -10,6 +10,7 @@ import { Migration20261125200000 } from './Migration20261125200000';
 import { Migration20261126050000 } from './Migration20261126050000';
 import { Migration20261128060000 } from './Migration20261128060000';
 import { Migration20261128090000 } from './Migration20261128090000';
+import { Migration20261128100000 } from './Migration20261128100000';
 
 /** Listed by hand (not globbed) so the same list works from TypeScript sources and the compiled build. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126050000_tally_change_function', class: Migration20261126050000 },
   { name: 'Migration20261128060000_webhook_events', class: Migration20261128060000 },
   { name: 'Migration20261128090000_unassigned_requirements', class: Migration20261128090000 },
+  { name: 'Migration20261128100000_list_filter_indexes', class: Migration20261128100000 },
 ];

@@ -1,7 +1,10 @@
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { findingProjection } from '../domain/compliance/findings/finding.projection';
 import { CreateFindingInput, Finding, FindingFilter, FindingPage, UpdateFindingInput } from '../schema/compliance.types';
 import type { GqlContext } from './context';
 import { plain } from '../transport/plain';
+import { selectedFields } from './selection';
 
 /** Audit findings: the list, recording one and changing it. */
 @Resolver(() => Finding)
@@ -12,8 +15,10 @@ export class FindingResolver {
     @Arg('limit', () => Int, { nullable: true }) limit: number | undefined,
     @Arg('offset', () => Int, { nullable: true }) offset: number | undefined,
     @Ctx() { services, domain }: GqlContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return services.findings.list(domain, { ...plain(filter), limit, offset });
+    // Only the columns the selection needs: `evidence` (JSONB) only when asked for.
+    return services.findings.list(domain, { ...plain(filter), limit, offset }, { fields: findingProjection(selectedFields(info, ['data'])) });
   }
 
   @Mutation(() => Finding, { description: 'POST /v1/audits/findings' })

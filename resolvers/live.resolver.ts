@@ -1,5 +1,6 @@
 import { ComplianceEventTypeEnum, DashboardEventTypeEnum, FrameworkIdEnum, HistoryMetricEnum, HistoryPeriodEnum } from '../schema/enums';
-import { Arg, Ctx, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, Info, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { subscribeComplianceEvents, type LiveComplianceEvent } from '../domain/compliance/live';
 import {
   ComplianceEvent,
@@ -17,6 +18,10 @@ import {
 import type { GqlContext } from './context';
 import { lossAsLastEvent, rethrowLoss, type LostEvent } from './lost-principal';
 import { plain } from '../transport/plain';
+import { selectedFields } from './selection';
+
+/** A report's signatures (a JSON column) are read only when the selection asks for them. */
+const reportRead = (info: GraphQLResolveInfo) => ({ signatures: selectedFields(info).has('signatures') });
 
 /** Reports, dashboard, webhooks and live compliance events: the same domain operations as REST. */
 @Resolver()
@@ -27,8 +32,8 @@ export class LiveResolver {
   }
 
   @Query(() => ReportStatus, { description: 'GET /v1/compliance/reports/{reportId}' })
-  complianceReport(@Arg('reportId', () => String) reportId: string, @Ctx() { services, domain }: GqlContext) {
-    return services.reports.getCompliance(domain, reportId);
+  complianceReport(@Arg('reportId', () => String) reportId: string, @Ctx() { services, domain }: GqlContext, @Info() info: GraphQLResolveInfo) {
+    return services.reports.getCompliance(domain, reportId, reportRead(info));
   }
 
   @Mutation(() => ReportStatus, { description: 'POST /v1/dashboard/reports' })
@@ -37,13 +42,13 @@ export class LiveResolver {
   }
 
   @Query(() => ReportStatus, { description: 'GET /v1/dashboard/reports/{reportId}' })
-  dashboardReport(@Arg('reportId', () => String) reportId: string, @Ctx() { services, domain }: GqlContext) {
-    return services.reports.getDashboard(domain, reportId);
+  dashboardReport(@Arg('reportId', () => String) reportId: string, @Ctx() { services, domain }: GqlContext, @Info() info: GraphQLResolveInfo) {
+    return services.reports.getDashboard(domain, reportId, reportRead(info));
   }
 
   @Query(() => [ReportStatus], { description: 'GET /api/dashboard/reports' })
-  async dashboardReports(@Arg('limit', () => Int, { nullable: true }) limit: number | undefined, @Ctx() { services, domain }: GqlContext) {
-    return (await services.reports.listDashboard(domain, { limit })).data;
+  async dashboardReports(@Arg('limit', () => Int, { nullable: true }) limit: number | undefined, @Ctx() { services, domain }: GqlContext, @Info() info: GraphQLResolveInfo) {
+    return (await services.reports.listDashboard(domain, { limit }, reportRead(info))).data;
   }
 
   @Query(() => DashboardMetrics, { description: 'GET /v1/dashboard/metrics' })

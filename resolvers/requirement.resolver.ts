@@ -1,4 +1,7 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { findingProjection } from '../domain/compliance/findings/finding.projection';
+import { requirementProjection } from '../domain/compliance/requirements/requirement.projection';
 import { requirePermission } from '../domain/auth/principal';
 import type { RequirementDetail } from '../domain/compliance/requirements/requirement.views';
 import {
@@ -18,6 +21,10 @@ import {
 } from '../schema/compliance.types';
 import type { GqlContext } from './context';
 import { plain } from '../transport/plain';
+import { selectedFields } from './selection';
+
+/** What the field resolvers of a requirement read from it: its findings its id, its framework info its framework. */
+const NEEDS: Record<string, string> = { findings: 'id', frameworkInfo: 'framework' };
 
 /** Requirements: the list and one, their findings and framework, and every change to them. */
 @Resolver(() => Requirement)
@@ -28,8 +35,11 @@ export class RequirementResolver {
     @Arg('limit', () => Int, { nullable: true }) limit: number | undefined,
     @Arg('offset', () => Int, { nullable: true }) offset: number | undefined,
     @Ctx() { services, domain }: GqlContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return services.requirements.list(domain, { ...plain(filter), limit, offset }, { detail: true });
+    // Only the columns the selection needs: JSONB detail only when one of its fields is asked for.
+    const wanted = [...selectedFields(info, ['data'])].map((f) => NEEDS[f] ?? f);
+    return services.requirements.list(domain, { ...plain(filter), limit, offset }, { detail: true, fields: requirementProjection(wanted) });
   }
 
   @Query(() => Requirement, { description: 'GET /v1/requirements/{id}' })
@@ -39,9 +49,9 @@ export class RequirementResolver {
 
   /** Batched per request through the findings DataLoader: one query for a whole page. */
   @FieldResolver(() => [Finding], { nullable: true, description: 'Audit findings recorded against this requirement (needs read:audits; null with an error without it)' })
-  findings(@Root() requirement: RequirementDetail, @Ctx() { domain }: GqlContext) {
+  findings(@Root() requirement: RequirementDetail, @Ctx() { domain }: GqlContext, @Info() info: GraphQLResolveInfo) {
     requirePermission(domain, 'read:audits');
-    return domain.loaders.findingsByRequirement.load(requirement.id);
+    return domain.loaders.findingsByRequirement(findingProjection(selectedFields(info))).load(requirement.id);
   }
 
   @FieldResolver(() => FrameworkInfo, { nullable: true, description: 'The framework from the catalogue' })

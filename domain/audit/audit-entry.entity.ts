@@ -6,8 +6,10 @@ import { BigIntType, Entity, Index, PrimaryKey, Property } from '@mikro-orm/core
  * hash chain (`seq`, `previousHash`, `hash`). A database trigger refuses any other update or delete.
  */
 @Entity({ tableName: 'audit_trail' })
-@Index({ properties: ['entityType', 'entityId'] })
-@Index({ properties: ['keyId'] })
+// One index per list filter, each carrying the list's order: migration 20261128100000.
+@Index({ name: 'audit_trail_entity_at_index', properties: ['entityType', 'entityId', 'at', 'id'] })
+@Index({ name: 'audit_trail_key_at_index', properties: ['keyId', 'at', 'id'] })
+@Index({ name: 'audit_trail_action_at_index', properties: ['action', 'at', 'id'] })
 @Index({ properties: ['at', 'id'] })
 export class AuditEntry {
   @PrimaryKey({ type: 'string', length: 40 })

@@ -6,7 +6,11 @@ import { newId } from '../ids';
 import { parseInput } from '../validation';
 import type { RowSink } from '../database/row-batch';
 import { AuditEntry } from './audit-entry.entity';
-import { changedFields, chainHashOf, contentHashOf, GENESIS_HASH } from './chain';
+import { changedFields, contentHashOf } from './chain';
+import { AuditSealer, type AuditSealerOptions } from './audit-sealer';
+import { verifyTrail, type AuditVerification } from './audit-verify';
+
+export { AUDIT_PROBLEMS, type AuditProblem, type AuditVerification } from './audit-verify';
 import { clock } from '../clock';
 
 /** The kinds of record the trail covers. */
@@ -95,92 +99,26 @@ const startOf = (s: string) => new Date(DATE_ONLY.test(s) ? `${s}T00:00:00.000Z`
 /** A date-only upper bound means the end of that day. */
 const endOf = (s: string) => new Date(DATE_ONLY.test(s) ? `${s}T23:59:59.999Z` : s);
 
-export type AuditProblem = 'content-altered' | 'hash-altered' | 'link-broken' | 'rows-missing';
-export const AUDIT_PROBLEMS: readonly AuditProblem[] = ['content-altered', 'hash-altered', 'link-broken', 'rows-missing'];
-
-export interface AuditVerification {
-  /** True when every sealed row checks out and no unsealed row was altered. */
-  intact: boolean;
-  verifiedAt: string;
-  rows: { total: number; sealed: number; unsealed: number };
-  /** Rows written but not yet sealed into the chain (normally for milliseconds after their commit). */
-  oldestUnsealedAt: string | null;
-  /** The last sealed row: record its hash elsewhere to anchor everything before it. */
-  head: { seq: number; hash: string; at: string } | null;
-  firstBroken: { seq: number | null; id: string; problem: AuditProblem; message: string; expected: string; found: string } | null;
-  problems: number;
-}
-
-interface TrailRow {
-  id: string;
-  seq: string | number | null;
-  at: Date | string;
-  key_id: string | null;
-  actor: string;
-  action: string;
-  entity_type: string;
-  entity_id: string;
-  request_id: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  content_hash: string;
-  previous_hash: string | null;
-  hash: string | null;
-}
-
-const ROW_COLUMNS = 'id, seq, at, key_id, actor, action, entity_type, entity_id, request_id, before, after, content_hash, previous_hash, hash';
-
-const contentOf = (r: TrailRow) =>
-  contentHashOf({
-    id: r.id,
-    at: new Date(r.at),
-    keyId: r.key_id,
-    actor: r.actor,
-    action: r.action,
-    entityType: r.entity_type,
-    entityId: r.entity_id,
-    requestId: r.request_id,
-    before: r.before,
-    after: r.after,
-  });
-
-/** Rows sealed per transaction of the sealer. */
-const SEAL_BATCH = 500;
-const VERIFY_BATCH = 1000;
-/** Cluster-wide: one sealer at a time across every instance on the database. */
-const SEAL_LOCK = `hashtextextended('audit_trail.seal', 0)`;
-
-export interface AuditTrailOptions {
-  /** How often a sealer looks for rows left unsealed (a kick lost to a crash, a busy lock). */
-  sweepMs?: number;
-  onError?: (err: unknown) => void;
-}
+export type AuditTrailOptions = AuditSealerOptions;
 
 /**
  * The audit trail: every change to a record, with who, when and the values before and after.
  *
- * Writers only insert (in their own transaction, no shared row touched), so recording costs one
- * row per change and never makes writers wait on each other. Right after a commit that wrote
- * rows, a sealer chains them: under a cluster-wide advisory lock it gives each unsealed row, in
- * the order the commits became visible, the next `seq`, the previous row's hash and its own hash
- * SHA-256(seq : previousHash : contentHash). Verification recomputes all of it.
+ * Writers only insert (in their own transaction, no shared row touched, no lock taken), so recording
+ * costs one row per change, in the statement that writes the change's other appended rows, and never
+ * makes writers wait on each other. The rows are chained off the request path, in batches, by the
+ * sealer (audit-sealer.ts); verification (audit-verify.ts) recomputes all of it.
  */
 export class AuditTrail {
   private readonly pendingCommits = new WeakSet<object>();
-  private running: Promise<void> | null = null;
-  private again = false;
-  private closed = false;
-  private sweeper?: NodeJS.Timeout;
-  private retry?: NodeJS.Timeout;
+  readonly sealer: AuditSealer;
 
-  constructor(
-    private readonly rootEm: EntityManager,
-    private readonly opts: AuditTrailOptions = {},
-  ) {
-    // Seal right after any commit that wrote trail rows.
+  constructor(rootEm: EntityManager, opts: AuditTrailOptions = {}) {
+    this.sealer = new AuditSealer(rootEm, opts);
+    // A commit that wrote trail rows asks for a sealing pass soon; the commits until then share it.
     rootEm.getEventManager().registerSubscriber({
       afterTransactionCommit: (args: TransactionEventArgs) => {
-        if (args.transaction && this.pendingCommits.has(args.transaction as object)) this.kick();
+        if (args.transaction && this.pendingCommits.has(args.transaction as object)) this.sealer.kickSoon();
       },
     });
   }
@@ -252,7 +190,10 @@ export class AuditTrail {
     return true;
   }
 
-  /** A sealing pass right after the transaction of `em` commits (it wrote trail rows). */
+  /**
+   * Once the transaction of `em` commits (it wrote trail rows), a batched sealing pass soon after,
+   * shared with the commits around it. Sends nothing: the transaction is only marked.
+   */
   sealAfterCommit(em: EntityManager): void {
     const trx = em.getTransactionContext();
     if (!trx) throw new Error('audit entries are written inside the transaction of the change they record');
@@ -290,174 +231,20 @@ export class AuditTrail {
   /** Walks the whole chain in order and recomputes every hash; reports the first broken link. */
   async verify(ctx: { em: EntityManager; principal: Principal | null }): Promise<AuditVerification> {
     requirePermission(ctx, 'read:audit-trail');
-    const conn = ctx.em.getConnection();
-    let problems = 0;
-    let firstBroken: AuditVerification['firstBroken'] = null;
-    const flag = (broken: NonNullable<AuditVerification['firstBroken']>) => {
-      problems++;
-      firstBroken ??= broken;
-    };
-    let expectedSeq = 1;
-    let previousHash = GENESIS_HASH;
-    let sealed = 0;
-    let head: AuditVerification['head'] = null;
-    for (;;) {
-      const rows = await conn.execute<TrailRow[]>(`select ${ROW_COLUMNS} from audit_trail where seq >= ? order by seq limit ?`, [expectedSeq, VERIFY_BATCH]);
-      for (const r of rows) {
-        const seq = Number(r.seq);
-        sealed++;
-        if (seq !== expectedSeq) {
-          flag({ seq, id: r.id, problem: 'rows-missing', message: `rows ${expectedSeq}…${seq - 1} of the chain are missing`, expected: String(expectedSeq), found: String(seq) });
-        }
-        const content = contentOf(r);
-        if (content !== r.content_hash) {
-          flag({ seq, id: r.id, problem: 'content-altered', message: `row ${seq} no longer matches its content hash: its content was changed`, expected: r.content_hash, found: content });
-        }
-        if (r.previous_hash !== previousHash) {
-          flag({ seq, id: r.id, problem: 'link-broken', message: `row ${seq} does not link to the row before it`, expected: previousHash, found: String(r.previous_hash) });
-        }
-        const own = chainHashOf(seq, String(r.previous_hash), r.content_hash);
-        if (own !== r.hash) {
-          flag({ seq, id: r.id, problem: 'hash-altered', message: `row ${seq} carries a hash that does not follow from its position, link and content`, expected: own, found: String(r.hash) });
-        }
-        previousHash = String(r.hash);
-        expectedSeq = seq + 1;
-        head = { seq, hash: String(r.hash), at: new Date(r.at).toISOString() };
-      }
-      if (rows.length < VERIFY_BATCH) break;
-    }
-    // Unsealed rows have no link yet, but their content hash is checked all the same.
-    let unsealed = 0;
-    let oldestUnsealedAt: string | null = null;
-    for (let offset = 0; ; offset += VERIFY_BATCH) {
-      const rows = await conn.execute<TrailRow[]>(`select ${ROW_COLUMNS} from audit_trail where seq is null order by at, id limit ? offset ?`, [VERIFY_BATCH, offset]);
-      for (const r of rows) {
-        unsealed++;
-        oldestUnsealedAt ??= new Date(r.at).toISOString();
-        const content = contentOf(r);
-        if (content !== r.content_hash) {
-          flag({ seq: null, id: r.id, problem: 'content-altered', message: `unsealed row ${r.id} no longer matches its content hash`, expected: r.content_hash, found: content });
-        }
-      }
-      if (rows.length < VERIFY_BATCH) break;
-    }
-    return {
-      intact: problems === 0,
-      verifiedAt: clock.now().toISOString(),
-      rows: { total: sealed + unsealed, sealed, unsealed },
-      oldestUnsealedAt,
-      head,
-      firstBroken,
-      problems,
-    };
-  }
-
-  /** Asks for a sealing pass soon; passes never overlap within a process. */
-  kick(): void {
-    if (this.closed) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.sealUntilDone()
-      .catch((err) => this.opts.onError?.(err))
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    return verifyTrail(ctx.em);
   }
 
   /** Seals every row visible now; resolves when done (tests and shutdown wait on it). */
-  async sealNow(): Promise<void> {
-    while (this.running) await this.running;
-    this.kick();
-    while (this.running) await this.running;
+  sealNow(): Promise<void> {
+    return this.sealer.sealNow();
   }
 
   start(): void {
-    this.kick();
-    this.sweeper = setInterval(() => void this.sweep(), this.opts.sweepMs ?? 2000);
-    this.sweeper.unref();
+    this.sealer.start();
   }
 
-  async stop(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.sweeper);
-    clearTimeout(this.retry);
-    await this.running;
-  }
-
-  private async sweep(): Promise<void> {
-    if (this.running || this.closed) return;
-    try {
-      const rows = await this.rootEm.getConnection().execute<{ id: string }[]>('select id from audit_trail where seq is null limit 1');
-      if (rows.length) this.kick();
-    } catch (err) {
-      this.opts.onError?.(err);
-    }
-  }
-
-  private async sealUntilDone(): Promise<void> {
-    for (;;) {
-      const { sealed, busy } = await this.sealBatch();
-      if (busy) {
-        // Another instance is sealing; rows it did not see yet are picked up by the next pass here.
-        clearTimeout(this.retry);
-        this.retry = setTimeout(() => this.kick(), 100);
-        this.retry.unref();
-        return;
-      }
-      if (sealed < SEAL_BATCH) return;
-    }
-  }
-
-  /** One sealing transaction: the next rows that became visible, in (time, id) order, onto the chain. */
-  private async sealBatch(): Promise<{ sealed: number; busy: boolean }> {
-    const em = this.rootEm.fork() as EntityManager;
-    return em.transactional(async (tx) => {
-      const conn = tx.getConnection();
-      const trx = tx.getTransactionContext();
-      const [lock] = await conn.execute<{ locked: boolean }[]>(`select pg_try_advisory_xact_lock(${SEAL_LOCK}) as locked`, [], 'all', trx);
-      if (!lock?.locked) return { sealed: 0, busy: true };
-      // The unsealed rows in (time, id) order, then the chain's last row (the link to continue from), in one statement.
-      const rows = await conn.execute<TrailRow[]>(
-        `select ${ROW_COLUMNS} from (
-           (select ${ROW_COLUMNS} from audit_trail where seq is null order by at, id limit ?)
-           union all
-           (select ${ROW_COLUMNS} from audit_trail where seq is not null order by seq desc limit 1)
-         ) r order by (seq is not null), at, id`,
-        [SEAL_BATCH],
-        'all',
-        trx,
-      );
-      const pending = rows.filter((r) => r.seq === null);
-      if (!pending.length) return { sealed: 0, busy: false };
-      const last = rows.find((r) => r.seq !== null);
-      let seq = last ? Number(last.seq) : 0;
-      let previousHash = last ? String(last.hash) : GENESIS_HASH;
-      const sealedRows = pending.map((r) => {
-        seq += 1;
-        // The stored content hash is chained as it is: a row altered before sealing stays detectable.
-        if (contentOf(r) !== r.content_hash) this.opts.onError?.(new Error(`audit row ${r.id} was altered before it was sealed`));
-        const hash = chainHashOf(seq, previousHash, r.content_hash);
-        const row = { id: r.id, seq, previous_hash: previousHash, hash };
-        previousHash = hash;
-        return row;
-      });
-      const res = await conn.execute<{ affectedRows: number }>(
-        `update audit_trail a set seq = v.seq, previous_hash = v.previous_hash, hash = v.hash
-           from jsonb_to_recordset(?::jsonb) as v(id text, seq bigint, previous_hash text, hash text)
-          where a.id = v.id and a.seq is null`,
-        [JSON.stringify(sealedRows)],
-        'run',
-        trx,
-      );
-      if ((res.affectedRows ?? 0) !== sealedRows.length) throw new Error(`audit sealing raced: ${res.affectedRows} of ${sealedRows.length} rows sealed`);
-      return { sealed: sealedRows.length, busy: false };
-    });
+  stop(): Promise<void> {
+    return this.sealer.stop();
   }
 }
 

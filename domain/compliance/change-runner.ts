@@ -5,7 +5,9 @@ import { makeEvent, type DomainEvent } from '../events/bus';
 import { RowBatch, type ColumnRow } from '../database/row-batch';
 import type { ActivityService } from './activity/activity.service';
 import type { ComplianceEventPublisher, ComplianceEventType } from './events';
-import type { ComplianceStatusService } from './status/compliance-status.service';
+import { tallyChangeSql, type ComplianceStatusService, type TallyChangeRow } from './status/compliance-status.service';
+import type { TallyRow } from './status/measurement';
+import { tallyDeltaOf } from './status/tally-delta';
 import type { ComplianceUpkeep } from './status/compliance-upkeep';
 
 /** How a change says what it did: trail entries, events, activity lines. */
@@ -45,7 +47,7 @@ export interface ChangeRunnerDeps {
 /**
  * Every compliance mutation runs here, so each one states only its own change. The runner owns the
  * sequence around it: one transaction; the compliance figures without and with the change (one read
- * once its writes are made); history snapshots for what moved and `compliance.score_changed` for
+ * once its writes are made, or for a creation in the statement that makes them); history snapshots for what moved and `compliance.score_changed` for
  * each framework whose score or status moved, staged after the change's own events; and publishing
  * to live subscribers only once the transaction has committed (a change that fails publishes nothing).
  */
@@ -78,35 +80,51 @@ export class ChangeRunner {
    * A change that only adds rows and reads nothing first (a creation). `prepare` states all of it
    * before the transaction opens: ids, views, trail entries with their hashes, events and activity
    * are made while no database session is held (the embedded database has one, and a transaction
-   * holds it from begin to commit). In the transaction: the new rows in one plain insert (no unit of
-   * work: no change sets, no identity map), then the figures, the appended rows and the commit as
-   * `run` does.
+   * holds it from begin to commit). The transaction is four statements in two round trips
+   * (docs/decisions.md, "A create is four statements"): `BEGIN` with one statement that inserts the
+   * new rows, the trail entries and the activity lines and reads the tally as it was before them (the
+   * figures after are that plus what the new rows add, `tallyDeltaOf`), then one insert of the
+   * history snapshots and webhook events with the `COMMIT`. The trail entries are sealed later, in
+   * a batched pass shared with other commits (audit-sealer.ts).
    */
   async create<T>(ctx: DomainContext, prepare: (change: NewRows) => T): Promise<T> {
     assertOwnTransaction(ctx);
-    const { activity, auditTrail } = this.deps;
+    const { activity, auditTrail, events, status } = this.deps;
     const staged: DomainEvent[] = [];
+    const first = new RowBatch();
     const rows = new RowBatch();
-    const own = new RowBatch();
+    const added: TallyRow[] = [];
     const actor = actorOf(ctx);
     let audited = false;
     const out = prepare({
-      insert: (table, row) => own.add(table, row),
+      insert: (table, row) => {
+        first.add(table, row);
+        added.push(...tallyDeltaOf(table, row));
+      },
       audit: (entityType, action, entityId, previous, next) => {
-        audited = auditTrail.changeInto(rows, actor, { action, entityType, entityId }, previous as Record<string, unknown> | null, next as Record<string, unknown>) || audited;
+        audited = auditTrail.changeInto(first, actor, { action, entityType, entityId }, previous as Record<string, unknown> | null, next as Record<string, unknown>) || audited;
       },
       emit: (type, data) => {
         staged.push(makeEvent(type, data));
       },
       log: (type, description, subjectId) => {
-        staged.push(activity.recordInto(rows, ctx, type, description, subjectId));
+        staged.push(activity.recordInto(first, ctx, type, description, subjectId));
       },
     });
-    return this.commit(ctx, staged, rows, async (tx) => {
-      await own.insert(tx);
+    await ctx.em.transactional(async (em) => {
+      const tx = em as EntityManager;
       if (audited) auditTrail.sealAfterCommit(tx);
-      return out;
+      // Nothing staged means nothing changed (every change says what it did): the figures cannot have moved.
+      if (!staged.length) return first.insert(tx);
+      const probe = events.versionProbe();
+      const read = await first.insertThenRead<TallyChangeRow>(tx, tallyChangeSql(probe?.sql));
+      staged.push(...status.creationChangesInto(rows, read, added, probe && ((v) => probe.seen(tx, v))));
+      await events.stageInto(rows, tx, staged);
+      await rows.insert(tx);
     });
+    if (staged.length) this.deps.upkeep.changeCommitted();
+    await events.publish(staged);
+    return out;
   }
 
   /** One transaction around `work`, then the figures, the appended rows, the commit and the publishing. */

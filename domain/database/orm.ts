@@ -7,6 +7,7 @@ import { ENTITIES } from './entities';
 import { MIGRATIONS } from '../../migrations';
 import { answerSqlCountOverIpc, countingLoggerFactory, sqlCountingEnabled } from './query-counter';
 import { pipelineTransactionStatements } from './statement-pipelining';
+import { tapStatements } from './statement-tap';
 
 export interface DatabaseOptions {
   /** PostgreSQL URL; when absent an embedded PGlite database under `dataDir` is served over a loopback socket. */
@@ -84,7 +85,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let orm: MikroORM;
   try {
     orm = await MikroORM.init(ormOptions(target, opts.poolSize ?? 10, opts.onDriverMessage));
-    pipelineTransactionStatements(Object.getPrototypeOf(orm.em.getConnection().getKnex().client));
+    const proto = Object.getPrototypeOf(orm.em.getConnection().getKnex().client);
+    // Messages as they leave (inside the pipelining), statements as they are stated (outside it).
+    tapStatements(proto, 'sent');
+    pipelineTransactionStatements(proto);
+    tapStatements(proto, 'stated');
     await orm.getMigrator().up();
   } catch (err) {
     await stopEmbedded?.();

@@ -38,6 +38,25 @@ export class RowBatch implements RowSink {
    */
   async insert(em: EntityManager): Promise<void> {
     if (!this.tables.size) return;
+    const { inserts, params } = this.take();
+    const last = inserts.pop()!;
+    const sql = SENT_WITH_NEXT + (inserts.length ? `with ${inserts.map((s, i) => `w${i} as (${s})`).join(', ')} ${last}` : last);
+    await em.getConnection().execute(sql, params, 'run', em.getTransactionContext());
+  }
+
+  /**
+   * Every row, then `read`, in one statement (`with` inserts, `read` its main query), and the
+   * batch emptied. `read` runs on the statement's snapshot: it does not see these rows, nor what
+   * their triggers write (row triggers fire at the statement's end). Its answer is read, so the
+   * statement is not held for the next one; a held `BEGIN` travels with it.
+   */
+  async insertThenRead<T>(em: EntityManager, read: string): Promise<T[]> {
+    const { inserts, params } = this.take();
+    const sql = inserts.length ? `with ${inserts.map((s, i) => `w${i} as (${s})`).join(', ')} ${read}` : read;
+    return em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext());
+  }
+
+  private take(): { inserts: string[]; params: unknown[] } {
     const params: unknown[] = [];
     const inserts = [...this.tables].map(([table, { columns, rows }]) => {
       const values = rows.map((row) => {
@@ -47,8 +66,6 @@ export class RowBatch implements RowSink {
       return `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values ${values.join(', ')}`;
     });
     this.tables.clear();
-    const last = inserts.pop()!;
-    const sql = SENT_WITH_NEXT + (inserts.length ? `with ${inserts.map((s, i) => `w${i} as (${s})`).join(', ')} ${last}` : last);
-    await em.getConnection().execute(sql, params, 'run', em.getTransactionContext());
+    return { inserts, params };
   }
 }

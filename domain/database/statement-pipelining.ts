@@ -6,7 +6,8 @@
  * Why: on the embedded database one transaction holds the only session from `BEGIN` to `COMMIT`,
  * so every round trip inside it is time no other request can use the database; on a server each
  * round trip is driver and event-loop work per write. A creation went from five round trips
- * (begin, insert, tally, appended rows, commit) to two: begin + insert + tally, rows + commit. See docs/decisions.md ("Fewer round trips").
+ * (begin, insert, tally, appended rows, commit) to two: begin + (its rows and the tally read, one
+ * statement since issue #36), appended rows + commit. See docs/decisions.md ("Fewer round trips").
  *
  * How: knex sends `BEGIN;` when a transaction starts, `COMMIT;` / `ROLLBACK` when it ends, and every
  * statement through its client's `_query(connection, obj)`. Wrapped here (on the prototype, as the

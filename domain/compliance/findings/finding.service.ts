@@ -14,6 +14,7 @@ import type { Page } from '../requirements/requirement.views';
 import { AuditFinding, FINDING_STATUSES, SEVERITIES } from './audit-finding.entity';
 import { findingView, type FindingView } from './finding-view';
 import { clock } from '../../clock';
+import { readFindingPage, type FindingField } from './finding.projection';
 
 export { findingView, type FindingView } from './finding-view';
 
@@ -65,11 +66,13 @@ export class FindingService {
   /** Changes re-score through the runner: open findings weigh on the score (docs/scoring.md). */
   constructor(private readonly deps: { changes: ChangeRunner }) {}
 
-  async list(ctx: DomainContext, rawQuery: unknown): Promise<Page<FindingView>> {
+  /** `fields` (a projection, `findingProjection`): only those fields are read and answered. */
+  async list(ctx: DomainContext, rawQuery: unknown, opts: { fields?: readonly FindingField[] } = {}): Promise<Page<FindingView>> {
     requirePermission(ctx, 'read:audits');
     const query = withoutNulls(rawQuery);
     precheckFramework(query);
     const q = parseInput(ListFindingsQuery, query);
+    if (opts.fields) return readFindingPage(ctx.em, q, opts.fields);
     const where: Record<string, unknown> = {};
     for (const k of ['framework', 'severity', 'status', 'requirementId'] as const) if (q[k]) where[k] = q[k];
     const [rows, total] = await ctx.em.findAndCount(AuditFinding, where, {

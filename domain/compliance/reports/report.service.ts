@@ -119,20 +119,16 @@ export class ReportService {
     });
   }
 
-  getCompliance(ctx: DomainContext, reportId: string) {
-    return this.get(ctx, reportId, 'compliance');
-  }
-
-  getDashboard(ctx: DomainContext, reportId: string) {
-    return this.get(ctx, reportId, 'dashboard');
-  }
+  /** `signatures: false` (a GraphQL selection without them): that JSON column is not read. */
+  getCompliance = (ctx: DomainContext, reportId: string, opts: ReportReadOptions = {}) => this.get(ctx, reportId, 'compliance', opts);
+  getDashboard = (ctx: DomainContext, reportId: string, opts: ReportReadOptions = {}) => this.get(ctx, reportId, 'dashboard', opts);
 
   /** Recent dashboard reports, newest first: the caller's own (the admin sees every key's). */
-  async listDashboard(ctx: DomainContext, raw: { limit?: unknown } = {}): Promise<{ data: ReportView[] }> {
+  async listDashboard(ctx: DomainContext, raw: { limit?: unknown } = {}, opts: ReportReadOptions = {}): Promise<{ data: ReportView[] }> {
     const principal = requirePermission(ctx, 'read:dashboard');
     const { limit } = parseInput(z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }), { limit: raw.limit ?? undefined });
-    const rows = await ctx.em.find(Report, { origin: 'dashboard', ...(principal.isAdmin ? {} : { requestedBy: principal.keyId }) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
-    return { data: rows.map((r) => this.view(r)) };
+    const rows = await ctx.em.find(Report, { origin: 'dashboard', ...(principal.isAdmin ? {} : { requestedBy: principal.keyId }) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit, exclude: unread(opts) });
+    return { data: rows.map((r) => this.view(r as Report)) };
   }
 
   downloadCompliance(ctx: DomainContext, reportId: string) {
@@ -218,16 +214,16 @@ export class ReportService {
     return this.view(report);
   }
 
-  private async get(ctx: DomainContext, reportId: string, origin: ReportOrigin): Promise<ReportView> {
+  private async get(ctx: DomainContext, reportId: string, origin: ReportOrigin, opts: ReportReadOptions): Promise<ReportView> {
     const principal = requirePermission(ctx, ReportService.readPermission(origin));
-    return this.view(await this.find(ctx.em, reportId, origin, principal));
+    return this.view(await this.find(ctx.em, reportId, origin, principal, unread(opts)));
   }
 
   /** With an `owner`, another key's report is not found (404, as if it did not exist), the admin's view excepted. */
-  private async find(em: EntityManager, reportId: string, origin: ReportOrigin, owner?: Principal): Promise<Report> {
-    const row = typeof reportId === 'string' && reportId.length <= 48 ? await em.findOne(Report, { id: reportId, origin }) : null;
+  private async find(em: EntityManager, reportId: string, origin: ReportOrigin, owner?: Principal, exclude?: ('signatures' | 'renditions')[]): Promise<Report> {
+    const row = typeof reportId === 'string' && reportId.length <= 48 ? await em.findOne(Report, { id: reportId, origin }, exclude && { exclude }) : null;
     if (!row || (owner && !ownsReport(owner, row.requestedBy))) throw notFound('Report', String(reportId).slice(0, 60));
-    return row;
+    return row as Report; // excluded columns are absent; the view reads them with defaults
   }
 
   private async download(ctx: DomainContext, reportId: string, origin: ReportOrigin): Promise<ReportFile> {
@@ -358,3 +354,7 @@ export class ReportService {
     }
   }
 }
+
+/** What a report view may leave unread: the signatures when not asked for; the renditions (verify's) always. */
+export type ReportReadOptions = { signatures?: boolean };
+const unread = (opts: ReportReadOptions): ('signatures' | 'renditions')[] => (opts.signatures === false ? ['signatures', 'renditions'] : ['renditions']);

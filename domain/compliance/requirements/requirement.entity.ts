@@ -38,7 +38,8 @@ export const NOT_DELETED_SQL = 'deleted_at is null';
 
 @Entity({ tableName: 'requirements' })
 @Filter({ name: NOT_DELETED, cond: { deletedAt: null }, default: true })
-@Index({ properties: ['framework', 'status'] })
+// Partial (deleted_at is null) list indexes per filter: migration 20261128100000.
+@Index({ name: 'requirements_live_framework_status_created_index', properties: ['framework', 'status', 'createdAt', 'id'] })
 @Index({ properties: ['createdAt', 'id'] })
 export class Requirement {
   @PrimaryKey({ type: 'string', length: 40 })

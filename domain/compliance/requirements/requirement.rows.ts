@@ -8,6 +8,7 @@ import { clausesOf } from './clauses';
 import type { CreateRequirementInput, ListRequirementsQuery } from './requirement.inputs';
 import { NOT_DELETED_SQL, Requirement, type Implementation, type RequirementStatus, type TechnicalContext, type ValidationState } from './requirement.entity';
 import type { Page, RequirementDetail, RequirementListItem } from './requirement.views';
+import { projectedRequirementOfRow, requirementColumnsOf, type RequirementField } from './requirement.projection';
 
 /**
  * Requirements as rows: the list page read straight from SQL (with its total from the tally), a new
@@ -69,7 +70,12 @@ const detailOfRow = (r: RequirementRow): RequirementDetail => ({
    * One page, read as rows and mapped straight to views: a list is read-only, so the identity map,
    * change tracking and entity hydration the ORM would add are cost without use.
    */
-export async function readRequirementPage(em: EntityManager, q: z.output<typeof ListRequirementsQuery>, detail: boolean): Promise<Page<RequirementListItem | RequirementDetail>> {
+export async function readRequirementPage(
+  em: EntityManager,
+  q: z.output<typeof ListRequirementsQuery>,
+  detail: boolean,
+  fields?: readonly RequirementField[],
+): Promise<Page<RequirementListItem | RequirementDetail>> {
     const where = [NOT_DELETED_SQL];
     const params: unknown[] = [];
     for (const [column, value] of [['framework', q.framework], ['status', q.status], ['priority', q.priority]] as const) {
@@ -81,7 +87,7 @@ export async function readRequirementPage(em: EntityManager, q: z.output<typeof 
     if (q.unassigned !== undefined) where.push(q.unassigned ? 'framework is null' : 'framework is not null');
     const filter = where.join(' and ');
     const tallyFilter = where.slice(1).concat('true').join(' and ');
-    const columns = detail ? REQUIREMENT_DETAIL_COLUMNS : REQUIREMENT_LIST_COLUMNS;
+    const columns = fields ? requirementColumnsOf(fields) : detail ? REQUIREMENT_DETAIL_COLUMNS : REQUIREMENT_LIST_COLUMNS;
     const connection = em.getConnection();
     const tx = em.getTransactionContext();
     // One statement: the total from the tally (one row per framework, status and priority: counting
@@ -101,7 +107,8 @@ export async function readRequirementPage(em: EntityManager, q: z.output<typeof 
     const total = Number(found[0]?.page_total ?? 0);
     const rows = found.length === 1 && found[0].id === null ? [] : found;
     return {
-      data: rows.map(detail ? detailOfRow : listItemOfRow),
+      // A projection's views carry the asked-for fields only (GraphQL resolves nothing else from them).
+      data: fields ? rows.map((r) => projectedRequirementOfRow(r as unknown as Record<string, unknown>, fields) as RequirementDetail) : rows.map(detail ? detailOfRow : listItemOfRow),
       pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + rows.length < total },
     };
   }

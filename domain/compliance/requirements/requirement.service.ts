@@ -24,6 +24,7 @@ import {
   withoutNulls,
 } from './requirement.inputs';
 import { compact, findRequirement, insertRequirement, readRequirementPage } from './requirement.rows';
+import type { RequirementField } from './requirement.projection';
 import { requirementDetail, type Page, type RequirementDetail, type RequirementListItem } from './requirement.views';
 
 export interface RequirementServiceDeps {
@@ -65,10 +66,12 @@ export class RequirementService {
 
   /** The short list form is the documented subset; `{detail: true}` gives every field. */
   async list(ctx: DomainContext, rawQuery: unknown): Promise<Page<RequirementListItem>>;
-  async list(ctx: DomainContext, rawQuery: unknown, opts: { detail: true }): Promise<Page<RequirementDetail>>;
-  async list(ctx: DomainContext, rawQuery: unknown, opts: { detail?: boolean } = {}): Promise<Page<RequirementListItem | RequirementDetail>> {
+  /** `fields` (a projection, `requirementProjection`): only those fields are read and answered. */
+  async list(ctx: DomainContext, rawQuery: unknown, opts: { detail: true; fields?: readonly RequirementField[] }): Promise<Page<RequirementDetail>>;
+  async list(ctx: DomainContext, rawQuery: unknown, opts: { detail?: boolean; fields?: readonly RequirementField[] } = {}): Promise<Page<RequirementListItem | RequirementDetail>> {
     const { q, key } = this.listQuery(ctx, rawQuery, !!opts.detail);
-    return this.deps.readModel.cached(key, () => readRequirementPage(ctx.em, q, !!opts.detail));
+    const fields = opts.fields;
+    return this.deps.readModel.cached(fields ? `${key}\u0000${fields.join(',')}` : key, () => readRequirementPage(ctx.em, q, !!opts.detail, fields));
   }
 
   /**

@@ -10,6 +10,16 @@ import { MetricSnapshot } from '../dashboard/snapshot.entity';
 import { assertFramework } from '../frameworks.service';
 import { measurementOf, sameMeasure, type ComplianceStatusView, type FrameworkStatusView, type Measure, type Measurement, type TallyRow } from './measurement';
 
+/** A row of `compliance_tally_change()`: a bucket with and without the reading transaction's own deltas. */
+export type TallyChangeRow = TallyRow & { n_before: number; passed_before: number; alongside?: unknown };
+
+/** The read of a change's figures (migration 20261126050000), with a scalar `alongside` read in the same statement. */
+export const tallyChangeSql = (alongside?: string) =>
+  alongside
+    ? // One row at least, so `alongside` is answered even while the tally is empty (its buckets' columns then null).
+      `select c.*, (${alongside}) as alongside from (select 1) one left join compliance_tally_change() c on true`
+    : 'select c.* from compliance_tally_change() c';
+
 /** Assessments with unchanged numbers within this window share one history snapshot. */
 const ASSESSMENT_COALESCE_MS = 60_000;
 
@@ -49,12 +59,7 @@ export class ComplianceStatusService {
    * instead of on every write.
    */
   async measureChange(em: EntityManager, alongside?: string): Promise<{ before: Measurement; after: Measurement; alongside?: unknown }> {
-    const rows = await em.getConnection().execute<(TallyRow & { n_before: number; passed_before: number; alongside?: unknown })[]>(
-      `select c.*${alongside ? `, (${alongside}) as alongside` : ''} from compliance_tally_change() c`,
-      [],
-      'all',
-      em.getTransactionContext(),
-    );
+    const rows = await em.getConnection().execute<TallyChangeRow[]>(tallyChangeSql(alongside), [], 'all', em.getTransactionContext());
     return {
       before: measurementOf(rows.filter((r) => Number(r.n_before) !== 0).map((r) => ({ ...r, n: r.n_before, passed: r.passed_before }))),
       after: measurementOf(rows.filter((r) => Number(r.n) !== 0)),
@@ -75,6 +80,21 @@ export class ComplianceStatusService {
     const measured = await this.measureChange(em, alongside?.sql);
     if (alongside && 'alongside' in measured) alongside.seen(measured.alongside);
     const { snapshots, events } = this.changesOf(measured, clock.now());
+    for (const s of snapshots) sink.add('metric_snapshots', this.snapshotRow(s.framework, s.measure, s.at));
+    return events.map((e) => makeEvent(e.type, e.data));
+  }
+
+  /**
+   * A creation's changes (`ChangeRunner.create`): `read` is `tallyChangeSql` answered by the statement
+   * that inserted the creation's rows, so it counts none of them (a statement does not see its own
+   * writes, and the tally triggers fire at its end); `added` is what those rows add to the tally
+   * (`tallyDeltaOf`). The figures without and with the creation, from one snapshot as `measureChange`
+   * gives them; snapshots and events as `changesInto` makes them.
+   */
+  creationChangesInto(sink: RowSink, read: TallyChangeRow[], added: TallyRow[], alongside?: (value: unknown) => void): DomainEvent[] {
+    if (alongside && read.length) alongside(read[0].alongside);
+    const beforeRows = read.filter((r) => Number(r.n_before) !== 0).map((r) => ({ ...r, n: r.n_before, passed: r.passed_before }));
+    const { snapshots, events } = this.changesOf({ before: measurementOf(beforeRows), after: measurementOf([...beforeRows, ...added]) }, clock.now());
     for (const s of snapshots) sink.add('metric_snapshots', this.snapshotRow(s.framework, s.measure, s.at));
     return events.map((e) => makeEvent(e.type, e.data));
   }
