@@ -10,7 +10,7 @@ import { treeRssMb, type Child } from './proc';
 import type { Report } from './report';
 
 export const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
-export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 
 export const median = (xs: number[]) => {
   const s = [...xs].filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
