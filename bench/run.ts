@@ -1,13 +1,19 @@
 /**
  * `npm run bench`: starts the gateway in production mode (embedded PGlite in a temp DATA_DIR) and,
- * in the same run, the bare-`node:http` baselines, drives each with autocannon under the same
- * settings, prints the figures and checks the performance budgets. Exit code 1 when a budget fails.
+ * in the same run, its baselines (bare node:http sending the same bytes; bare node:http + pg running
+ * the same SQL; an express + @apollo/server peer), drives each with autocannon in child processes of
+ * its own, in alternating rounds, and checks every budget as a ratio to its baseline with both
+ * sides' CPU per request. Exit code 1 when a budget is missed. bench/RESULTS.md says how to read it.
  *
- * Environment: BENCH_SECONDS (10) per throughput run, BENCH_CONNECTIONS (50),
- * BENCH_WARMUP_SECONDS (2), BENCH_MIXED_REQUESTS (100000), BENCH_SUBSCRIBERS (1000),
- * BENCH_ONLY (comma list of case ids: audio,generate,graphql,data,writes,growth,postgres,postgres-growth,progressive,first-audio,subscribers,mixed,startup,console,fair-use),
- * BENCH_LOAD_WORKERS (2), BENCH_GROWTH (1000,10000,100000), BENCH_GROWTH_ROUNDS (5), BENCH_DATABASE_URL (a PostgreSQL server for the
- * `postgres` case: a fresh database is created and dropped there).
+ * Environment: BENCH_CASES (or BENCH_ONLY; comma list of case ids: audio, generate, speech, read-hit,
+ * graphql, create, lists, filtered, heavy, npm-start, startup, console, progressive, first-audio,
+ * subscribers, mixed, fair-use; opt-in: data, writes, growth, postgres, postgres-growth),
+ * BENCH_SECONDS (5) per measured run, BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (1),
+ * BENCH_CONNECTIONS (50), BENCH_LOAD_PROCS (2 autocannon processes), BENCH_MIXED_REQUESTS (100000),
+ * BENCH_SUBSCRIBERS (1000), BENCH_FILTER_LEVELS (1000,10000,100000), BENCH_REPORT_ROWS (10000),
+ * BENCH_DB_CORES (8, the scale-out table's PostgreSQL), BENCH_DATABASE_URL (a PostgreSQL server; by
+ * default 127.0.0.1:5432 when it answers; each side gets a fresh database of its own, dropped after),
+ * BENCH_GROWTH / BENCH_GROWTH_ROUNDS (the opt-in growth case), BENCH_CPU_PROF=<dir>.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
