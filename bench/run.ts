@@ -8,7 +8,7 @@
  * Environment: BENCH_CASES (or BENCH_ONLY; comma list of case ids: audio, generate, speech, read-hit,
  * graphql, create, lists, filtered, heavy, npm-start, startup, console, progressive, first-audio,
  * subscribers, mixed, fair-use; opt-in: data, writes, growth, postgres, postgres-growth),
- * BENCH_SECONDS (5) per measured run, BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (1),
+ * BENCH_SECONDS (4) per measured run, BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (1),
  * BENCH_CONNECTIONS (50), BENCH_LOAD_PROCS (2 autocannon processes), BENCH_MIXED_REQUESTS (100000),
  * BENCH_SUBSCRIBERS (1000), BENCH_FILTER_LEVELS (1000,10000,100000), BENCH_REPORT_ROWS (10000),
  * BENCH_DB_CORES (8, the scale-out table's PostgreSQL), BENCH_DATABASE_URL (a PostgreSQL server; by

@@ -63,7 +63,7 @@ export interface LoadSpec {
   postgresDatabase?: string;
 }
 
-export const BENCH_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+export const BENCH_SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /**
  * autocannon processes driving the load (bench/lib/cannon.ts), each a child process of its own with
