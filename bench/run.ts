@@ -234,11 +234,13 @@ async function main() {
     await stopChild(gw);
     fs.rmSync(root, { recursive: true, force: true });
   };
-  process.once('SIGINT', () => {
-    killAllChildren();
-    fs.rmSync(root, { recursive: true, force: true });
-    process.exit(130);
-  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      killAllChildren();
+      fs.rmSync(root, { recursive: true, force: true });
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    });
+  }
 
   try {
     // --- start-up on an empty data directory (creates the database, runs migrations) ---
