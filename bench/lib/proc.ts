@@ -98,9 +98,9 @@ export function namedCpuMs(name: string): number {
 
 /**
  * CPU time in ms used so far by the PostgreSQL processes that work for database `database`: its
- * backends and autovacuum workers, told by their process titles, and the server's shared processes
- * (the WAL writer, checkpointer and background writer, whose work a level's writes cause, and the
- * postmaster's own). Other databases' backends are left out: with several gateways on one server,
+ * backends and autovacuum workers, told by their process titles (pg_stat_activity's datname is the
+ * same name). The server's shared processes (WAL writer, checkpointer) serve every database on the
+ * machine, other engineers' too, and are left out. Other databases' backends are left out: with several gateways on one server,
  * each on its own database, a run is charged its own database's work, not the others' background
  * jobs. A backend of this database that exits during the run takes its CPU with it (the postmaster's
  * reaped CPU is not told apart by database), so a run whose pool is busy is what this measures well.
@@ -120,7 +120,7 @@ export function databaseCpuMs(database: string): number {
     const backend = /^postgres: (?:\S+: )?\S+ (\S+) (?:\[local\]|\S*\(\d+\))/.exec(title);
     const autovacuum = /^postgres: (?:\S+: )?autovacuum worker (\S+)/.exec(title);
     const own = (backend ?? autovacuum)?.[1];
-    if (own === undefined || own === database) total += stat.cpuMs;
+    if (own === database) total += stat.cpuMs;
   }
   return total;
 }

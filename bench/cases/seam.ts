@@ -1,0 +1,69 @@
+/**
+ * Issue #34: what the request front (gateway/front/seam.ts) answers from memory, against bare
+ * node:http sending the same bytes, in alternating rounds: the hot audio GET, the cache-hit
+ * `POST /api/v1/generate`, and a read-model hit on REST, tRPC and GraphQL.
+ */
+import type { LoadSpec } from '../lib/load';
+import { measurePair, pairBudget } from '../lib/pair';
+import type { Child } from '../lib/proc';
+import type { Report } from '../lib/report';
+import { GRAPHQL_QUERY } from './compliance-seed';
+
+export interface SeamDeps {
+  report: Report;
+  adminKey: string;
+  startBare: (bytes: Buffer, contentType: string) => Promise<Child>;
+  stopBare: (b: Child) => Promise<void>;
+}
+
+/** Gateway spec against the bare server answering the bytes the gateway answers. */
+async function againstBare(deps: SeamDeps, gw: Child, name: string, spec: LoadSpec, budget: string, minRatio: number, maxCpu?: number, check?: (res: Response) => string | undefined) {
+  const res = await fetch(spec.url, { method: spec.method ?? 'GET', headers: spec.headers, body: spec.body });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const wrong = !res.ok ? `answered ${res.status}` : check?.(res);
+  if (wrong) {
+    deps.report.unavailable(budget, `≥ ${minRatio}x`, `${name}: ${wrong}`);
+    return;
+  }
+  const bare = await deps.startBare(bytes, res.headers.get('content-type') ?? 'application/octet-stream');
+  try {
+    const path = new URL(spec.url).pathname + new URL(spec.url).search;
+    const p = await measurePair(deps.report, name, { server: gw, spec }, { server: bare, spec: { ...spec, url: `${bare.url}${path}` } });
+    pairBudget(deps.report, budget, p, minRatio, maxCpu, `${bytes.length} B answer`);
+  } finally {
+    await deps.stopBare(bare);
+  }
+}
+
+export async function runAudioCase(deps: SeamDeps, gw: Child, audioUrl: string) {
+  await againstBare(deps, gw, 'GET /api/v1/audio/{hash} (hot tier, mp3)', { url: audioUrl }, '#34 hot audio GET vs bare node:http, same bytes', 0.9, 2, (res) =>
+    res.headers.get('x-cached-tier') === 'memory' ? undefined : `not from the hot tier (${res.headers.get('x-cached-tier')})`,
+  );
+}
+
+export async function runGenerateCase(deps: SeamDeps, gw: Child, body: string) {
+  const spec = { url: `${gw.url}/api/v1/generate`, method: 'POST' as const, headers: { 'content-type': 'application/json' }, body };
+  const probe = await fetch(spec.url, { method: 'POST', headers: spec.headers, body });
+  const cached = ((await probe.json()) as { cached?: boolean }).cached;
+  if (cached !== true) return deps.report.unavailable('#34 cache-hit POST /api/v1/generate vs bare node:http, same JSON', '≥ 0.9x', 'the repeated generate was not a cache hit');
+  await againstBare(deps, gw, 'POST /api/v1/generate (cache hit)', spec, '#34 cache-hit POST /api/v1/generate vs bare node:http, same JSON', 0.9);
+}
+
+/** The read-model hit: the same list of 50 asked again, on each transport. */
+export async function runReadHitCase(deps: SeamDeps, gw: Child) {
+  const auth = { authorization: `Bearer ${deps.adminKey}` };
+  const specs: [string, LoadSpec, number][] = [
+    ['REST GET /v1/requirements?limit=50', { url: `${gw.url}/v1/requirements?limit=50`, headers: auth }, 0.5],
+    ['tRPC compliance.requirements {limit: 50}', { url: `${gw.url}/trpc/compliance.requirements?input=${encodeURIComponent(JSON.stringify({ limit: 50 }))}`, headers: auth }, 0.5],
+    [
+      'GraphQL requirements(limit: 50) + framework + findings',
+      { url: `${gw.url}/graphql`, method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ query: GRAPHQL_QUERY, variables: { limit: 50 } }) },
+      0.4,
+    ],
+  ];
+  for (const [name, spec, min] of specs) {
+    // Twice first, so the second answer is the read model's.
+    await fetch(spec.url, { method: spec.method ?? 'GET', headers: spec.headers, body: spec.body }).then((r) => r.arrayBuffer());
+    await againstBare(deps, gw, `${name} (read-model hit)`, spec, `#34 read-model hit, ${name.split(' ')[0]} vs bare node:http, same bytes`, min);
+  }
+}
