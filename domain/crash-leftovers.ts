@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { systemClock } from './clock';
 
 /**
  * What a gateway killed mid-work leaves behind (issue 37): audio files half written
@@ -79,8 +80,9 @@ async function sweepSocketDirs(tmp: string, keep: ReadonlySet<string>): Promise<
     if (keep.has(dir)) continue;
     const pid = /^gw-pglite-(\d+)-/.exec(e.name)?.[1];
     if (pid && processAlive(Number(pid))) continue;
-    // A directory that names no process may belong to a database still starting (no socket yet).
-    if (!pid && (await fs.stat(dir).then((s) => Date.now() - s.mtimeMs < 120_000, () => true))) continue;
+    // A directory that names no process may belong to a database still starting (no socket yet). File
+    // times are the real clock, so the age is read on it (systemClock), not on the process clock.
+    if (!pid && (await fs.stat(dir).then((s) => systemClock.nowMs() - s.mtimeMs < 120_000, () => true))) continue;
     if (await socketAnswers(path.join(dir, '.s.PGSQL.5432'))) continue;
     await fs.rm(dir, { recursive: true, force: true }).then(
       () => removed++,

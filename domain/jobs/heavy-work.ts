@@ -75,11 +75,12 @@ export class HeavyWork {
   }
 
   private async waitForSlot(kind: HeavyKind, waitMs: number): Promise<Release> {
-    const until = Date.now() + waitMs;
+    // An elapsed wait, not a calendar time: the monotonic clock.
+    const until = performance.now() + waitMs;
     for (let pause = 25; ; pause = Math.min(500, pause * 2)) {
       const release = await this.tryEnter(kind);
       if (release) return release;
-      if (Date.now() + pause > until) break;
+      if (performance.now() + pause > until) break;
       await new Promise((r) => setTimeout(r, pause));
     }
     throw new DomainError('SERVICE_UNAVAILABLE', `Too many ${kind} computations are running; retry shortly`, { details: { kind, slots: this.slots[kind] }, retryAfterSeconds: 2 });
