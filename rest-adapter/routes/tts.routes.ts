@@ -4,7 +4,7 @@ import { contentTypeFor } from '../../domain/tts/audio';
 import type { AudioFile } from '../../domain/tts/audio-retrieval';
 import { runProgressStream, type ProgressEvent } from '../../transport/progress-stream';
 import { quotaHeaders } from '../../transport/client-error';
-import { GenerationRequestSchema, TtsOptionsSchema } from '../../domain/tts/request';
+import { GenerationRequestContract, withOptionsContract } from '../../domain/tts/request';
 import { HashExistsSchema, HashLookupSchema, HashRequestSchema } from '../../domain/tts/hashing';
 import { AudioFormat, Provider } from '../schemas/common';
 import { Answer, defineRoutes, type RestCall, type RouteSpec, errorResponse, routesWith } from '../route';
@@ -32,18 +32,8 @@ const ttsAdmin = routesWith({
   responses: { 401: errorResponse('Missing or unknown key'), 403: errorResponse('Key lacks tts:admin') },
 } as const);
 
-/**
- * The domain checks provider, format and quality itself, to answer INVALID_PROVIDER/INVALID_FORMAT
- * with the supported values rather than a generic VALIDATION_ERROR; the document shows the same
- * fields as the closed sets they are.
- */
-const DocumentedOptions = TtsOptionsSchema.extend({
-  provider: Provider.optional(),
-  format: AudioFormat.optional(),
-  quality: z.enum(['low', 'medium', 'high', 'standard']).optional(),
-});
-const withOptions = <T extends z.ZodObject>(schema: T) => schema.extend({ options: DocumentedOptions.optional() });
-const GenerationBody = withOptions(GenerationRequestSchema).extend({
+const withOptions = withOptionsContract;
+const GenerationBody = GenerationRequestContract.extend({
   webhook: WebhookTargetSchema.optional().describe(
     'Asynchronous generation: answered 202 at once; the outcome is POSTed to `url` (with `headers`, signed with `secret` or a secret the answer shows) — see the `speechGenerationFinished` webhook',
   ),
@@ -180,7 +170,7 @@ async function streamProgressive(call: RestCall) {
       res.status(200).set({
         'Content-Type': 'text/event-stream; charset=utf-8',
         'Cache-Control': 'no-cache, no-transform',
-        Connection: 'keep-alive',
+        // No `Connection` here: Node answers keep-alive, or close when the client asked for it.
         'X-Accel-Buffering': 'no',
       });
       res.flushHeaders();
