@@ -55,7 +55,7 @@ OPERATIONS = {
     "requestComplianceReport": ("POST", "/v1/compliance/reports", "json", "json"),
     "getComplianceReport": ("GET", "/v1/compliance/reports/{reportId}", "none", "json"),
     "downloadComplianceReport": ("GET", "/v1/compliance/reports/{reportId}/download", "none", "binary"),
-    "verifyComplianceReport": ("POST", "/v1/compliance/reports/{reportId}/verify", "none", "json"),
+    "verifyComplianceReport": ("POST", "/v1/compliance/reports/{reportId}/verify", "json", "json"),
     "signComplianceReport": ("POST", "/v1/compliance/reports/{reportId}/signatures", "json", "json"),
     "getDashboardMetrics": ("GET", "/v1/dashboard/metrics", "none", "json"),
     "getDashboardStatus": ("GET", "/v1/dashboard/status", "none", "json"),
@@ -299,9 +299,9 @@ class Operations:
         "GET /v1/compliance/reports/{reportId}/download: The report file (application/pdf, text/csv or application/json) as an attachment"
         return self._call("downloadComplianceReport", {"reportId": report_id}, None, None)
 
-    def verify_compliance_report(self, report_id):
+    def verify_compliance_report(self, report_id, body):
         "POST /v1/compliance/reports/{reportId}/verify: Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the original or a signed rendition), valid false when one byte differs"
-        return self._call("verifyComplianceReport", {"reportId": report_id}, None, None)
+        return self._call("verifyComplianceReport", {"reportId": report_id}, body, None)
 
     def sign_compliance_report(self, report_id, body):
         "POST /v1/compliance/reports/{reportId}/signatures: Electronic signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning (reviewed or approved). The signature is bound to the unsigned report's SHA-256; the file is re-rendered with it in the approval block and its new SHA-256 published"

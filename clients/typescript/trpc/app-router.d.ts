@@ -29,28 +29,7 @@ export type AppRouter = TRPCBuiltRouter<
     tts: {
       generate: TRPCMutationProcedure<{
         input: {
-          text: string;
-          options?: {
-            provider?: string | undefined;
-            voice?: string | undefined;
-            speed?: number | undefined;
-            format?: string | undefined;
-            quality?: string | undefined;
-            language?: string | undefined;
-            cache?: boolean | undefined;
-            ttl?: number | undefined;
-            emotion?: {
-              positivity?: number | undefined;
-              energy?: number | undefined;
-            } | undefined;
-            pitch?: number | undefined;
-          } | undefined;
-          metadata?: {
-            contentId?: string | undefined;
-            userId?: string | undefined;
-            tags?: string[] | undefined;
-            priority?: number | undefined;
-          } | undefined;
+          [key: string]: unknown;
         };
         output: {
           hash: string;
@@ -70,35 +49,7 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       generateAsync: TRPCMutationProcedure<{
         input: {
-          text: string;
-          webhook: {
-            url: string;
-            headers?: {
-              [key: string]: string;
-            } | undefined;
-            secret?: string | undefined;
-          };
-          options?: {
-            provider?: string | undefined;
-            voice?: string | undefined;
-            speed?: number | undefined;
-            format?: string | undefined;
-            quality?: string | undefined;
-            language?: string | undefined;
-            cache?: boolean | undefined;
-            ttl?: number | undefined;
-            emotion?: {
-              positivity?: number | undefined;
-              energy?: number | undefined;
-            } | undefined;
-            pitch?: number | undefined;
-          } | undefined;
-          metadata?: {
-            contentId?: string | undefined;
-            userId?: string | undefined;
-            tags?: string[] | undefined;
-            priority?: number | undefined;
-          } | undefined;
+          [key: string]: unknown;
         };
         output: {
           hash: string;
@@ -143,28 +94,7 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       generateProgressive: TRPCSubscriptionProcedure<{
         input: {
-          text: string;
-          options?: {
-            provider?: string | undefined;
-            voice?: string | undefined;
-            speed?: number | undefined;
-            format?: string | undefined;
-            quality?: string | undefined;
-            language?: string | undefined;
-            cache?: boolean | undefined;
-            ttl?: number | undefined;
-            emotion?: {
-              positivity?: number | undefined;
-              energy?: number | undefined;
-            } | undefined;
-            pitch?: number | undefined;
-          } | undefined;
-          metadata?: {
-            contentId?: string | undefined;
-            userId?: string | undefined;
-            tags?: string[] | undefined;
-            priority?: number | undefined;
-          } | undefined;
+          [key: string]: unknown;
         };
         output: AsyncIterable<{
           type: "started";
@@ -238,28 +168,7 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       estimate: TRPCQueryProcedure<{
         input: {
-          text: string;
-          options?: {
-            provider?: string | undefined;
-            voice?: string | undefined;
-            speed?: number | undefined;
-            format?: string | undefined;
-            quality?: string | undefined;
-            language?: string | undefined;
-            cache?: boolean | undefined;
-            ttl?: number | undefined;
-            emotion?: {
-              positivity?: number | undefined;
-              energy?: number | undefined;
-            } | undefined;
-            pitch?: number | undefined;
-          } | undefined;
-          metadata?: {
-            contentId?: string | undefined;
-            userId?: string | undefined;
-            tags?: string[] | undefined;
-            priority?: number | undefined;
-          } | undefined;
+          [key: string]: unknown;
         };
         output: {
           cost: number;
@@ -299,7 +208,7 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       voices: TRPCQueryProcedure<{
         input: undefined | {
-          provider?: string | undefined;
+          provider?: "provider_a" | "provider_b" | "provider_c" | "mock" | undefined;
         };
         output: {
           voices: string[];
@@ -308,7 +217,7 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       languages: TRPCQueryProcedure<{
         input: undefined | {
-          provider?: string | undefined;
+          provider?: "provider_a" | "provider_b" | "provider_c" | "mock" | undefined;
         };
         output: {
           languages: string[];
@@ -317,22 +226,7 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       hashInfo: TRPCQueryProcedure<{
         input: {
-          text: string;
-          options?: {
-            provider?: string | undefined;
-            voice?: string | undefined;
-            speed?: number | undefined;
-            format?: string | undefined;
-            quality?: string | undefined;
-            language?: string | undefined;
-            cache?: boolean | undefined;
-            ttl?: number | undefined;
-            emotion?: {
-              positivity?: number | undefined;
-              energy?: number | undefined;
-            } | undefined;
-            pitch?: number | undefined;
-          } | undefined;
+          [key: string]: unknown;
         };
         output: {
           hashes: {
@@ -349,24 +243,7 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       hashLookup: TRPCQueryProcedure<{
         input: {
-          text: string;
-          options?: {
-            provider?: string | undefined;
-            voice?: string | undefined;
-            speed?: number | undefined;
-            format?: string | undefined;
-            quality?: string | undefined;
-            language?: string | undefined;
-            cache?: boolean | undefined;
-            ttl?: number | undefined;
-            emotion?: {
-              positivity?: number | undefined;
-              energy?: number | undefined;
-            } | undefined;
-            pitch?: number | undefined;
-          } | undefined;
-          hashMode?: "direct" | "content" | "semantic" | undefined;
-          allowFallback?: boolean | undefined;
+          [key: string]: unknown;
         };
         output: {
           found: true;
@@ -401,23 +278,7 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       hashExists: TRPCQueryProcedure<{
         input: {
-          text: string;
-          options?: {
-            provider?: string | undefined;
-            voice?: string | undefined;
-            speed?: number | undefined;
-            format?: string | undefined;
-            quality?: string | undefined;
-            language?: string | undefined;
-            cache?: boolean | undefined;
-            ttl?: number | undefined;
-            emotion?: {
-              positivity?: number | undefined;
-              energy?: number | undefined;
-            } | undefined;
-            pitch?: number | undefined;
-          } | undefined;
-          hashMode?: "direct" | "content" | "semantic" | undefined;
+          [key: string]: unknown;
         };
         output: {
           exists: boolean;
@@ -881,7 +742,7 @@ export type AppRouter = TRPCBuiltRouter<
         input: undefined | {
           limit?: unknown;
           offset?: unknown;
-          framework?: string | undefined;
+          framework?: "iso13485" | "fda21cfr11" | "gdpr" | "soc2" | undefined;
           status?: "pending" | "in-progress" | "completed" | undefined;
           priority?: "low" | "medium" | "high" | "critical" | undefined;
         };
@@ -962,7 +823,7 @@ export type AppRouter = TRPCBuiltRouter<
       createRequirement: TRPCMutationProcedure<{
         input: {
           title: string;
-          framework: string;
+          framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
           description?: string | undefined;
           category?: string | undefined;
           priority?: "low" | "medium" | "high" | "critical" | undefined;
@@ -1016,7 +877,7 @@ export type AppRouter = TRPCBuiltRouter<
           data: {
             title?: string | undefined;
             description?: string | undefined;
-            framework?: string | undefined;
+            framework?: "iso13485" | "fda21cfr11" | "gdpr" | "soc2" | undefined;
             category?: string | undefined;
             priority?: "low" | "medium" | "high" | "critical" | undefined;
             status?: "pending" | "in-progress" | "completed" | undefined;
@@ -1099,7 +960,7 @@ export type AppRouter = TRPCBuiltRouter<
       validateInline: TRPCQueryProcedure<{
         input: {
           title: string;
-          framework: string;
+          framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
           description?: string | undefined;
           category?: string | undefined;
           priority?: "low" | "medium" | "high" | "critical" | undefined;
@@ -1179,7 +1040,7 @@ export type AppRouter = TRPCBuiltRouter<
         input: {
           requirements: Array<{
             title: string;
-            framework: string;
+            framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
             description?: string | undefined;
             category?: string | undefined;
             priority?: "low" | "medium" | "high" | "critical" | undefined;
@@ -1233,7 +1094,7 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       complianceStatus: TRPCQueryProcedure<{
         input: undefined | {
-          framework?: string | undefined;
+          framework?: "iso13485" | "fda21cfr11" | "gdpr" | "soc2" | undefined;
         };
         output: {
           overallScore: number;
@@ -1388,7 +1249,7 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       frameworkStatus: TRPCQueryProcedure<{
         input: {
-          framework: string;
+          framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
         };
         output: ({
           score: number;
@@ -1432,7 +1293,7 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       assess: TRPCMutationProcedure<{
         input: {
-          framework: string;
+          framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
         };
         output: ({
           score: number;
@@ -1478,7 +1339,7 @@ export type AppRouter = TRPCBuiltRouter<
         input: undefined | {
           limit?: unknown;
           offset?: unknown;
-          framework?: string | undefined;
+          framework?: "iso13485" | "fda21cfr11" | "gdpr" | "soc2" | undefined;
           severity?: "low" | "medium" | "high" | "critical" | undefined;
           status?: "in-progress" | "open" | "resolved" | undefined;
           requirementId?: string | undefined;
@@ -1512,7 +1373,7 @@ export type AppRouter = TRPCBuiltRouter<
       createFinding: TRPCMutationProcedure<{
         input: {
           title: string;
-          framework: string;
+          framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
           severity: "low" | "medium" | "high" | "critical";
           description?: string | undefined;
           requirementId?: string | undefined;
@@ -1634,7 +1495,7 @@ export type AppRouter = TRPCBuiltRouter<
       createApiKey: TRPCMutationProcedure<{
         input: {
           name: string;
-          permissions: string[];
+          permissions: Array<"read:requirements" | "write:requirements" | "read:compliance" | "write:compliance" | "read:audits" | "write:audits" | "read:dashboard" | "write:dashboard" | "manage:webhooks" | "manage:api-keys" | "read:audit-trail" | "sign:reports" | "tts:generate" | "tts:read" | "tts:admin">;
           expiresIn?: string | undefined;
           plan?: "standard" | "premium" | "enterprise" | undefined;
         };

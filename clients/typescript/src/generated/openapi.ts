@@ -1362,6 +1362,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1480,6 +1488,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1596,6 +1612,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1687,6 +1711,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1816,6 +1848,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1931,6 +1971,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2036,6 +2084,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2175,6 +2231,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2313,6 +2377,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2473,6 +2545,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2620,6 +2700,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2715,6 +2803,16 @@ export interface operations {
             /** @description The audio, in the format it was generated in */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2833,6 +2931,16 @@ export interface operations {
             /** @description The audio exists: its Content-Type, Content-Length and ETag, no body */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2907,6 +3015,16 @@ export interface operations {
             /** @description The chunk */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2998,6 +3116,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3122,6 +3250,16 @@ export interface operations {
             /** @description The audio, streamed while it is made (no Content-Length), or the stored file */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3218,6 +3356,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3300,6 +3448,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3380,6 +3538,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3518,6 +3686,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3671,6 +3849,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3857,6 +4045,16 @@ export interface operations {
             /** @description SSE stream of `started`, `progress`, `complete` and `error` events */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3955,6 +4153,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4108,6 +4316,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4242,6 +4460,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4385,6 +4613,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4507,6 +4745,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4591,6 +4831,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4655,6 +4897,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4731,6 +4975,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4811,6 +5065,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4914,6 +5178,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5006,6 +5280,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5116,6 +5400,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5237,6 +5529,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5352,6 +5652,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5478,6 +5786,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5585,6 +5901,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5695,6 +6019,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5827,6 +6159,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5967,6 +6307,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6093,6 +6441,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6200,7 +6556,7 @@ export interface operations {
                 "application/json": {
                     expiresIn?: string;
                     name: string;
-                    permissions: string[];
+                    permissions: ("read:requirements" | "write:requirements" | "read:compliance" | "write:compliance" | "read:audits" | "write:audits" | "read:dashboard" | "write:dashboard" | "manage:webhooks" | "manage:api-keys" | "read:audit-trail" | "sign:reports" | "tts:generate" | "tts:read" | "tts:admin")[];
                     /** @enum {string} */
                     plan?: "standard" | "premium" | "enterprise";
                 };
@@ -6210,6 +6566,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6319,6 +6683,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6413,6 +6785,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6571,6 +6951,14 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6704,6 +7092,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6828,6 +7224,14 @@ export interface operations {
             /** @description The report file in the format it was requested in, as an attachment */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6971,6 +7375,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7136,11 +7548,26 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": string;
+                "application/octet-stream": string;
+                "application/pdf": string;
+                "text/csv": string;
+            };
+        };
         responses: {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7268,6 +7695,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7391,6 +7826,14 @@ export interface operations {
             /** @description The matrix (JSON), or one CSV row per clause and requirement (text/csv) */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7513,6 +7956,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7605,6 +8056,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7734,6 +8193,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7877,6 +8344,14 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8010,6 +8485,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8134,6 +8617,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8268,6 +8759,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8367,6 +8866,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8460,6 +8967,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8566,6 +9081,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8705,6 +9228,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8843,6 +9374,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9003,6 +9542,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9150,6 +9697,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9292,6 +9847,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9420,6 +9983,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9527,6 +10098,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9630,6 +10209,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9744,6 +10331,14 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9834,6 +10429,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -57,7 +57,7 @@ export const OPERATIONS = {
   requestComplianceReport: { method: 'POST', path: '/v1/compliance/reports', pathParams: [], body: 'json', response: 'json' },
   getComplianceReport: { method: 'GET', path: '/v1/compliance/reports/{reportId}', pathParams: ["reportId"], body: 'none', response: 'json' },
   downloadComplianceReport: { method: 'GET', path: '/v1/compliance/reports/{reportId}/download', pathParams: ["reportId"], body: 'none', response: 'binary' },
-  verifyComplianceReport: { method: 'POST', path: '/v1/compliance/reports/{reportId}/verify', pathParams: ["reportId"], body: 'none', response: 'json' },
+  verifyComplianceReport: { method: 'POST', path: '/v1/compliance/reports/{reportId}/verify', pathParams: ["reportId"], body: 'json', response: 'json' },
   signComplianceReport: { method: 'POST', path: '/v1/compliance/reports/{reportId}/signatures', pathParams: ["reportId"], body: 'json', response: 'json' },
   getDashboardMetrics: { method: 'GET', path: '/v1/dashboard/metrics', pathParams: [], body: 'none', response: 'json' },
   getDashboardStatus: { method: 'GET', path: '/v1/dashboard/status', pathParams: [], body: 'none', response: 'json' },
@@ -344,8 +344,8 @@ export class RestOperations extends Transport {
   }
 
   /** POST /v1/compliance/reports/{reportId}/verify: Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the original or a signed rendition), valid false when one byte differs */
-  verifyComplianceReport(reportId: string, options?: CallOptions): Promise<SuccessBody<'verifyComplianceReport'>> {
-    return this.call('verifyComplianceReport', { path: { reportId }, options }) as Promise<SuccessBody<'verifyComplianceReport'>>;
+  verifyComplianceReport(reportId: string, body: RequestBody<'verifyComplianceReport'>, options?: CallOptions): Promise<SuccessBody<'verifyComplianceReport'>> {
+    return this.call('verifyComplianceReport', { path: { reportId }, body, options }) as Promise<SuccessBody<'verifyComplianceReport'>>;
   }
 
   /** POST /v1/compliance/reports/{reportId}/signatures: Electronic signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning (reviewed or approved). The signature is bound to the unsigned report's SHA-256; the file is re-rendered with it in the approval block and its new SHA-256 published */
