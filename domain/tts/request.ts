@@ -55,7 +55,7 @@ export const TtsOptionsContract = TtsOptionsSchema.extend({
 });
 
 /** A request schema with the documented options (see TtsOptionsContract). */
-export const withOptionsContract = <T extends z.ZodObject>(schema: T) => schema.extend({ options: TtsOptionsContract.optional() });
+export const withOptionsContract = <S extends z.core.$ZodShape, C extends z.core.$ZodObjectConfig>(schema: z.ZodObject<S, C>) => schema.extend({ options: TtsOptionsContract.optional() });
 
 const TtsMetadataSchema = z
   .object({

@@ -29,7 +29,28 @@ export type AppRouter = TRPCBuiltRouter<
     tts: {
       generate: TRPCMutationProcedure<{
         input: {
-          [key: string]: unknown;
+          text: string;
+          metadata?: {
+            contentId?: string | undefined;
+            userId?: string | undefined;
+            tags?: string[] | undefined;
+            priority?: number | undefined;
+          } | undefined;
+          options?: {
+            voice?: string | undefined;
+            speed?: number | undefined;
+            language?: string | undefined;
+            cache?: boolean | undefined;
+            ttl?: number | undefined;
+            emotion?: {
+              positivity?: number | undefined;
+              energy?: number | undefined;
+            } | undefined;
+            pitch?: number | undefined;
+            provider?: "provider_a" | "provider_b" | "provider_c" | "mock" | undefined;
+            format?: "mp3" | "wav" | "ogg" | undefined;
+            quality?: "low" | "medium" | "high" | "standard" | undefined;
+          } | undefined;
         };
         output: {
           hash: string;
@@ -49,7 +70,35 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       generateAsync: TRPCMutationProcedure<{
         input: {
-          [key: string]: unknown;
+          text: string;
+          webhook: {
+            url: string;
+            headers?: {
+              [key: string]: string;
+            } | undefined;
+            secret?: string | undefined;
+          };
+          metadata?: {
+            contentId?: string | undefined;
+            userId?: string | undefined;
+            tags?: string[] | undefined;
+            priority?: number | undefined;
+          } | undefined;
+          options?: {
+            voice?: string | undefined;
+            speed?: number | undefined;
+            language?: string | undefined;
+            cache?: boolean | undefined;
+            ttl?: number | undefined;
+            emotion?: {
+              positivity?: number | undefined;
+              energy?: number | undefined;
+            } | undefined;
+            pitch?: number | undefined;
+            provider?: "provider_a" | "provider_b" | "provider_c" | "mock" | undefined;
+            format?: "mp3" | "wav" | "ogg" | undefined;
+            quality?: "low" | "medium" | "high" | "standard" | undefined;
+          } | undefined;
         };
         output: {
           hash: string;
@@ -94,7 +143,28 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       generateProgressive: TRPCSubscriptionProcedure<{
         input: {
-          [key: string]: unknown;
+          text: string;
+          metadata?: {
+            contentId?: string | undefined;
+            userId?: string | undefined;
+            tags?: string[] | undefined;
+            priority?: number | undefined;
+          } | undefined;
+          options?: {
+            voice?: string | undefined;
+            speed?: number | undefined;
+            language?: string | undefined;
+            cache?: boolean | undefined;
+            ttl?: number | undefined;
+            emotion?: {
+              positivity?: number | undefined;
+              energy?: number | undefined;
+            } | undefined;
+            pitch?: number | undefined;
+            provider?: "provider_a" | "provider_b" | "provider_c" | "mock" | undefined;
+            format?: "mp3" | "wav" | "ogg" | undefined;
+            quality?: "low" | "medium" | "high" | "standard" | undefined;
+          } | undefined;
         };
         output: AsyncIterable<{
           type: "started";
@@ -168,7 +238,28 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       estimate: TRPCQueryProcedure<{
         input: {
-          [key: string]: unknown;
+          text: string;
+          metadata?: {
+            contentId?: string | undefined;
+            userId?: string | undefined;
+            tags?: string[] | undefined;
+            priority?: number | undefined;
+          } | undefined;
+          options?: {
+            voice?: string | undefined;
+            speed?: number | undefined;
+            language?: string | undefined;
+            cache?: boolean | undefined;
+            ttl?: number | undefined;
+            emotion?: {
+              positivity?: number | undefined;
+              energy?: number | undefined;
+            } | undefined;
+            pitch?: number | undefined;
+            provider?: "provider_a" | "provider_b" | "provider_c" | "mock" | undefined;
+            format?: "mp3" | "wav" | "ogg" | undefined;
+            quality?: "low" | "medium" | "high" | "standard" | undefined;
+          } | undefined;
         };
         output: {
           cost: number;
@@ -226,7 +317,22 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       hashInfo: TRPCQueryProcedure<{
         input: {
-          [key: string]: unknown;
+          text: string;
+          options?: {
+            voice?: string | undefined;
+            speed?: number | undefined;
+            language?: string | undefined;
+            cache?: boolean | undefined;
+            ttl?: number | undefined;
+            emotion?: {
+              positivity?: number | undefined;
+              energy?: number | undefined;
+            } | undefined;
+            pitch?: number | undefined;
+            provider?: "provider_a" | "provider_b" | "provider_c" | "mock" | undefined;
+            format?: "mp3" | "wav" | "ogg" | undefined;
+            quality?: "low" | "medium" | "high" | "standard" | undefined;
+          } | undefined;
         };
         output: {
           hashes: {
@@ -243,7 +349,24 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       hashLookup: TRPCQueryProcedure<{
         input: {
-          [key: string]: unknown;
+          text: string;
+          hashMode?: "direct" | "content" | "semantic" | undefined;
+          allowFallback?: boolean | undefined;
+          options?: {
+            voice?: string | undefined;
+            speed?: number | undefined;
+            language?: string | undefined;
+            cache?: boolean | undefined;
+            ttl?: number | undefined;
+            emotion?: {
+              positivity?: number | undefined;
+              energy?: number | undefined;
+            } | undefined;
+            pitch?: number | undefined;
+            provider?: "provider_a" | "provider_b" | "provider_c" | "mock" | undefined;
+            format?: "mp3" | "wav" | "ogg" | undefined;
+            quality?: "low" | "medium" | "high" | "standard" | undefined;
+          } | undefined;
         };
         output: {
           found: true;
@@ -278,7 +401,23 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       hashExists: TRPCQueryProcedure<{
         input: {
-          [key: string]: unknown;
+          text: string;
+          hashMode?: "direct" | "content" | "semantic" | undefined;
+          options?: {
+            voice?: string | undefined;
+            speed?: number | undefined;
+            language?: string | undefined;
+            cache?: boolean | undefined;
+            ttl?: number | undefined;
+            emotion?: {
+              positivity?: number | undefined;
+              energy?: number | undefined;
+            } | undefined;
+            pitch?: number | undefined;
+            provider?: "provider_a" | "provider_b" | "provider_c" | "mock" | undefined;
+            format?: "mp3" | "wav" | "ogg" | undefined;
+            quality?: "low" | "medium" | "high" | "standard" | undefined;
+          } | undefined;
         };
         output: {
           exists: boolean;
