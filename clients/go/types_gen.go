@@ -1481,10 +1481,6 @@ type RequestComplianceReportResponse = Report
 // /v1/compliance/reports/{reportId}).
 type GetComplianceReportResponse = Report
 
-// VerifyComplianceReportRequest is the body of verifyComplianceReport (POST
-// /v1/compliance/reports/{reportId}/verify).
-type VerifyComplianceReportRequest = string
-
 // RequestDashboardReportResponse is the answer of requestDashboardReport (POST
 // /v1/dashboard/reports).
 type RequestDashboardReportResponse = Report

@@ -55,7 +55,7 @@ OPERATIONS = {
     "requestComplianceReport": ("POST", "/v1/compliance/reports", "json", "json"),
     "getComplianceReport": ("GET", "/v1/compliance/reports/{reportId}", "none", "json"),
     "downloadComplianceReport": ("GET", "/v1/compliance/reports/{reportId}/download", "none", "binary"),
-    "verifyComplianceReport": ("POST", "/v1/compliance/reports/{reportId}/verify", "json", "json"),
+    "verifyComplianceReport": ("POST", "/v1/compliance/reports/{reportId}/verify", "bytes", "json"),
     "signComplianceReport": ("POST", "/v1/compliance/reports/{reportId}/signatures", "json", "json"),
     "getDashboardMetrics": ("GET", "/v1/dashboard/metrics", "none", "json"),
     "getDashboardStatus": ("GET", "/v1/dashboard/status", "none", "json"),

@@ -62,7 +62,7 @@ pub const OPERATIONS: &[Operation] = &[
     Operation { id: "requestComplianceReport", method: "POST", path: "/v1/compliance/reports", body: BodyKind::Json, response: ResponseKind::Json },
     Operation { id: "getComplianceReport", method: "GET", path: "/v1/compliance/reports/{reportId}", body: BodyKind::None, response: ResponseKind::Json },
     Operation { id: "downloadComplianceReport", method: "GET", path: "/v1/compliance/reports/{reportId}/download", body: BodyKind::None, response: ResponseKind::Binary },
-    Operation { id: "verifyComplianceReport", method: "POST", path: "/v1/compliance/reports/{reportId}/verify", body: BodyKind::Json, response: ResponseKind::Json },
+    Operation { id: "verifyComplianceReport", method: "POST", path: "/v1/compliance/reports/{reportId}/verify", body: BodyKind::Bytes, response: ResponseKind::Json },
     Operation { id: "signComplianceReport", method: "POST", path: "/v1/compliance/reports/{reportId}/signatures", body: BodyKind::Json, response: ResponseKind::Json },
     Operation { id: "getDashboardMetrics", method: "GET", path: "/v1/dashboard/metrics", body: BodyKind::None, response: ResponseKind::Json },
     Operation { id: "getDashboardStatus", method: "GET", path: "/v1/dashboard/status", body: BodyKind::None, response: ResponseKind::Json },
@@ -376,8 +376,8 @@ impl Client {
     /// POST /v1/compliance/reports/{reportId}/verify: Re-checks a report file: post the file's raw
     /// bytes (any content type). 200 with valid true when they are exactly a file this report served
     /// (the original or a signed rendition), valid false when one byte differs
-    pub fn verify_compliance_report(&self, report_id: &str, body: &VerifyComplianceReportRequest) -> Result<VerifyComplianceReportResponse> {
-        self.call_json("verifyComplianceReport", &[("reportId", report_id)], Some(body), Vec::new())
+    pub fn verify_compliance_report(&self, report_id: &str, body: &[u8]) -> Result<VerifyComplianceReportResponse> {
+        self.call_json("verifyComplianceReport", &[("reportId", report_id)], None::<&()>, Vec::new())
     }
 
     /// POST /v1/compliance/reports/{reportId}/signatures: Electronic signature (21 CFR 11.50, 11.70):

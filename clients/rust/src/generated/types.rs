@@ -1819,10 +1819,6 @@ pub type RequestComplianceReportResponse = Report;
 /// /v1/compliance/reports/{reportId}).
 pub type GetComplianceReportResponse = Report;
 
-/// VerifyComplianceReportRequest: the body of verifyComplianceReport (POST
-/// /v1/compliance/reports/{reportId}/verify).
-pub type VerifyComplianceReportRequest = String;
-
 /// RequestDashboardReportResponse: the answer of requestDashboardReport (POST
 /// /v1/dashboard/reports).
 pub type RequestDashboardReportResponse = Report;

@@ -7550,7 +7550,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": string;
                 "application/octet-stream": string;
                 "application/pdf": string;
                 "text/csv": string;

@@ -57,7 +57,7 @@ export const OPERATIONS = {
   requestComplianceReport: { method: 'POST', path: '/v1/compliance/reports', pathParams: [], body: 'json', response: 'json' },
   getComplianceReport: { method: 'GET', path: '/v1/compliance/reports/{reportId}', pathParams: ["reportId"], body: 'none', response: 'json' },
   downloadComplianceReport: { method: 'GET', path: '/v1/compliance/reports/{reportId}/download', pathParams: ["reportId"], body: 'none', response: 'binary' },
-  verifyComplianceReport: { method: 'POST', path: '/v1/compliance/reports/{reportId}/verify', pathParams: ["reportId"], body: 'json', response: 'json' },
+  verifyComplianceReport: { method: 'POST', path: '/v1/compliance/reports/{reportId}/verify', pathParams: ["reportId"], body: 'bytes', response: 'json' },
   signComplianceReport: { method: 'POST', path: '/v1/compliance/reports/{reportId}/signatures', pathParams: ["reportId"], body: 'json', response: 'json' },
   getDashboardMetrics: { method: 'GET', path: '/v1/dashboard/metrics', pathParams: [], body: 'none', response: 'json' },
   getDashboardStatus: { method: 'GET', path: '/v1/dashboard/status', pathParams: [], body: 'none', response: 'json' },
@@ -344,7 +344,7 @@ export class RestOperations extends Transport {
   }
 
   /** POST /v1/compliance/reports/{reportId}/verify: Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the original or a signed rendition), valid false when one byte differs */
-  verifyComplianceReport(reportId: string, body: RequestBody<'verifyComplianceReport'>, options?: CallOptions): Promise<SuccessBody<'verifyComplianceReport'>> {
+  verifyComplianceReport(reportId: string, body: Uint8Array | ArrayBuffer, options?: CallOptions): Promise<SuccessBody<'verifyComplianceReport'>> {
     return this.call('verifyComplianceReport', { path: { reportId }, body, options }) as Promise<SuccessBody<'verifyComplianceReport'>>;
   }
 
