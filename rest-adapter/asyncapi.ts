@@ -13,7 +13,7 @@ const eventsList = { type: 'array', minItems: 1, items: { type: 'string', enum: 
  * AsyncAPI 3.0 for `/v1/dashboard/ws`, built from the same event lists the socket checks
  * subscriptions against, so the document cannot name an event the server does not send.
  */
-export function buildAsyncApi() {
+export function buildAsyncApi(server: AsyncApiServer = { host: 'localhost:3000', protocol: 'ws' }) {
   const messages: Record<string, unknown> = {
     subscribe: {
       name: 'subscribe',
@@ -77,7 +77,7 @@ export function buildAsyncApi() {
     },
     defaultContentType: 'application/json',
     servers: {
-      gateway: { host: 'localhost:3000', protocol: 'ws', description: 'The gateway itself; use wss behind TLS', security: [{ $ref: '#/components/securitySchemes/bearer' }, { $ref: '#/components/securitySchemes/accessToken' }] },
+      gateway: { host: server.host, protocol: server.protocol, description: 'The gateway itself; use wss behind TLS', security: [{ $ref: '#/components/securitySchemes/bearer' }, { $ref: '#/components/securitySchemes/accessToken' }] },
     },
     channels: {
       dashboard: { address: '/v1/dashboard/ws', title: 'Dashboard events', messages },
@@ -93,4 +93,17 @@ export function buildAsyncApi() {
       },
     },
   };
+}
+
+export interface AsyncApiServer {
+  host: string;
+  protocol: 'ws' | 'wss';
+}
+
+/** `host[:port]` as a Host header may carry it (names, IPv4, bracketed IPv6); anything else is not echoed. */
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+
+/** The server entry for the host the document was asked from (`Host`), so the address works as served; `localhost:3000` when the header is absent or malformed. */
+export function serverAsked(host: string | undefined, secure: boolean): AsyncApiServer {
+  return { host: host && HOST.test(host) ? host : 'localhost:3000', protocol: secure ? 'wss' : 'ws' };
 }

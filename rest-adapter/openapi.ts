@@ -30,8 +30,15 @@ const STATUS_TEXT: Record<number, string> = {
  * which a client must tolerate anyway).
  */
 function schemaOf(t: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(t, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(t, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12', override: dropSafeIntegerBounds }) as Record<string, unknown>;
   return rest;
+}
+
+/** zod writes `z.number().int()` as bounded by ±(2^53 − 1); that is JavaScript's limit, not the contract's. */
+function dropSafeIntegerBounds(ctx: { jsonSchema: Record<string, unknown> }) {
+  const s = ctx.jsonSchema;
+  if (s.maximum === Number.MAX_SAFE_INTEGER) delete s.maximum;
+  if (s.minimum === Number.MIN_SAFE_INTEGER) delete s.minimum;
 }
 
 const envelopeRef: Record<Envelope, string> = {
@@ -41,7 +48,8 @@ const envelopeRef: Record<Envelope, string> = {
   openai: '#/components/schemas/OpenAiError',
 };
 
-const binary = (mediaType: string) => ({ schema: { type: 'string', contentMediaType: mediaType } });
+/** Bytes: `format: binary` (OpenAPI 3.0 generators read it) beside 3.1's `contentMediaType`. */
+const binary = (mediaType: string) => ({ schema: { type: 'string', format: 'binary', contentMediaType: mediaType } });
 
 /** The success content of a route: its JSON schema, or the media types a raw route sends. */
 function successContent(r: RouteSpec): Record<string, unknown> | undefined {
@@ -54,6 +62,36 @@ const rateLimitHeaders = {
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
 };
 
+const header = (description: string, type = 'integer') => ({ description, schema: { type } });
+const REQUEST_ID = { 'X-Request-Id': header("The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it", 'string') };
+
+/** The headers of a successful answer: the request id, and the limiter's counters. */
+function successHeaders(r: RouteSpec): Record<string, unknown> {
+  if (r.tag === 'health') return REQUEST_ID;
+  if (r.limiter === 'tts') {
+    return {
+      ...REQUEST_ID,
+      'RateLimit-Policy': header('The speech limit per client address: `<limit>;w=<window seconds>`', 'string'),
+      'RateLimit-Limit': header('Requests allowed in the window'),
+      'RateLimit-Remaining': header('Requests left in the window'),
+      'RateLimit-Reset': header('Seconds until the window resets'),
+    };
+  }
+  return {
+    ...REQUEST_ID,
+    'X-RateLimit-Limit': header("The key's plan: requests per hour (absent for a caller the plan does not limit)"),
+    'X-RateLimit-Remaining': header('Requests left this hour'),
+    'X-RateLimit-Reset': header('Unix seconds when the count resets'),
+  };
+}
+
+/** Speech operations need a key only when `API_KEY` is set (open by default, as in development); the rest always do. */
+function securityOf(r: RouteSpec): Record<string, string[]>[] {
+  if (r.tag === 'health') return [];
+  if (r.permission === 'tts:read' || r.permission === 'tts:write') return [{}, { bearer: [] }];
+  return [{ bearer: [] }];
+}
+
 /** OpenAPI 3.1 generated from the route table, so the document cannot drift from the routes. */
 export function buildOpenApi(routes: RouteSpec[]) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -62,17 +100,18 @@ export function buildOpenApi(routes: RouteSpec[]) {
     if (r.request?.query) {
       const qs = schemaOf(r.request.query) as { properties?: Record<string, unknown>; required?: string[] };
       for (const [name, schema] of Object.entries(qs.properties ?? {})) {
-        params.push({ name, in: 'query', required: !!qs.required?.includes(name), schema: schema as any });
+        params.push({ name, in: 'query', required: !!qs.required?.includes(name), schema });
       }
     }
     const bodyless = r.method === 'head';
     const responses: Record<string, unknown> = {};
     const okStatus = r.status ?? 200;
     const ok = successContent(r);
-    responses[String(okStatus)] = { description: r.responses?.[okStatus]?.description ?? STATUS_TEXT[okStatus] ?? 'OK', ...(ok && !bodyless ? { content: ok } : {}) };
+    responses[String(okStatus)] = { description: r.responses?.[okStatus]?.description ?? STATUS_TEXT[okStatus] ?? 'OK', headers: successHeaders(r), ...(ok && !bodyless ? { content: ok } : {}) };
     const errorStatuses = new Set([400, 429, 500, 503]);
     if (r.permission) [401, 403].forEach((s) => errorStatuses.add(s));
     if (r.request?.body) [413, 415].forEach((s) => errorStatuses.add(s));
+    if (r.rawBody) errorStatuses.add(413);
     for (const [status, doc] of Object.entries(r.responses ?? {})) {
       const s = Number(status);
       if (s === okStatus) continue;
@@ -98,12 +137,14 @@ export function buildOpenApi(routes: RouteSpec[]) {
       parameters: params,
       responses,
       ...(r.permission ? { 'x-permission': r.permission } : {}),
-      security: r.tag === 'health' ? [] : [{ bearer: [] }],
+      security: securityOf(r),
     };
     if (r.request?.body) {
       const media: Record<string, unknown> = { schema: schemaOf(r.request.body) };
       if (r.request.example !== undefined) media.example = r.request.example;
       op.requestBody = { required: true, content: { 'application/json': media } };
+    } else if (r.rawBody) {
+      op.requestBody = { required: true, content: Object.fromEntries((r.consumes ?? ['application/octet-stream']).map((m) => [m, binary(m)])) };
     }
     (paths[r.path] ??= {})[r.method] = op;
   }

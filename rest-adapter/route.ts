@@ -63,6 +63,8 @@ export interface RouteSpec {
   raw?: boolean;
   /** The body is taken as raw bytes of any media type (a Buffer in `body`), up to `MAX_RAW_BODY`. */
   rawBody?: boolean;
+  /** The media types a `rawBody` route documents for its body (default `application/octet-stream`). */
+  consumes?: string[];
 }
 
 export const defineRoutes = (routes: RouteSpec[]) => routes;

@@ -66,6 +66,13 @@ export const router = t.router;
  * send) but validated by the domain, which parses with that same schema, so every transport reports
  * the same codes and no transport copies a field by hand.
  */
+/**
+ * Validates with `schema` at run time (its shape: strings, required fields) but types the input as
+ * `T`: for a closed set the domain checks itself so that it answers its own code (INVALID_FRAMEWORK
+ * with the supported values), while clients see the set.
+ */
+export const checkedAs = <T>(schema: z.ZodType) => schema as unknown as z.ZodType<T, T>;
+
 export const inputOf = <S extends z.ZodType>(_schema: S) => z.custom<z.input<S>>(() => true);
 
 /** Anything thrown, as a tRPC error with the catalogue's tRPC code; the DomainError rides along as the cause. */

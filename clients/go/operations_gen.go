@@ -63,7 +63,7 @@ var OperationList = []Operation{
 	{ID: "requestComplianceReport", Method: "POST", Path: "/v1/compliance/reports", Body: "json", Response: "json"},
 	{ID: "getComplianceReport", Method: "GET", Path: "/v1/compliance/reports/{reportId}", Body: "none", Response: "json"},
 	{ID: "downloadComplianceReport", Method: "GET", Path: "/v1/compliance/reports/{reportId}/download", Body: "none", Response: "binary"},
-	{ID: "verifyComplianceReport", Method: "POST", Path: "/v1/compliance/reports/{reportId}/verify", Body: "none", Response: "json"},
+	{ID: "verifyComplianceReport", Method: "POST", Path: "/v1/compliance/reports/{reportId}/verify", Body: "bytes", Response: "json"},
 	{ID: "signComplianceReport", Method: "POST", Path: "/v1/compliance/reports/{reportId}/signatures", Body: "json", Response: "json"},
 	{ID: "getDashboardMetrics", Method: "GET", Path: "/v1/dashboard/metrics", Body: "none", Response: "json"},
 	{ID: "getDashboardStatus", Method: "GET", Path: "/v1/dashboard/status", Body: "none", Response: "json"},
@@ -576,9 +576,9 @@ func (c *Client) DownloadComplianceReport(ctx context.Context, reportID string, 
 // file this report served (the file as generated, or a signed rendition made before signing
 // stopped re-rendering), valid false when one byte differs; `signatures` lists the signatures
 // bound to that file
-func (c *Client) VerifyComplianceReport(ctx context.Context, reportID string, opts ...CallOption) (*VerifyComplianceReportResponse, error) {
+func (c *Client) VerifyComplianceReport(ctx context.Context, reportID string, body []byte, opts ...CallOption) (*VerifyComplianceReportResponse, error) {
 	var out VerifyComplianceReportResponse
-	if err := c.callJSON(ctx, "verifyComplianceReport", map[string]string{"reportId": reportID}, nil, nil, opts, &out); err != nil {
+	if err := c.callJSON(ctx, "verifyComplianceReport", map[string]string{"reportId": reportID}, body, nil, opts, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil

@@ -33,7 +33,8 @@ export function parseDuration(text: string): number | null {
 export const CreateApiKeyInput = z.object({
   name: z.string().trim().min(1).max(200),
   permissions: z
-    .array(z.string())
+    // Checked as a whole (one message naming the set); documented per item as the enum it is.
+    .array(z.string().meta({ enum: [...ALL_PERMISSIONS] }))
     .min(1)
     .max(ALL_PERMISSIONS.length)
     .refine((ps) => ps.every(isPermission), { message: `each permission must be one of: ${ALL_PERMISSIONS.join(', ')}` }),
@@ -44,6 +45,8 @@ export const CreateApiKeyInput = z.object({
   plan: z.enum(PLANS as unknown as [Plan, ...Plan[]]).optional(),
 });
 export type CreateApiKeyInput = z.infer<typeof CreateApiKeyInput>;
+/** CreateApiKeyInput as clients are typed: the permissions are the closed set. */
+export const CreateApiKeyContract = CreateApiKeyInput.extend({ permissions: z.array(z.enum(ALL_PERMISSIONS as [Permission, ...Permission[]])).min(1) });
 
 /** A key as the listing shows it: never its secret or hash. `issuedBy` is the issuing key's id. */
 export interface KeyListing {

@@ -5,6 +5,7 @@ import {
   AUDIO_FORMATS,
   PROVIDER_CATALOGUE,
   PROVIDER_IDS,
+  QUALITIES,
   isProviderId,
   matchLanguage,
   type AudioFormat,
@@ -43,6 +44,20 @@ export const TtsOptionsSchema = z
   })
   .strict();
 
+/**
+ * The options as clients see them: provider, format and quality are the closed sets they are. The
+ * domain parses with TtsOptionsSchema (plain strings) so an unknown value gets INVALID_PROVIDER /
+ * INVALID_FORMAT with the supported values; the REST document and the tRPC types use this one.
+ */
+export const TtsOptionsContract = TtsOptionsSchema.extend({
+  provider: z.enum(PROVIDER_IDS as [ProviderId, ...ProviderId[]]).optional(),
+  format: z.enum(AUDIO_FORMATS as [AudioFormat, ...AudioFormat[]]).optional(),
+  quality: z.enum(QUALITIES as [Quality, ...Quality[]]).optional(),
+});
+
+/** A request schema with the documented options (see TtsOptionsContract). */
+export const withOptionsContract = <S extends z.core.$ZodShape, C extends z.core.$ZodObjectConfig>(schema: z.ZodObject<S, C>) => schema.extend({ options: TtsOptionsContract.optional() });
+
 const TtsMetadataSchema = z
   .object({
     contentId: z.string().max(200).optional(),
@@ -57,6 +72,8 @@ export const GenerationRequestSchema = z.object({
   options: TtsOptionsSchema.optional(),
   metadata: TtsMetadataSchema.optional(),
 });
+/** GenerationRequestSchema as documented and typed for clients. */
+export const GenerationRequestContract = withOptionsContract(GenerationRequestSchema);
 export type GenerationRequestInput = z.input<typeof GenerationRequestSchema>;
 
 export interface ResolvedRequest {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { honourConnectionClose } from './connection';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Principal } from '../../domain/auth/principal';
@@ -177,6 +178,7 @@ export function createFront(deps: FrontDeps) {
       return (req: FrontRequest, res) => {
         req.startedNs = process.hrtime.bigint();
         req.id = requestIdOf(req);
+        honourConnectionClose(req, res);
         const url = req.url ?? '/';
         const q = url.indexOf('?');
         const pathname = q < 0 ? url : url.slice(0, q);

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import type Redis from 'ioredis';
@@ -9,7 +10,7 @@ import type { EventBus } from '../../domain/events/bus';
 import type { Services } from '../../domain/services';
 import { mountRoutes } from '../../rest-adapter/mount';
 import { buildOpenApi, docsPage, DOCS_INIT_JS } from '../../rest-adapter/openapi';
-import { buildAsyncApi } from '../../rest-adapter/asyncapi';
+import { buildAsyncApi, serverAsked } from '../../rest-adapter/asyncapi';
 import { ROUTE_TABLE } from '../../rest-adapter/route-table';
 import type { StreamRegistry } from '../../rest-adapter/route';
 import type { GqlContext } from '../../resolvers/context';
@@ -34,6 +35,16 @@ export const TRPC_MAX_BATCH = 100;
  * Only the directory of swagger-ui-dist's static files: importing the package itself evaluates its
  * 1.5 MB browser bundle in this process (≈0.4 s of start-up and memory for nothing).
  */
+/** clients/postman/ (written by `npm run codegen`): looked up from gateway/start/ under ts-jest or dist/gateway/start/ when built. */
+export const POSTMAN_COLLECTION = 'clients/postman/speech-compliance-gateway.postman_collection.json';
+function findPostmanCollection(from = __dirname): Buffer | null {
+  for (let dir = from, i = 0; i < 5; i++, dir = path.dirname(dir)) {
+    const candidate = path.join(dir, POSTMAN_COLLECTION);
+    if (fs.existsSync(candidate)) return fs.readFileSync(candidate);
+  }
+  return null;
+}
+
 const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 
 /**
@@ -57,9 +68,13 @@ export function mountRest(http: HttpApp, deps: { services: Services; log: Logger
   app.get('/api/openapi.json', (_req, res) => {
     res.json(openapi);
   });
-  const asyncapi = buildAsyncApi();
-  app.get('/api/asyncapi.json', (_req, res) => {
-    res.json(asyncapi);
+  app.get('/api/asyncapi.json', (req, res) => {
+    res.json(buildAsyncApi(serverAsked(req.headers.host, req.protocol === 'https')));
+  });
+  const postman = findPostmanCollection();
+  app.get('/api/postman.json', (_req, res) => {
+    if (!postman) throw new DomainError('NOT_FOUND', 'The Postman collection was not generated (npm run codegen)');
+    res.type('application/json').send(postman);
   });
   app.use('/api/docs', http.documentHeaders);
   app.get('/api/docs', (_req, res) => {

@@ -82,6 +82,7 @@ export const reportRoutes = defineRoutes([
     tag: 'reports',
     permission: 'read:compliance',
     rawBody: true,
+    consumes: ['application/pdf', 'text/csv', 'application/octet-stream'],
     response: D.ReportVerification,
     responses: { 404: REPORT_NOT_FOUND, 409: errorResponse('The report has no file yet'), 413: errorResponse('Body over 50 MB') },
     handle: ({ ctx, services, params, body }) => services.reports.verifyCompliance(ctx, params.reportId, body as Buffer),

@@ -135,7 +135,7 @@ export async function streamProgressive(call: RestCall) {
       res.status(200).set({
         'Content-Type': 'text/event-stream; charset=utf-8',
         'Cache-Control': 'no-cache, no-transform',
-        Connection: 'keep-alive',
+        // No `Connection` here: Node answers keep-alive, or close when the client asked for it.
         'X-Accel-Buffering': 'no',
       });
       res.flushHeaders();

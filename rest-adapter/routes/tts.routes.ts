@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AudioFile } from '../../domain/tts/audio-retrieval';
-import { GenerationRequestSchema, TtsOptionsSchema } from '../../domain/tts/request';
+import { GenerationRequestContract, withOptionsContract } from '../../domain/tts/request';
 import { HashExistsSchema, HashLookupSchema, HashRequestSchema } from '../../domain/tts/hashing';
 import { AudioFormat, Provider } from '../schemas/common';
 import { Answer, defineRoutes, type RouteSpec, errorResponse, routesWith } from '../route';
@@ -29,18 +29,8 @@ const ttsAdmin = routesWith({
   responses: { 401: errorResponse('Missing or unknown key'), 403: errorResponse('Key lacks tts:admin') },
 } as const);
 
-/**
- * The domain checks provider, format and quality itself, to answer INVALID_PROVIDER/INVALID_FORMAT
- * with the supported values rather than a generic VALIDATION_ERROR; the document shows the same
- * fields as the closed sets they are.
- */
-const DocumentedOptions = TtsOptionsSchema.extend({
-  provider: Provider.optional(),
-  format: AudioFormat.optional(),
-  quality: z.enum(['low', 'medium', 'high', 'standard']).optional(),
-});
-const withOptions = <T extends z.ZodObject>(schema: T) => schema.extend({ options: DocumentedOptions.optional() });
-const GenerationBody = withOptions(GenerationRequestSchema).extend({
+const withOptions = withOptionsContract;
+const GenerationBody = GenerationRequestContract.extend({
   webhook: WebhookTargetSchema.optional().describe(
     'Asynchronous generation: answered 202 at once; the outcome is POSTed to `url` (with `headers`, signed with `secret` or a secret the answer shows) — see the `speechGenerationFinished` webhook',
   ),

@@ -12,7 +12,11 @@ const gw = useGateway({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_MAX_PER_
 
 test('990 webhooks × a batch of 100 large requirements: the batch is stored and RSS stays under 600 MB', async () => {
   const receiver = await startWebhookReceiver();
-  let peak = process.memoryUsage().rss;
+  // The gateway runs in this jest worker, whose RSS also holds what earlier test files left: the
+  // budget is on what this test adds. The issue's gateway started at 164 MB, so "under 600 MB" is at
+  // most 436 MB added (alone, this file's worker peaks well under 600 MB in absolute terms too).
+  const start = process.memoryUsage().rss;
+  let peak = start;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 25);
   try {
     const hooks = await issueKey(gw, ['manage:webhooks', 'read:requirements']);
@@ -53,8 +57,8 @@ test('990 webhooks × a batch of 100 large requirements: the batch is stored and
     await new Promise((r) => setTimeout(r, 3000));
     const [{ d }] = await sql(`select count(*)::int as d from webhook_deliveries`);
     expect(d).toBeGreaterThan(0);
-    console.log(`fan-out: batch ${elapsed} ms, RSS before ${Math.round(before / 2 ** 20)} MB, peak ${Math.round(peak / 2 ** 20)} MB, ${d} deliveries expanded so far, ${receiver.received.length} sent`);
-    expect(peak).toBeLessThan(600 * 2 ** 20);
+    console.log(`fan-out: batch ${elapsed} ms, RSS at start ${Math.round(start / 2 ** 20)} MB, before the batch ${Math.round(before / 2 ** 20)} MB, peak ${Math.round(peak / 2 ** 20)} MB, ${d} deliveries expanded so far, ${receiver.received.length} sent`);
+    expect(peak - start).toBeLessThan((600 - 164) * 2 ** 20);
   } finally {
     clearInterval(sampler);
     await sqlOf(gw)(`update webhooks set active = false`).catch(() => undefined);

@@ -8,10 +8,11 @@ import {
   UpdateRequirementInput,
   ValidateInput,
 } from '../../domain/compliance/requirements/requirement.inputs';
-import { inputOf, procedure, router } from '../init';
+import { SUPPORTED_FRAMEWORKS, type FrameworkId } from '../../domain/compliance/catalogue';
+import { checkedAs, inputOf, procedure, router } from '../init';
 
 const byId = z.object({ id: z.string() });
-const byFramework = z.object({ framework: z.string() });
+const byFramework = checkedAs<{ framework: FrameworkId }>(z.object({ framework: z.string() }));
 
 /** Requirements, compliance status, findings and the framework catalogue. */
 export const complianceRouter = router({
@@ -36,7 +37,7 @@ export const complianceRouter = router({
     .input(inputOf(z.object({ updates: z.array(BatchStatusItem) })))
     .mutation(({ ctx, input }) => ctx.services.requirements.batchUpdateStatus(ctx.domain, input)),
   complianceStatus: procedure
-    .input(inputOf(byFramework.partial().optional()))
+    .input(inputOf(z.object({ framework: z.enum(SUPPORTED_FRAMEWORKS) }).partial().optional()))
     .query(({ ctx, input }) => ctx.services.complianceStatus.getStatus(ctx.domain, input?.framework)),
   frameworkStatus: procedure.input(byFramework).query(({ ctx, input }) => ctx.services.complianceStatus.frameworkStatus(ctx.domain, input.framework)),
   assess: procedure.input(byFramework).mutation(({ ctx, input }) => ctx.services.complianceStatus.assess(ctx.domain, input.framework)),

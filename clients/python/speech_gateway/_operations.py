@@ -55,7 +55,7 @@ OPERATIONS = {
     "requestComplianceReport": ("POST", "/v1/compliance/reports", "json", "json"),
     "getComplianceReport": ("GET", "/v1/compliance/reports/{reportId}", "none", "json"),
     "downloadComplianceReport": ("GET", "/v1/compliance/reports/{reportId}/download", "none", "binary"),
-    "verifyComplianceReport": ("POST", "/v1/compliance/reports/{reportId}/verify", "none", "json"),
+    "verifyComplianceReport": ("POST", "/v1/compliance/reports/{reportId}/verify", "bytes", "json"),
     "signComplianceReport": ("POST", "/v1/compliance/reports/{reportId}/signatures", "json", "json"),
     "getDashboardMetrics": ("GET", "/v1/dashboard/metrics", "none", "json"),
     "getDashboardStatus": ("GET", "/v1/dashboard/status", "none", "json"),
@@ -301,9 +301,9 @@ class Operations:
         "GET /v1/compliance/reports/{reportId}/download: The report file (application/pdf, text/csv or application/json) as an attachment"
         return self._call("downloadComplianceReport", {"reportId": report_id}, None, None)
 
-    def verify_compliance_report(self, report_id):
+    def verify_compliance_report(self, report_id, body):
         "POST /v1/compliance/reports/{reportId}/verify: Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the file as generated, or a signed rendition made before signing stopped re-rendering), valid false when one byte differs; `signatures` lists the signatures bound to that file"
-        return self._call("verifyComplianceReport", {"reportId": report_id}, None, None)
+        return self._call("verifyComplianceReport", {"reportId": report_id}, body, None)
 
     def sign_compliance_report(self, report_id, body):
         "POST /v1/compliance/reports/{reportId}/signatures: Electronic signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning (reviewed or approved). The signature is bound to the SHA-256 of the stored file, hashed from its bytes; the file is not rendered again and its published SHA-256 does not change (409 if the stored file no longer matches it, 410 once expired)"

@@ -30,12 +30,15 @@ export type AppRouter = TRPCBuiltRouter<
       generate: TRPCMutationProcedure<{
         input: {
           text: string;
+          metadata?: {
+            contentId?: string | undefined;
+            userId?: string | undefined;
+            tags?: string[] | undefined;
+            priority?: number | undefined;
+          } | undefined;
           options?: {
-            provider?: string | undefined;
             voice?: string | undefined;
             speed?: number | undefined;
-            format?: string | undefined;
-            quality?: string | undefined;
             language?: string | undefined;
             cache?: boolean | undefined;
             ttl?: number | undefined;
@@ -45,12 +48,9 @@ export type AppRouter = TRPCBuiltRouter<
             } | undefined;
             pitch?: number | undefined;
             instructions?: string | undefined;
-          } | undefined;
-          metadata?: {
-            contentId?: string | undefined;
-            userId?: string | undefined;
-            tags?: string[] | undefined;
-            priority?: number | undefined;
+            provider?: "provider_a" | "provider_b" | "provider_c" | "mock" | undefined;
+            format?: "mp3" | "wav" | "ogg" | undefined;
+            quality?: "low" | "medium" | "high" | "standard" | undefined;
           } | undefined;
         };
         output: {
@@ -79,12 +79,15 @@ export type AppRouter = TRPCBuiltRouter<
             } | undefined;
             secret?: string | undefined;
           };
+          metadata?: {
+            contentId?: string | undefined;
+            userId?: string | undefined;
+            tags?: string[] | undefined;
+            priority?: number | undefined;
+          } | undefined;
           options?: {
-            provider?: string | undefined;
             voice?: string | undefined;
             speed?: number | undefined;
-            format?: string | undefined;
-            quality?: string | undefined;
             language?: string | undefined;
             cache?: boolean | undefined;
             ttl?: number | undefined;
@@ -94,12 +97,9 @@ export type AppRouter = TRPCBuiltRouter<
             } | undefined;
             pitch?: number | undefined;
             instructions?: string | undefined;
-          } | undefined;
-          metadata?: {
-            contentId?: string | undefined;
-            userId?: string | undefined;
-            tags?: string[] | undefined;
-            priority?: number | undefined;
+            provider?: "provider_a" | "provider_b" | "provider_c" | "mock" | undefined;
+            format?: "mp3" | "wav" | "ogg" | undefined;
+            quality?: "low" | "medium" | "high" | "standard" | undefined;
           } | undefined;
         };
         output: {
@@ -146,12 +146,15 @@ export type AppRouter = TRPCBuiltRouter<
       generateProgressive: TRPCSubscriptionProcedure<{
         input: {
           text: string;
+          metadata?: {
+            contentId?: string | undefined;
+            userId?: string | undefined;
+            tags?: string[] | undefined;
+            priority?: number | undefined;
+          } | undefined;
           options?: {
-            provider?: string | undefined;
             voice?: string | undefined;
             speed?: number | undefined;
-            format?: string | undefined;
-            quality?: string | undefined;
             language?: string | undefined;
             cache?: boolean | undefined;
             ttl?: number | undefined;
@@ -161,12 +164,9 @@ export type AppRouter = TRPCBuiltRouter<
             } | undefined;
             pitch?: number | undefined;
             instructions?: string | undefined;
-          } | undefined;
-          metadata?: {
-            contentId?: string | undefined;
-            userId?: string | undefined;
-            tags?: string[] | undefined;
-            priority?: number | undefined;
+            provider?: "provider_a" | "provider_b" | "provider_c" | "mock" | undefined;
+            format?: "mp3" | "wav" | "ogg" | undefined;
+            quality?: "low" | "medium" | "high" | "standard" | undefined;
           } | undefined;
         };
         output: AsyncIterable<{
@@ -242,12 +242,15 @@ export type AppRouter = TRPCBuiltRouter<
       estimate: TRPCQueryProcedure<{
         input: {
           text: string;
+          metadata?: {
+            contentId?: string | undefined;
+            userId?: string | undefined;
+            tags?: string[] | undefined;
+            priority?: number | undefined;
+          } | undefined;
           options?: {
-            provider?: string | undefined;
             voice?: string | undefined;
             speed?: number | undefined;
-            format?: string | undefined;
-            quality?: string | undefined;
             language?: string | undefined;
             cache?: boolean | undefined;
             ttl?: number | undefined;
@@ -257,12 +260,9 @@ export type AppRouter = TRPCBuiltRouter<
             } | undefined;
             pitch?: number | undefined;
             instructions?: string | undefined;
-          } | undefined;
-          metadata?: {
-            contentId?: string | undefined;
-            userId?: string | undefined;
-            tags?: string[] | undefined;
-            priority?: number | undefined;
+            provider?: "provider_a" | "provider_b" | "provider_c" | "mock" | undefined;
+            format?: "mp3" | "wav" | "ogg" | undefined;
+            quality?: "low" | "medium" | "high" | "standard" | undefined;
           } | undefined;
         };
         output: {
@@ -303,7 +303,7 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       voices: TRPCQueryProcedure<{
         input: undefined | {
-          provider?: string | undefined;
+          provider?: "provider_a" | "provider_b" | "provider_c" | "mock" | undefined;
         };
         output: {
           voices: string[];
@@ -312,7 +312,7 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       languages: TRPCQueryProcedure<{
         input: undefined | {
-          provider?: string | undefined;
+          provider?: "provider_a" | "provider_b" | "provider_c" | "mock" | undefined;
         };
         output: {
           languages: string[];
@@ -323,11 +323,8 @@ export type AppRouter = TRPCBuiltRouter<
         input: {
           text: string;
           options?: {
-            provider?: string | undefined;
             voice?: string | undefined;
             speed?: number | undefined;
-            format?: string | undefined;
-            quality?: string | undefined;
             language?: string | undefined;
             cache?: boolean | undefined;
             ttl?: number | undefined;
@@ -337,6 +334,9 @@ export type AppRouter = TRPCBuiltRouter<
             } | undefined;
             pitch?: number | undefined;
             instructions?: string | undefined;
+            provider?: "provider_a" | "provider_b" | "provider_c" | "mock" | undefined;
+            format?: "mp3" | "wav" | "ogg" | undefined;
+            quality?: "low" | "medium" | "high" | "standard" | undefined;
           } | undefined;
         };
         output: {
@@ -355,12 +355,11 @@ export type AppRouter = TRPCBuiltRouter<
       hashLookup: TRPCQueryProcedure<{
         input: {
           text: string;
+          hashMode?: "direct" | "content" | "semantic" | undefined;
+          allowFallback?: boolean | undefined;
           options?: {
-            provider?: string | undefined;
             voice?: string | undefined;
             speed?: number | undefined;
-            format?: string | undefined;
-            quality?: string | undefined;
             language?: string | undefined;
             cache?: boolean | undefined;
             ttl?: number | undefined;
@@ -370,9 +369,10 @@ export type AppRouter = TRPCBuiltRouter<
             } | undefined;
             pitch?: number | undefined;
             instructions?: string | undefined;
+            provider?: "provider_a" | "provider_b" | "provider_c" | "mock" | undefined;
+            format?: "mp3" | "wav" | "ogg" | undefined;
+            quality?: "low" | "medium" | "high" | "standard" | undefined;
           } | undefined;
-          hashMode?: "direct" | "content" | "semantic" | undefined;
-          allowFallback?: boolean | undefined;
         };
         output: {
           found: true;
@@ -408,12 +408,10 @@ export type AppRouter = TRPCBuiltRouter<
       hashExists: TRPCQueryProcedure<{
         input: {
           text: string;
+          hashMode?: "direct" | "content" | "semantic" | undefined;
           options?: {
-            provider?: string | undefined;
             voice?: string | undefined;
             speed?: number | undefined;
-            format?: string | undefined;
-            quality?: string | undefined;
             language?: string | undefined;
             cache?: boolean | undefined;
             ttl?: number | undefined;
@@ -423,8 +421,10 @@ export type AppRouter = TRPCBuiltRouter<
             } | undefined;
             pitch?: number | undefined;
             instructions?: string | undefined;
+            provider?: "provider_a" | "provider_b" | "provider_c" | "mock" | undefined;
+            format?: "mp3" | "wav" | "ogg" | undefined;
+            quality?: "low" | "medium" | "high" | "standard" | undefined;
           } | undefined;
-          hashMode?: "direct" | "content" | "semantic" | undefined;
         };
         output: {
           exists: boolean;
@@ -889,7 +889,7 @@ export type AppRouter = TRPCBuiltRouter<
         input: undefined | {
           limit?: unknown;
           offset?: unknown;
-          framework?: string | undefined;
+          framework?: "iso13485" | "fda21cfr11" | "gdpr" | "soc2" | undefined;
           unassigned?: unknown;
           status?: "pending" | "in-progress" | "completed" | undefined;
           priority?: "low" | "medium" | "high" | "critical" | undefined;
@@ -972,7 +972,7 @@ export type AppRouter = TRPCBuiltRouter<
         input: {
           title: string;
           description?: string | undefined;
-          framework?: string | undefined;
+          framework?: "iso13485" | "fda21cfr11" | "gdpr" | "soc2" | undefined;
           category?: string | undefined;
           priority?: "low" | "medium" | "high" | "critical" | undefined;
           acceptanceCriteria?: string[] | undefined;
@@ -1025,7 +1025,7 @@ export type AppRouter = TRPCBuiltRouter<
           data: {
             title?: string | undefined;
             description?: string | undefined;
-            framework?: string | undefined;
+            framework?: "iso13485" | "fda21cfr11" | "gdpr" | "soc2" | undefined;
             category?: string | undefined;
             priority?: "low" | "medium" | "high" | "critical" | undefined;
             status?: "pending" | "in-progress" | "completed" | undefined;
@@ -1109,7 +1109,7 @@ export type AppRouter = TRPCBuiltRouter<
         input: {
           title: string;
           description?: string | undefined;
-          framework?: string | undefined;
+          framework?: "iso13485" | "fda21cfr11" | "gdpr" | "soc2" | undefined;
           category?: string | undefined;
           priority?: "low" | "medium" | "high" | "critical" | undefined;
           acceptanceCriteria?: string[] | undefined;
@@ -1160,7 +1160,7 @@ export type AppRouter = TRPCBuiltRouter<
         input: {
           title: string;
           description?: string | undefined;
-          framework?: string | undefined;
+          framework?: "iso13485" | "fda21cfr11" | "gdpr" | "soc2" | undefined;
           category?: string | undefined;
           priority?: "low" | "medium" | "high" | "critical" | undefined;
           acceptanceCriteria?: string[] | undefined;
@@ -1227,7 +1227,7 @@ export type AppRouter = TRPCBuiltRouter<
           requirements: Array<{
             title: string;
             description?: string | undefined;
-            framework?: string | undefined;
+            framework?: "iso13485" | "fda21cfr11" | "gdpr" | "soc2" | undefined;
             category?: string | undefined;
             priority?: "low" | "medium" | "high" | "critical" | undefined;
             acceptanceCriteria?: string[] | undefined;
@@ -1280,7 +1280,7 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       complianceStatus: TRPCQueryProcedure<{
         input: undefined | {
-          framework?: string | undefined;
+          framework?: "iso13485" | "fda21cfr11" | "gdpr" | "soc2" | undefined;
         };
         output: {
           overallScore: number;
@@ -1435,7 +1435,7 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       frameworkStatus: TRPCQueryProcedure<{
         input: {
-          framework: string;
+          framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
         };
         output: ({
           score: number;
@@ -1479,7 +1479,7 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       assess: TRPCMutationProcedure<{
         input: {
-          framework: string;
+          framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
         };
         output: ({
           score: number;
@@ -1525,7 +1525,7 @@ export type AppRouter = TRPCBuiltRouter<
         input: undefined | {
           limit?: unknown;
           offset?: unknown;
-          framework?: string | undefined;
+          framework?: "iso13485" | "fda21cfr11" | "gdpr" | "soc2" | undefined;
           severity?: "low" | "medium" | "high" | "critical" | undefined;
           status?: "in-progress" | "open" | "resolved" | undefined;
           requirementId?: string | undefined;
@@ -1559,7 +1559,7 @@ export type AppRouter = TRPCBuiltRouter<
       createFinding: TRPCMutationProcedure<{
         input: {
           title: string;
-          framework: string;
+          framework: "iso13485" | "fda21cfr11" | "gdpr" | "soc2";
           severity: "low" | "medium" | "high" | "critical";
           description?: string | undefined;
           requirementId?: string | undefined;
@@ -1681,7 +1681,7 @@ export type AppRouter = TRPCBuiltRouter<
       createApiKey: TRPCMutationProcedure<{
         input: {
           name: string;
-          permissions: string[];
+          permissions: Array<"read:requirements" | "write:requirements" | "read:compliance" | "write:compliance" | "read:audits" | "write:audits" | "read:dashboard" | "write:dashboard" | "manage:webhooks" | "manage:api-keys" | "read:audit-trail" | "sign:reports" | "tts:generate" | "tts:read" | "tts:admin">;
           expiresIn?: string | undefined;
           plan?: "standard" | "premium" | "enterprise" | undefined;
         };

@@ -21,7 +21,7 @@ export { findingView, type FindingView } from './finding-view';
 const isoDateTime = z.iso.datetime({ offset: true });
 /** A due date may be a calendar date (end of that day is not implied: it is read as midnight UTC) or a timestamp. */
 const dateOrDateTime = z.union([isoDateTime, z.iso.date()]);
-const frameworkField = z.string().refine(isFrameworkId, { message: `framework not supported; supported: ${SUPPORTED_FRAMEWORKS.join(', ')}` });
+const frameworkField = z.enum(SUPPORTED_FRAMEWORKS, { error: `framework not supported; supported: ${SUPPORTED_FRAMEWORKS.join(', ')}` });
 const evidenceField = z.array(z.string().trim().min(1).max(2000)).max(100);
 /** Clock skew tolerated on client-given "resolved at" times. */
 const FUTURE_SKEW_MS = 5 * 60_000;

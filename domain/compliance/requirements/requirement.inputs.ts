@@ -15,9 +15,8 @@ export const MAX_PAGE_SIZE = 500;
 export const MAX_BATCH_SIZE = 100;
 
 const isoDateTime = z.iso.datetime({ offset: true });
-const frameworkField = z.string().refine(isFrameworkId, {
-  message: `framework not supported; supported: ${SUPPORTED_FRAMEWORKS.join(', ')}`,
-});
+/** The closed set as an enum (documents and types list it); the services' precheck answers INVALID_FRAMEWORK first. */
+const frameworkField = z.enum(SUPPORTED_FRAMEWORKS, { error: `framework not supported; supported: ${SUPPORTED_FRAMEWORKS.join(', ')}` });
 
 const TechnicalContextSchema = z.object({
   scope: z.string().max(5000).optional(),

@@ -62,7 +62,7 @@ pub const OPERATIONS: &[Operation] = &[
     Operation { id: "requestComplianceReport", method: "POST", path: "/v1/compliance/reports", body: BodyKind::Json, response: ResponseKind::Json },
     Operation { id: "getComplianceReport", method: "GET", path: "/v1/compliance/reports/{reportId}", body: BodyKind::None, response: ResponseKind::Json },
     Operation { id: "downloadComplianceReport", method: "GET", path: "/v1/compliance/reports/{reportId}/download", body: BodyKind::None, response: ResponseKind::Binary },
-    Operation { id: "verifyComplianceReport", method: "POST", path: "/v1/compliance/reports/{reportId}/verify", body: BodyKind::None, response: ResponseKind::Json },
+    Operation { id: "verifyComplianceReport", method: "POST", path: "/v1/compliance/reports/{reportId}/verify", body: BodyKind::Bytes, response: ResponseKind::Json },
     Operation { id: "signComplianceReport", method: "POST", path: "/v1/compliance/reports/{reportId}/signatures", body: BodyKind::Json, response: ResponseKind::Json },
     Operation { id: "getDashboardMetrics", method: "GET", path: "/v1/dashboard/metrics", body: BodyKind::None, response: ResponseKind::Json },
     Operation { id: "getDashboardStatus", method: "GET", path: "/v1/dashboard/status", body: BodyKind::None, response: ResponseKind::Json },
@@ -379,7 +379,7 @@ impl Client {
     /// bytes (any content type). 200 with valid true when they are exactly a file this report served
     /// (the file as generated, or a signed rendition made before signing stopped re-rendering), valid
     /// false when one byte differs; `signatures` lists the signatures bound to that file
-    pub fn verify_compliance_report(&self, report_id: &str) -> Result<VerifyComplianceReportResponse> {
+    pub fn verify_compliance_report(&self, report_id: &str, body: &[u8]) -> Result<VerifyComplianceReportResponse> {
         self.call_json("verifyComplianceReport", &[("reportId", report_id)], None::<&()>, Vec::new())
     }
 

@@ -1405,6 +1405,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1523,6 +1531,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1639,6 +1655,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1730,6 +1754,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1861,6 +1893,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1979,6 +2019,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2085,6 +2133,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2223,6 +2279,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2361,6 +2425,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2520,6 +2592,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2667,6 +2747,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2762,6 +2850,16 @@ export interface operations {
             /** @description The audio, in the format it was generated in */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2880,6 +2978,16 @@ export interface operations {
             /** @description The audio exists: its Content-Type, Content-Length and ETag, no body */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2954,6 +3062,16 @@ export interface operations {
             /** @description The chunk */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3045,6 +3163,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3169,6 +3297,16 @@ export interface operations {
             /** @description The audio, streamed while it is made (no Content-Length), or the stored file */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3265,6 +3403,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3347,6 +3495,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3427,6 +3585,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3566,6 +3734,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3720,6 +3898,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3907,6 +4095,16 @@ export interface operations {
             /** @description SSE stream of `started`, `progress`, `complete` and `error` events */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4005,6 +4203,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4159,6 +4367,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4294,6 +4512,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4438,6 +4666,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4560,6 +4798,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4644,6 +4884,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4708,6 +4950,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4784,6 +5028,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4864,6 +5118,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4967,6 +5231,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5059,6 +5333,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5168,6 +5452,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5289,6 +5581,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5404,6 +5704,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5548,6 +5856,16 @@ export interface operations {
             /** @description The audio (chunked while it is made with `stream_format: "audio"`) */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5664,6 +5982,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5771,6 +6097,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5881,6 +6215,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6013,6 +6355,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6153,6 +6503,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6279,6 +6637,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6386,7 +6752,7 @@ export interface operations {
                 "application/json": {
                     expiresIn?: string;
                     name: string;
-                    permissions: string[];
+                    permissions: ("read:requirements" | "write:requirements" | "read:compliance" | "write:compliance" | "read:audits" | "write:audits" | "read:dashboard" | "write:dashboard" | "manage:webhooks" | "manage:api-keys" | "read:audit-trail" | "sign:reports" | "tts:generate" | "tts:read" | "tts:admin")[];
                     /** @enum {string} */
                     plan?: "standard" | "premium" | "enterprise";
                 };
@@ -6396,6 +6762,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6505,6 +6879,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6599,6 +6981,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6757,6 +7147,14 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6893,6 +7291,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7020,6 +7426,14 @@ export interface operations {
             /** @description The report file in the format it was requested in, as an attachment */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7163,6 +7577,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7331,11 +7753,25 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "application/pdf": string;
+                "text/csv": string;
+            };
+        };
         responses: {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7463,6 +7899,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7586,6 +8030,14 @@ export interface operations {
             /** @description The matrix (JSON), or the same content as CSV (text/csv): one row per clause and requirement (`row_type` clause; a gap has no requirement), then one per requirement mapped to no clause (`unmapped_requirement`) and per finding linked to no requirement (`unlinked_finding`) */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7710,6 +8162,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7802,6 +8262,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7933,6 +8401,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8079,6 +8555,14 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8215,6 +8699,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8342,6 +8834,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8476,6 +8976,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8575,6 +9083,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8668,6 +9184,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8768,6 +9292,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description The speech limit per client address: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8864,6 +9398,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9002,6 +9544,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9140,6 +9690,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9299,6 +9857,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9446,6 +10012,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9587,6 +10161,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9715,6 +10297,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9822,6 +10412,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9925,6 +10523,14 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10039,6 +10645,14 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10129,6 +10743,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description The key's plan: requests per hour (absent for a caller the plan does not limit) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left this hour */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds when the count resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id (the caller's own `X-Request-Id` when it sent a sane one); logs carry it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {

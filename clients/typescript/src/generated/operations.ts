@@ -57,7 +57,7 @@ export const OPERATIONS = {
   requestComplianceReport: { method: 'POST', path: '/v1/compliance/reports', pathParams: [], body: 'json', response: 'json' },
   getComplianceReport: { method: 'GET', path: '/v1/compliance/reports/{reportId}', pathParams: ["reportId"], body: 'none', response: 'json' },
   downloadComplianceReport: { method: 'GET', path: '/v1/compliance/reports/{reportId}/download', pathParams: ["reportId"], body: 'none', response: 'binary' },
-  verifyComplianceReport: { method: 'POST', path: '/v1/compliance/reports/{reportId}/verify', pathParams: ["reportId"], body: 'none', response: 'json' },
+  verifyComplianceReport: { method: 'POST', path: '/v1/compliance/reports/{reportId}/verify', pathParams: ["reportId"], body: 'bytes', response: 'json' },
   signComplianceReport: { method: 'POST', path: '/v1/compliance/reports/{reportId}/signatures', pathParams: ["reportId"], body: 'json', response: 'json' },
   getDashboardMetrics: { method: 'GET', path: '/v1/dashboard/metrics', pathParams: [], body: 'none', response: 'json' },
   getDashboardStatus: { method: 'GET', path: '/v1/dashboard/status', pathParams: [], body: 'none', response: 'json' },
@@ -346,8 +346,8 @@ export class RestOperations extends Transport {
   }
 
   /** POST /v1/compliance/reports/{reportId}/verify: Re-checks a report file: post the file's raw bytes (any content type). 200 with valid true when they are exactly a file this report served (the file as generated, or a signed rendition made before signing stopped re-rendering), valid false when one byte differs; `signatures` lists the signatures bound to that file */
-  verifyComplianceReport(reportId: string, options?: CallOptions): Promise<SuccessBody<'verifyComplianceReport'>> {
-    return this.call('verifyComplianceReport', { path: { reportId }, options }) as Promise<SuccessBody<'verifyComplianceReport'>>;
+  verifyComplianceReport(reportId: string, body: Uint8Array | ArrayBuffer, options?: CallOptions): Promise<SuccessBody<'verifyComplianceReport'>> {
+    return this.call('verifyComplianceReport', { path: { reportId }, body, options }) as Promise<SuccessBody<'verifyComplianceReport'>>;
   }
 
   /** POST /v1/compliance/reports/{reportId}/signatures: Electronic signature (21 CFR 11.50, 11.70): the caller's key signs a completed report with a stated meaning (reviewed or approved). The signature is bound to the SHA-256 of the stored file, hashed from its bytes; the file is not rendered again and its published SHA-256 does not change (409 if the stored file no longer matches it, 410 once expired) */
