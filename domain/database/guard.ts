@@ -41,10 +41,15 @@ interface Pending {
   startedAt: number;
   reject(err: Error): void;
   /** The pg client the query runs on (closed if the database hangs). */
+  // knex hands the driver's connection over untyped; the guard only ends it.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   connection?: any;
 }
 
 const TICK_MS = 100;
+
+/** The part of pg's connection the guard touches: its mark, and the socket's data events. */
+type GuardedConnection = { [GUARD]?: DatabaseGuard; connection?: { stream?: { on?: (event: 'data', listener: () => void) => void } } };
 const GUARD = Symbol('databaseGuard');
 const PATCHED = Symbol('databaseGuard.patched');
 
@@ -82,6 +87,9 @@ export class DatabaseGuard {
   private restore: () => void;
 
   /** `client` is the knex client under MikroORM (`orm.em.getConnection().getKnex().client`). */
+  // knex's Client class is not exported with its connection-pool members typed; the guard wraps
+  // acquireConnection/releaseConnection, which every knex version checked in knex-seam.ts has.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   constructor(private readonly client: any, private readonly opts: DatabaseGuardOptions = {}) {
     this.hangMs = opts.hangMs ?? 1000;
     this.probeMs = opts.probeMs ?? 700;
@@ -129,7 +137,7 @@ export class DatabaseGuard {
     const acquire = client.acquireConnection;
     client.acquireConnection = (...args: unknown[]) => {
       if (!this.available) return Promise.reject(this.unavailable());
-      return this.watch(acquire.apply(client, args), undefined, (connection) => client.releaseConnection(connection)).then((connection: any) => {
+      return this.watch(acquire.apply(client, args) as Promise<GuardedConnection>, undefined, (connection) => client.releaseConnection(connection)).then((connection: GuardedConnection) => {
         if (connection[GUARD] !== this) {
           connection[GUARD] = this;
           // Any bytes from the database count as progress: a busy server streaming rows is not hung.

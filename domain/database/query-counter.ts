@@ -41,7 +41,7 @@ export function countingLoggerFactory(options: LoggerOptions) {
 /** Answers `{type: 'sql-count'}` messages from the parent process with the running totals. */
 export function answerSqlCountOverIpc() {
   if (!process.send) return;
-  process.on('message', (m: any) => {
+  process.on('message', (m: { type?: string } | undefined) => {
     if (m?.type === 'sql-count') process.send!({ type: 'sql-count', count: statements, transactionMs: transactionMs + (open > 0 ? performance.now() - openSince : 0) });
   });
   process.channel?.unref(); // never keeps the process alive by itself

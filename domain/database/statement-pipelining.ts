@@ -49,10 +49,13 @@ const isCommit = (sql: string) => sql === 'COMMIT;';
 const isRollback = (sql: string) => sql === 'ROLLBACK' || sql === 'ROLLBACK;';
 const hasBindings = (obj: KnexQuery) => !!obj.bindings && obj.bindings.length > 0;
 
+/** The driver's connection as knex hands it over, with the marks this module keeps on it. */
+type PipelinedConnection = { [HELD]?: Held; [IN_TRANSACTION]?: boolean };
+
 /** What pg answers for a statement with no rows (what a caller of a held statement gets back). */
 const emptyResult = (command: string) => ({ command, rowCount: null, rows: [], fields: [] });
 
-function hold(connection: any, text: string, begin: boolean): void {
+function hold(connection: PipelinedConnection, text: string, begin: boolean): void {
   const held: Held = connection[HELD] ?? (connection[HELD] = { texts: [], beginHeld: false });
   held.texts.push(text.replace(/[\s;]+$/, ''));
   if (begin) held.beginHeld = true;
@@ -69,7 +72,7 @@ function withoutHeld(obj: KnexQuery, heldCount: number): KnexQuery {
 /** Installs the pipelining on a knex client prototype (idempotent). */
 export function pipelineTransactionStatements(proto: Record<PropertyKey, unknown>): void {
   wrapStatements(proto, PATCHED, (run) => {
-    return function pipelinedQuery(this: unknown, connection: any, obj: KnexQuery): Promise<KnexQuery> {
+    return function pipelinedQuery(this: unknown, connection: PipelinedConnection, obj: KnexQuery): Promise<KnexQuery> {
       const sql = obj.sql;
       if (typeof sql !== 'string' || !connection) return run.call(this, connection, obj);
       if (isBegin(sql)) {
@@ -114,7 +117,7 @@ export function pipelineTransactionStatements(proto: Record<PropertyKey, unknown
     };
 
     /** Sends what `connection` holds, on its own. */
-    function flush(this: unknown, connection: any): Promise<unknown> {
+    function flush(this: unknown, connection: PipelinedConnection): Promise<unknown> {
       const held: Held | undefined = connection[HELD];
       connection[HELD] = undefined;
       if (!held) return Promise.resolve();

@@ -85,16 +85,17 @@ export function statusOfCode(code: string): number | undefined {
  */
 export function errorFor(codeText: string, message: string, init: ConstructorParameters<typeof GatewayError>[2] = {}): GatewayError {
   const known = isErrorCode(codeText);
-  const code = (known ? codeText : init.status && init.status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_ERROR') as any;
+  const code = (known ? codeText : init.status && init.status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_ERROR') as ErrorCode;
   const full = { ...init, details: { ...(known ? {} : { code: codeText }), ...init.details } };
-  const family = known ? ERROR_STATUS[code as ErrorCode] : (init.status ?? ERROR_STATUS[code as ErrorCode]);
+  const family = known ? ERROR_STATUS[code] : (init.status ?? ERROR_STATUS[code]);
   if (code === 'AUTHENTICATION_ERROR') return new AuthenticationError(code, message, full);
   if (code === 'AUTHORIZATION_ERROR') return new AuthorizationError(code, message, full);
   if (code === 'NOT_FOUND' || code === 'GONE') return new NotFoundError(code, message, full);
   if (code === 'CONFLICT') return new ConflictError(code, message, full);
   if (code === 'RATE_LIMIT_EXCEEDED') return new RateLimitError(code, message, full);
-  if (family >= 500) return new ServerError(code, message, full);
-  return new InvalidRequestError(code, message, full);
+  // The family is decided by the status at run time, which the code's type cannot express.
+  if (family >= 500) return new ServerError(code as ConstructorParameters<typeof ServerError>[0], message, full);
+  return new InvalidRequestError(code as ConstructorParameters<typeof InvalidRequestError>[0], message, full);
 }
 
 /** Reads any of the gateway's error envelopes (TTS, integration, dashboard, OpenAI's). */

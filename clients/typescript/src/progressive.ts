@@ -32,7 +32,7 @@ export function readProgressive(response: Promise<Response>, controller: AbortCo
   const parser = createParser({
     onEvent(message) {
       if (finished) return;
-      let data: any;
+      let data: { type?: string; code?: unknown; message?: unknown };
       try {
         data = JSON.parse(message.data);
       } catch {

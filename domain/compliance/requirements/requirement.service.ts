@@ -231,7 +231,7 @@ export class RequirementService {
       const byId = new Map(rows.map((r) => [r.id, r]));
       for (const { index, item, parsed } of items) {
         if (!parsed.success) {
-          const rawId = item && typeof item === 'object' && typeof (item as any).id === 'string' ? (item as any).id : null;
+          const rawId = item && typeof item === 'object' && typeof (item as { id?: unknown }).id === 'string' ? ((item as { id: string }).id) : null;
           const message = zodFieldErrors(parsed.error)
             .map((f) => `${f.field}: ${f.message}`)
             .join('; ');

@@ -13,6 +13,7 @@ import {
   type GraphQLNamedType,
   type GraphQLSchema,
   type SelectionSetNode,
+  type ValueNode,
 } from 'graphql';
 import { DomainError } from '../../../domain/errors';
 import { COST_WEIGHTS, type CostWeights } from './cost-weights';
@@ -46,7 +47,7 @@ export function operationCost(
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
 
-  const limitOf = (field: GraphQLField<unknown, unknown>, args: readonly { name: { value: string }; value: any }[]): number | undefined => {
+  const limitOf = (field: GraphQLField<unknown, unknown>, args: readonly { name: { value: string }; value: ValueNode }[]): number | undefined => {
     const def = field.args.find((a) => a.name === 'limit');
     if (!def) return undefined;
     const given = args.find((a) => a.name.value === 'limit');
