@@ -4,11 +4,37 @@
 // must stay carries an eslint-disable comment saying why).
 import tseslint from 'typescript-eslint';
 
-const PRODUCT = ['gateway/**/*.ts', 'transport/**/*.ts', 'domain/**/*.ts', 'schema/**/*.ts', 'resolvers/**/*.ts', 'rest-adapter/**/*.ts', 'trpc/**/*.ts', 'migrations/**/*.ts', 'console/src/**/*.{ts,tsx}', 'clients/typescript/src/**/*.ts', 'clients/typescript/bin/**/*.ts'];
+const PRODUCT = [
+  'gateway/**/*.ts',
+  'transport/**/*.ts',
+  'domain/**/*.ts',
+  'schema/**/*.ts',
+  'resolvers/**/*.ts',
+  'rest-adapter/**/*.ts',
+  'trpc/**/*.ts',
+  'migrations/**/*.ts',
+  'console/src/**/*.{ts,tsx}',
+  'clients/typescript/src/**/*.ts',
+  'clients/typescript/bin/**/*.ts',
+];
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', 'clients/typescript/trpc/**', 'clients/go/**', 'clients/rust/**', 'clients/python/**', 'coverage/**', 'bench/.tmp/**', 'data/**', '**/*.cjs', '**/*.mjs', '**/*.js'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/generated/**',
+      'clients/typescript/trpc/**',
+      'clients/go/**',
+      'clients/rust/**',
+      'clients/python/**',
+      'coverage/**',
+      'bench/.tmp/**',
+      'data/**',
+      '**/*.cjs',
+      '**/*.mjs',
+      '**/*.js',
+    ],
   },
   {
     files: ['**/*.{ts,tsx,mts}'],

@@ -5,4 +5,9 @@
 const base = require('./jest.config.js');
 
 /** @type {import('jest').Config} */
-module.exports = { ...base, testPathIgnorePatterns: ['/node_modules/'], testMatch: ['**/tests/faults/soak.test.ts', '**/tests/faults/heavy-work.test.ts'], maxWorkers: 1 };
+module.exports = {
+  ...base,
+  testPathIgnorePatterns: ['/node_modules/'],
+  testMatch: ['**/tests/faults/soak.test.ts', '**/tests/faults/heavy-work.test.ts'],
+  maxWorkers: 1,
+};

@@ -35,7 +35,15 @@ import { printScaleOut, runCreateCase, runFilteredGrowthCase, runListsCase, type
 import { runHeavyCase } from './cases/heavy';
 import { runNpmStartCase } from './cases/npm-start';
 import { runSpeechCase } from './cases/speech';
-import { databaseWork, freshPostgresDatabase, runDataPathsCase, startUncachedGateway, runGrowthCase, runTwoInstancesCase, type DataPathsDeps } from './cases/data-paths';
+import {
+  databaseWork,
+  freshPostgresDatabase,
+  runDataPathsCase,
+  startUncachedGateway,
+  runGrowthCase,
+  runTwoInstancesCase,
+  type DataPathsDeps,
+} from './cases/data-paths';
 
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 const MIXED_REQUESTS = Number(process.env.BENCH_MIXED_REQUESTS ?? 100_000);
@@ -149,7 +157,9 @@ async function settle(server: Child) {
   let quick = 0;
   while (quick < 3 && Date.now() < until) {
     const t = performance.now();
-    await fetch(`${server.url}/api/v1/health/live`).then((r) => r.arrayBuffer()).catch(() => undefined);
+    await fetch(`${server.url}/api/v1/health/live`)
+      .then((r) => r.arrayBuffer())
+      .catch(() => undefined);
     quick = performance.now() - t < 20 ? quick + 1 : 0;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -247,7 +257,9 @@ async function main() {
     const first = await startGateway();
     gw = first.gw;
     report.note(`gateway node options, as npm start gives them: ${GATEWAY_ARGS.join(' ') || 'none'}`);
-    report.note(`gateway cold start (empty DATA_DIR: a copy of the cluster template npm ci made, then every migration) to /api/v1/health/ready: ${first.startupMs.toFixed(0)} ms`);
+    report.note(
+      `gateway cold start (empty DATA_DIR: a copy of the cluster template npm ci made, then every migration) to /api/v1/health/ready: ${first.startupMs.toFixed(0)} ms`,
+    );
     if (wants('startup')) report.budget('cold start to /api/v1/health/ready on an empty DATA_DIR', first.startupMs, '<=', 3000, 'ms');
     let gwUrl = gw.url;
     await settle(gw);
@@ -258,7 +270,9 @@ async function main() {
     // --- the web console: bytes a browser downloads for `/` ---
     if (wants('console')) {
       const c = await measureConsole(gwUrl);
-      report.note(`console assets: ${c.assets.map((a) => `${a.path} ${(a.bytes / 1024).toFixed(1)} KB (${(a.gzipBytes / 1024).toFixed(1)} KB gzipped)`).join(', ')}; all gzipped ${(c.totalGzipBytes / 1024).toFixed(1)} KB`);
+      report.note(
+        `console assets: ${c.assets.map((a) => `${a.path} ${(a.bytes / 1024).toFixed(1)} KB (${(a.gzipBytes / 1024).toFixed(1)} KB gzipped)`).join(', ')}; all gzipped ${(c.totalGzipBytes / 1024).toFixed(1)} KB`,
+      );
       report.budget('web console JavaScript shipped to the browser, gzipped', c.jsGzipBytes / 1024, '<=', 300, 'KB');
     }
 
@@ -344,11 +358,19 @@ async function main() {
       gwUrl = gw.url;
       baseline = await startChild('graphql-js + node:http', GRAPHQL_PLAIN, { ...gatewayEnv(), DATA_DIR: baselineDir }, LISTENING, 120_000, GATEWAY_ARGS);
       const probe2 = await json(`${baseline.url}/graphql`, { json: { query: GRAPHQL_QUERY, variables: { limit: 50 } } });
-      if (probe2.errors || probe2.data?.requirements?.data?.length !== 50) throw new Error(`baseline GraphQL probe failed: ${JSON.stringify(probe2).slice(0, 500)}`);
-      const pair = await measurePair(report, 'GraphQL requirements(limit: 50) + framework + findings', gw, { url: `${gwUrl}/graphql`, ...graphqlPost }, baseline, {
-        url: `${baseline.url}/graphql`,
-        ...graphqlPost,
-      });
+      if (probe2.errors || probe2.data?.requirements?.data?.length !== 50)
+        throw new Error(`baseline GraphQL probe failed: ${JSON.stringify(probe2).slice(0, 500)}`);
+      const pair = await measurePair(
+        report,
+        'GraphQL requirements(limit: 50) + framework + findings',
+        gw,
+        { url: `${gwUrl}/graphql`, ...graphqlPost },
+        baseline,
+        {
+          url: `${baseline.url}/graphql`,
+          ...graphqlPost,
+        },
+      );
       // The same, with every request's variables unique: nothing from the response cache, so this
       // compares the compiled executor and transport alone: the budget.
       const uniqueBody = JSON.stringify({ query: GRAPHQL_QUERY, variables: { limit: 50, nonce: '[<id>]' } });
@@ -367,7 +389,14 @@ async function main() {
       // Like for like (issue #14): computation against computation; the cached case is information,
       // because the baseline has no cache (the cache-hit budget against bare node:http is in the data case).
       report.note(`GraphQL repeated query (response cache) vs graphql-js computing it: ${pair.ratio.toFixed(2)} (not a like-for-like figure)`);
-      report.budget('GraphQL uncached req/s vs graphql-js executing the same query on the same data (median of rounds)', computedPair.ratio, '>=', 1.0, 'ratio', computedPair.runs);
+      report.budget(
+        'GraphQL uncached req/s vs graphql-js executing the same query on the same data (median of rounds)',
+        computedPair.ratio,
+        '>=',
+        1.0,
+        'ratio',
+        computedPair.runs,
+      );
     }
 
     // --- the database paths: list reads and writes, growth, PostgreSQL ---
@@ -400,7 +429,8 @@ async function main() {
       report,
       adminKey: ADMIN_KEY,
       startGateway: deps.startGateway,
-      startSql: (env, name) => startChild(name, BARE_SQL, childEnv({ BASELINE_DATA_DIR: fs.mkdtempSync(path.join(root, 'bare-sql-')), ...env }), LISTENING, 120_000, PROFILE_ARGS),
+      startSql: (env, name) =>
+        startChild(name, BARE_SQL, childEnv({ BASELINE_DATA_DIR: fs.mkdtempSync(path.join(root, 'bare-sql-')), ...env }), LISTENING, 120_000, PROFILE_ARGS),
       stop: (c) => stopChild(c),
       freshDatabase: pgServer ? () => freshPostgresDatabase(pgServer) : undefined,
     };
@@ -425,7 +455,14 @@ async function main() {
     }
     if (wants('npm-start')) {
       const repoRoot = path.resolve(DIST, '..');
-      await runNpmStartCase(report, repoRoot, (dir) => ({ ...gatewayEnv(), DATA_DIR: dir }), root, BARE_HTTP, childEnv({ BASELINE_FILE: path.join(repoRoot, 'package.json') }));
+      await runNpmStartCase(
+        report,
+        repoRoot,
+        (dir) => ({ ...gatewayEnv(), DATA_DIR: dir }),
+        root,
+        BARE_HTTP,
+        childEnv({ BASELINE_FILE: path.join(repoRoot, 'package.json') }),
+      );
     }
 
     if (wants('writes')) {
@@ -515,7 +552,9 @@ async function main() {
       await new Promise((res) => setTimeout(res, 2000)); // let in-flight work settle
       const rssEnd = treeRssMb(gw.pid);
       report.throughput(`mixed (${requests.length} kinds, ${r.requests} requests)`, gw.name, r, rssEnd);
-      report.note(`mixed: RSS ${rssStart.toFixed(1)} MB after warm-up → ${rssEnd.toFixed(1)} MB at the end (peak ${peak.toFixed(1)} MB); errors ${r.errors}, non-2xx ${r.non2xx}`);
+      report.note(
+        `mixed: RSS ${rssStart.toFixed(1)} MB after warm-up → ${rssEnd.toFixed(1)} MB at the end (peak ${peak.toFixed(1)} MB); errors ${r.errors}, non-2xx ${r.non2xx}`,
+      );
       report.budget(`RSS growth over ${r.requests} mixed requests`, (rssEnd - rssStart) / rssStart, '<=', 0.1, 'percent');
     }
 

@@ -46,10 +46,7 @@ class LazyDomainContext implements DomainContext {
   }
 }
 
-export function createDomainContext(
-  rootEm: EntityManager,
-  init: { requestId: string; principal: Principal | null; ip?: string },
-): DomainContext {
+export function createDomainContext(rootEm: EntityManager, init: { requestId: string; principal: Principal | null; ip?: string }): DomainContext {
   return new LazyDomainContext(rootEm, init);
 }
 

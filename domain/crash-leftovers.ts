@@ -45,7 +45,10 @@ async function entries(dir: string) {
 
 async function sweepAudio(audioRoot: string): Promise<number> {
   let removed = 0;
-  const dirs = [path.join(audioRoot, 'incoming'), ...(await entries(audioRoot)).filter((e) => e.isDirectory() && /^[0-9a-f]{2}$/.test(e.name)).map((e) => path.join(audioRoot, e.name))];
+  const dirs = [
+    path.join(audioRoot, 'incoming'),
+    ...(await entries(audioRoot)).filter((e) => e.isDirectory() && /^[0-9a-f]{2}$/.test(e.name)).map((e) => path.join(audioRoot, e.name)),
+  ];
   for (const dir of dirs) {
     for (const e of await entries(dir)) {
       if (!e.isFile() || !e.name.endsWith('.tmp')) continue;
@@ -82,7 +85,14 @@ async function sweepSocketDirs(tmp: string, keep: ReadonlySet<string>): Promise<
     if (pid && processAlive(Number(pid))) continue;
     // A directory that names no process may belong to a database still starting (no socket yet). File
     // times are the real clock, so the age is read on it (systemClock), not on the process clock.
-    if (!pid && (await fs.stat(dir).then((s) => systemClock.nowMs() - s.mtimeMs < 120_000, () => true))) continue;
+    if (
+      !pid &&
+      (await fs.stat(dir).then(
+        (s) => systemClock.nowMs() - s.mtimeMs < 120_000,
+        () => true,
+      ))
+    )
+      continue;
     if (await socketAnswers(path.join(dir, '.s.PGSQL.5432'))) continue;
     await fs.rm(dir, { recursive: true, force: true }).then(
       () => removed++,

@@ -98,8 +98,7 @@ export function mayPassOnRetry(err: DomainError): boolean {
   return err.code === 'SERVICE_UNAVAILABLE' || err.code.endsWith('_GENERATION_ERROR');
 }
 
-export const notFound = (what: string, id: string) =>
-  new DomainError('NOT_FOUND', `${what} '${id}' not found`, { details: { resource: what, id } });
+export const notFound = (what: string, id: string) => new DomainError('NOT_FOUND', `${what} '${id}' not found`, { details: { resource: what, id } });
 
 /**
  * Anything that is not a DomainError is a bug or an infrastructure fault: clients get a generic
@@ -140,7 +139,12 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     if (/Transaction query already complete/.test(String(e.message ?? '')) && databaseKnownDown()) return true;
     if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
     const msg = String(e.message ?? '');
-    if (/Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|Timeout acquiring a connection|Knex: Timeout|ECONNREFUSED|Client has encountered a connection error|Connection ended unexpectedly/i.test(msg)) return true;
+    if (
+      /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|Timeout acquiring a connection|Knex: Timeout|ECONNREFUSED|Client has encountered a connection error|Connection ended unexpectedly/i.test(
+        msg,
+      )
+    )
+      return true;
     if (e.name === 'ConnectionException') return true;
   }
   return false;

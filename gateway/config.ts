@@ -4,9 +4,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const optionalUrl = z.string().url().optional();
 
@@ -31,7 +29,10 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
   ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   API_KEY: z.string().min(1).optional(),
   API_RATE_LIMIT: z.coerce.number().int().positive().default(100),
@@ -61,11 +62,19 @@ const EnvSchema = z.object({
   TTS_PRICES: z.string().optional(),
   CORS_ORIGINS: z.string().optional(),
   /** Byte budget of the kept answers of requirement reads (REST, GraphQL, tRPC); 0 keeps none. */
-  READ_MODEL_CACHE_BYTES: z.coerce.number().int().min(0).default(32 * 1024 * 1024),
+  READ_MODEL_CACHE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(32 * 1024 * 1024),
   /** Connections the gateway opens to the database at most. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   /** Byte budget of the in-memory hot tier of the audio cache. */
-  AUDIO_HOT_CACHE_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
+  AUDIO_HOT_CACHE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(64 * 1024 * 1024),
   /** Where audio bytes live: the filesystem under DATA_DIR, or the shared database (several instances). */
   BLOB_STORE: z.enum(['fs', 'database']).optional(),
   /**
@@ -90,19 +99,29 @@ const EnvSchema = z.object({
   /** Nice value of the audio threads (Linux, per thread): 19 gives the event loop the CPU first. */
   AUDIO_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(DEFAULT_AUDIO_WORKER_NICE),
   /** Largest JSON answer of one GraphQL operation (413 PAYLOAD_TOO_LARGE beyond); the cost limit refuses most such queries first. */
-  GRAPHQL_MAX_RESULT_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
+  GRAPHQL_MAX_RESULT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(5 * 1024 * 1024),
   /** Bytes of automatic-persisted-query texts kept in memory (least recently used go first); 0 turns APQ off. */
-  GRAPHQL_APQ_CACHE_BYTES: z.coerce.number().int().min(0).default(8 * 1024 * 1024),
+  GRAPHQL_APQ_CACHE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(8 * 1024 * 1024),
   /** How long a registered APQ text is kept (seconds), in memory and in Redis. */
-  GRAPHQL_APQ_TTL_SECONDS: z.coerce.number().int().min(1).max(30 * 24 * 3600).default(24 * 3600),
+  GRAPHQL_APQ_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 24 * 3600)
+    .default(24 * 3600),
   /** How long the embedded database's process is restarted (with back-off) before the gateway gives up and exits non-zero. */
   EMBEDDED_DATABASE_RESTART_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   /** A database that answers nothing for this long (and fails a probe) counts as down: 503 until it answers again. */
   DATABASE_HANG_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
-  TRUST_PROXY: z
-    .string()
-    .refine(isTrustProxy, 'must be a hop count or comma-separated addresses, subnets or loopback/linklocal/uniquelocal')
-    .optional(),
+  TRUST_PROXY: z.string().refine(isTrustProxy, 'must be a hop count or comma-separated addresses, subnets or loopback/linklocal/uniquelocal').optional(),
 });
 
 export type GatewayConfig = ReturnType<typeof parseConfig>;
@@ -161,9 +180,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
       provider_c: {
         apiKey: c.PROVIDER_C_API_KEY,
         region: c.PROVIDER_C_REGION,
-        baseUrl:
-          c.PROVIDER_C_BASE_URL ??
-          (c.PROVIDER_C_REGION ? `https://${c.PROVIDER_C_REGION}.tts.speech.microsoft.com` : undefined),
+        baseUrl: c.PROVIDER_C_BASE_URL ?? (c.PROVIDER_C_REGION ? `https://${c.PROVIDER_C_REGION}.tts.speech.microsoft.com` : undefined),
       },
       resilience: {
         timeoutMs: c.PROVIDER_TIMEOUT_MS,
@@ -180,7 +197,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     principalRecheckMs: c.PRINCIPAL_RECHECK_MS,
     production: c.NODE_ENV === 'production',
     prices,
-    corsOrigins: c.CORS_ORIGINS ? c.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    corsOrigins: c.CORS_ORIGINS
+      ? c.CORS_ORIGINS.split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined,
     hotCacheBytes: c.AUDIO_HOT_CACHE_BYTES,
     readModelCacheBytes: c.READ_MODEL_CACHE_BYTES,
     databasePoolSize: c.DATABASE_POOL_SIZE,

@@ -38,11 +38,22 @@ const WS_TYPES = new Set<string>(WS_EVENT_TYPES);
 function refuse(socket: Duplex, thrown: unknown) {
   const err = toClientError(thrown);
   const body = JSON.stringify({ error: { code: err.code, message: err.message, details: err.details ?? {} } });
-  const headers = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), ...(err.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}), ...err.headers, Connection: 'close' };
-  socket.end(`HTTP/1.1 ${err.status} ${STATUS_CODES[err.status] ?? ''}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`);
+  const headers = {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    ...(err.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}),
+    ...err.headers,
+    Connection: 'close',
+  };
+  socket.end(
+    `HTTP/1.1 ${err.status} ${STATUS_CODES[err.status] ?? ''}\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n${body}`,
+  );
 }
 
-const message = (type: string, data: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ type, data, timestamp: clock.now().toISOString(), ...extra });
+const message = (type: string, data: unknown, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ type, data, timestamp: clock.now().toISOString(), ...extra });
 
 /**
  * The dashboard WebSocket (`/v1/dashboard/ws`). The key comes as `Authorization: Bearer` on the
@@ -113,7 +124,8 @@ export function mountLiveChannels(deps: { upgrades: Map<string, UpgradeHandler>;
     } catch {
       return sendError(client, 'VALIDATION_ERROR', 'message is not valid JSON');
     }
-    if (!msg || typeof msg !== 'object' || typeof msg.type !== 'string') return sendError(client, 'VALIDATION_ERROR', "message must be an object with a string 'type'");
+    if (!msg || typeof msg !== 'object' || typeof msg.type !== 'string')
+      return sendError(client, 'VALIDATION_ERROR', "message must be an object with a string 'type'");
     switch (msg.type) {
       case 'ping':
         client.socket.send(message('pong', {}));
@@ -129,7 +141,14 @@ export function mountLiveChannels(deps: { upgrades: Map<string, UpgradeHandler>;
           }
           const unknown = events.filter((e: string) => !WS_TYPES.has(e));
           if (unknown.length) {
-            return sendError(client, 'VALIDATION_ERROR', `Unknown event type(s): ${unknown.slice(0, 5).map((e: string) => e.slice(0, 40)).join(', ')}; allowed: ${WS_EVENT_TYPES.join(', ')}`);
+            return sendError(
+              client,
+              'VALIDATION_ERROR',
+              `Unknown event type(s): ${unknown
+                .slice(0, 5)
+                .map((e: string) => e.slice(0, 40))
+                .join(', ')}; allowed: ${WS_EVENT_TYPES.join(', ')}`,
+            );
           }
           for (const e of events as WsEventType[]) {
             if (msg.type === 'subscribe') client.events.add(e);
@@ -159,7 +178,8 @@ export function mountLiveChannels(deps: { upgrades: Map<string, UpgradeHandler>;
         continue;
       }
       let frame = frames.get(shown.data);
-      if (!frame) frames.set(shown.data, (frame = Buffer.from(JSON.stringify({ type: wsType, data: shown.data, timestamp: e.createdAt, id: e.id, event: e.type }))));
+      if (!frame)
+        frames.set(shown.data, (frame = Buffer.from(JSON.stringify({ type: wsType, data: shown.data, timestamp: e.createdAt, id: e.id, event: e.type }))));
       client.socket.send(frame, { binary: false });
     }
   });

@@ -29,7 +29,11 @@ async function main() {
   if (!process.env.GATEWAY_SKIP_BUILD_CHECK && path.basename(DIST_DIR) === 'dist') {
     const stale = staleBuild(ROOT_DIR, DIST_DIR);
     if (stale) {
-      announce('fatal', { event: 'stale-build', newer: stale.newer }, `The build in dist/ is older than ${stale.newer}: run \`npm run build\` (or \`npm run dev\` to rebuild on every change), then start again.`);
+      announce(
+        'fatal',
+        { event: 'stale-build', newer: stale.newer },
+        `The build in dist/ is older than ${stale.newer}: run \`npm run build\` (or \`npm run dev\` to rebuild on every change), then start again.`,
+      );
       process.exit(2);
     }
   }
@@ -45,9 +49,11 @@ async function main() {
   }
   // The embedded database boots in its own process while this one loads the gateway's modules
   // (about a second each on a small machine): start it first, load the rest after.
-  const embeddedDatabase = config.databaseUrl ? undefined : EmbeddedSupervisor.start(embeddedDataDir(config.dataDir), { giveUpAfterMs: config.embeddedRestartMs });
+  const embeddedDatabase = config.databaseUrl
+    ? undefined
+    : EmbeddedSupervisor.start(embeddedDataDir(config.dataDir), { giveUpAfterMs: config.embeddedRestartMs });
   embeddedDatabase?.catch(() => undefined); // reported by createGateway, which awaits it
-   
+
   const { createGateway } = require('./server') as typeof import('./server');
   const log = createLogger(config.logLevel, undefined, configuredSecrets(config));
   let running: { stop(): Promise<void> } | undefined;

@@ -3,7 +3,15 @@ import { RedisStore } from 'rate-limit-redis';
 import type Redis from 'ioredis';
 import type { Plan } from '../domain/auth/api-key.entity';
 import type { Principal } from '../domain/auth/principal';
-import { rateLimitError, type BudgetKind, type Caller, type OperationBudgets, type PlanRateCounter, type RateVerdict, type TtsRateCounter } from '../transport/budgets';
+import {
+  rateLimitError,
+  type BudgetKind,
+  type Caller,
+  type OperationBudgets,
+  type PlanRateCounter,
+  type RateVerdict,
+  type TtsRateCounter,
+} from '../transport/budgets';
 import { clock } from '../domain/clock';
 
 /** Requests per hour of each compliance plan (spec: Limits); enterprise is unlimited. */
@@ -128,7 +136,16 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
     return {
       exceeded: totalHits > limit,
       retryAfterSeconds: secondsUntil(resetTime, now),
-      headers: ['RateLimit-Policy', policy, 'RateLimit-Limit', limitText, 'RateLimit-Remaining', String(Math.max(limit - totalHits, 0)), 'RateLimit-Reset', String(resetSeconds)],
+      headers: [
+        'RateLimit-Policy',
+        policy,
+        'RateLimit-Limit',
+        limitText,
+        'RateLimit-Remaining',
+        String(Math.max(limit - totalHits, 0)),
+        'RateLimit-Reset',
+        String(resetSeconds),
+      ],
     };
   };
   const ttsCounter: TtsRateCounter = {

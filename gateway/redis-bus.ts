@@ -12,7 +12,10 @@ export class RedisEventBus implements EventBus {
   private readonly sub: Redis;
   private readonly handlers = new Map<string, Set<(e: DomainEvent) => void>>();
 
-  constructor(url: string, private readonly log: Logger) {
+  constructor(
+    url: string,
+    private readonly log: Logger,
+  ) {
     this.pub = new Redis(url, { maxRetriesPerRequest: 3 });
     this.sub = new Redis(url, { maxRetriesPerRequest: null });
     this.sub.on('message', (channel: string, message: string) => {

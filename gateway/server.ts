@@ -66,7 +66,10 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
   // ready before a generation needs its first audio.
   await data.onceAcrossInstances(() => services.start());
   audioWorkers?.warm().catch((err) => log.warn({ err }, 'audio worker warm-up failed (threads start on demand)'));
-  log.info({ url, database: data.db.embedded ? 'embedded' : 'postgresql', events: config.redisUrl ? 'redis' : 'in-process', console: rest.consoleServed }, 'gateway listening');
+  log.info(
+    { url, database: data.db.embedded ? 'embedded' : 'postgresql', events: config.redisUrl ? 'redis' : 'in-process', console: rest.consoleServed },
+    'gateway listening',
+  );
   if (!rest.consoleServed) log.warn('web console not built (console/dist missing): run `npm run console:build` to serve it at /');
 
   const stop = shutdownSequence(log, [

@@ -9,12 +9,20 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261122060000 extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create table "read_model_version" ("id" smallint not null, "version" bigint not null default 0, constraint "read_model_version_pkey" primary key ("id"));`);
+    this.addSql(
+      `create table "read_model_version" ("id" smallint not null, "version" bigint not null default 0, constraint "read_model_version_pkey" primary key ("id"));`,
+    );
     this.addSql(`insert into "read_model_version" ("id", "version") values (1, 0);`);
-    this.addSql(`create function "bump_read_model_version"() returns trigger language plpgsql as $$ begin update "read_model_version" set "version" = "version" + 1 where "id" = 1; return null; end $$;`);
+    this.addSql(
+      `create function "bump_read_model_version"() returns trigger language plpgsql as $$ begin update "read_model_version" set "version" = "version" + 1 where "id" = 1; return null; end $$;`,
+    );
     for (const table of ['requirements', 'audit_findings']) {
-      this.addSql(`create constraint trigger "${table}_read_model_version" after insert or update or delete on "${table}" deferrable initially deferred for each row execute function "bump_read_model_version"();`);
-      this.addSql(`create trigger "${table}_read_model_version_truncate" after truncate on "${table}" for each statement execute function "bump_read_model_version"();`);
+      this.addSql(
+        `create constraint trigger "${table}_read_model_version" after insert or update or delete on "${table}" deferrable initially deferred for each row execute function "bump_read_model_version"();`,
+      );
+      this.addSql(
+        `create trigger "${table}_read_model_version_truncate" after truncate on "${table}" for each statement execute function "bump_read_model_version"();`,
+      );
     }
   }
 

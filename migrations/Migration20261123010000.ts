@@ -7,7 +7,9 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261123010000 extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create table "audit_trail" ("id" varchar(40) not null, "seq" bigint null, "at" timestamptz not null, "key_id" varchar(40) null, "actor" varchar(200) not null, "action" varchar(60) not null, "entity_type" varchar(30) not null, "entity_id" varchar(60) not null, "request_id" varchar(100) null, "before" jsonb null, "after" jsonb null, "content_hash" varchar(64) not null, "previous_hash" varchar(64) null, "hash" varchar(64) null, constraint "audit_trail_pkey" primary key ("id"));`);
+    this.addSql(
+      `create table "audit_trail" ("id" varchar(40) not null, "seq" bigint null, "at" timestamptz not null, "key_id" varchar(40) null, "actor" varchar(200) not null, "action" varchar(60) not null, "entity_type" varchar(30) not null, "entity_id" varchar(60) not null, "request_id" varchar(100) null, "before" jsonb null, "after" jsonb null, "content_hash" varchar(64) not null, "previous_hash" varchar(64) null, "hash" varchar(64) null, constraint "audit_trail_pkey" primary key ("id"));`,
+    );
     this.addSql(`alter table "audit_trail" add constraint "audit_trail_seq_unique" unique ("seq");`);
     this.addSql(`create index "audit_trail_entity_type_entity_id_index" on "audit_trail" ("entity_type", "entity_id");`);
     this.addSql(`create index "audit_trail_key_id_index" on "audit_trail" ("key_id");`);

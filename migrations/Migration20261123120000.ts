@@ -89,10 +89,18 @@ begin
   return null;
 end $$;`);
 
-    this.addSql(`create trigger "requirements_compliance_tally" after insert or update or delete on "requirements" for each row execute function "compliance_tally_requirements"();`);
-    this.addSql(`create trigger "audit_findings_compliance_tally" after insert or update or delete on "audit_findings" for each row execute function "compliance_tally_findings"();`);
-    this.addSql(`create trigger "requirements_compliance_tally_truncate" after truncate on "requirements" for each statement execute function "compliance_tally_truncated"();`);
-    this.addSql(`create trigger "audit_findings_compliance_tally_truncate" after truncate on "audit_findings" for each statement execute function "compliance_tally_truncated"();`);
+    this.addSql(
+      `create trigger "requirements_compliance_tally" after insert or update or delete on "requirements" for each row execute function "compliance_tally_requirements"();`,
+    );
+    this.addSql(
+      `create trigger "audit_findings_compliance_tally" after insert or update or delete on "audit_findings" for each row execute function "compliance_tally_findings"();`,
+    );
+    this.addSql(
+      `create trigger "requirements_compliance_tally_truncate" after truncate on "requirements" for each statement execute function "compliance_tally_truncated"();`,
+    );
+    this.addSql(
+      `create trigger "audit_findings_compliance_tally_truncate" after truncate on "audit_findings" for each statement execute function "compliance_tally_truncated"();`,
+    );
 
     // What is there already, one row per bucket.
     this.addSql(`insert into "compliance_tally" ("kind", "framework", "status", "priority", "n", "passed")
@@ -120,7 +128,9 @@ end $$;`);
   }
 
   override async down(): Promise<void> {
-    this.addSql(`create or replace function "bump_read_model_version"() returns trigger language plpgsql as $$ begin update "read_model_version" set "version" = "version" + 1 where "id" = 1; return null; end $$;`);
+    this.addSql(
+      `create or replace function "bump_read_model_version"() returns trigger language plpgsql as $$ begin update "read_model_version" set "version" = "version" + 1 where "id" = 1; return null; end $$;`,
+    );
     this.addSql(`update "read_model_version" set "version" = (select sum("version") from "read_model_version") where "id" = 1;`);
     this.addSql(`delete from "read_model_version" where "id" > 1;`);
     for (const t of ['requirements', 'audit_findings']) {

@@ -3,7 +3,6 @@ import { AuditTrailFilter, AuditTrailPage, AuditTrailVerification } from '../sch
 import type { GqlContext } from './context';
 import { plain } from '../transport/plain';
 
-
 @Resolver()
 export class AuditTrailResolver {
   @Query(() => AuditTrailPage, { description: 'GET /v1/audit-trail (newest first; limit default 50, at most 500)' })

@@ -27,7 +27,11 @@ export class FindingResolver {
   }
 
   @Mutation(() => Finding, { description: 'PATCH /v1/audits/findings/{id}' })
-  updateFinding(@Arg('id', () => String) id: string, @Arg('input', () => UpdateFindingInput) input: UpdateFindingInput, @Ctx() { services, domain }: GqlContext) {
+  updateFinding(
+    @Arg('id', () => String) id: string,
+    @Arg('input', () => UpdateFindingInput) input: UpdateFindingInput,
+    @Ctx() { services, domain }: GqlContext,
+  ) {
     return services.findings.update(domain, id, plain(input));
   }
 }

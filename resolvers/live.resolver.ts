@@ -47,7 +47,11 @@ export class LiveResolver {
   }
 
   @Query(() => [ReportStatus], { description: 'GET /api/dashboard/reports' })
-  async dashboardReports(@Arg('limit', () => Int, { nullable: true }) limit: number | undefined, @Ctx() { services, domain }: GqlContext, @Info() info: GraphQLResolveInfo) {
+  async dashboardReports(
+    @Arg('limit', () => Int, { nullable: true }) limit: number | undefined,
+    @Ctx() { services, domain }: GqlContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
     return (await services.reports.listDashboard(domain, { limit }, reportRead(info))).data;
   }
 

@@ -48,7 +48,10 @@ export class RequirementResolver {
   }
 
   /** Batched per request through the findings DataLoader: one query for a whole page. */
-  @FieldResolver(() => [Finding], { nullable: true, description: 'Audit findings recorded against this requirement (needs read:audits; null with an error without it)' })
+  @FieldResolver(() => [Finding], {
+    nullable: true,
+    description: 'Audit findings recorded against this requirement (needs read:audits; null with an error without it)',
+  })
   findings(@Root() requirement: RequirementDetail, @Ctx() { domain }: GqlContext, @Info() info: GraphQLResolveInfo) {
     requirePermission(domain, 'read:audits');
     return domain.loaders.findingsByRequirement(findingProjection(selectedFields(info))).load(requirement.id);
@@ -83,18 +86,25 @@ export class RequirementResolver {
     return services.requirements.validate(domain, id);
   }
 
-  @Query(() => ValidationResult, { description: 'POST /api/validate with an inline requirement: validated against its framework\'s rules, nothing stored (read:requirements)' })
+  @Query(() => ValidationResult, {
+    description: "POST /api/validate with an inline requirement: validated against its framework's rules, nothing stored (read:requirements)",
+  })
   validateInline(@Arg('input', () => CreateRequirementInput) input: CreateRequirementInput, @Ctx() { services, domain }: GqlContext) {
     return services.requirements.validateInline(domain, plain(input));
   }
 
-  @Mutation(() => BatchValidateResult, { description: 'POST /api/validate/batch: validates up to 100 stored requirements by id, recording each outcome; unknown ids in `errors`' })
+  @Mutation(() => BatchValidateResult, {
+    description: 'POST /api/validate/batch: validates up to 100 stored requirements by id, recording each outcome; unknown ids in `errors`',
+  })
   validateBatch(@Arg('requirementIds', () => [String]) requirementIds: string[], @Ctx() { services, domain }: GqlContext) {
     return services.requirements.validateBatch(domain, { requirementIds });
   }
 
   @Mutation(() => BatchCreateResult, { description: 'POST /v1/requirements/batch' })
-  batchCreateRequirements(@Arg('requirements', () => [CreateRequirementInput]) requirements: CreateRequirementInput[], @Ctx() { services, domain }: GqlContext) {
+  batchCreateRequirements(
+    @Arg('requirements', () => [CreateRequirementInput]) requirements: CreateRequirementInput[],
+    @Ctx() { services, domain }: GqlContext,
+  ) {
     return services.requirements.batchCreate(domain, { requirements: plain(requirements) });
   }
 

@@ -26,16 +26,26 @@ export function buildAsyncApi(server: AsyncApiServer = { host: 'localhost:3000',
       summary: 'Stop receiving the listed event types (all of them when `events` is left out)',
       payload: { type: 'object', required: ['type'], properties: { type: { const: 'unsubscribe' }, events: eventsList } },
     },
-    ping: { name: 'ping', summary: 'Application-level keep-alive; answered with pong', payload: { type: 'object', required: ['type'], properties: { type: { const: 'ping' } } } },
+    ping: {
+      name: 'ping',
+      summary: 'Application-level keep-alive; answered with pong',
+      payload: { type: 'object', required: ['type'], properties: { type: { const: 'ping' } } },
+    },
     subscribed: {
       name: 'subscribed',
       summary: 'The event types now subscribed to',
-      payload: frame({ const: 'subscribed' }, { type: 'object', required: ['events'], properties: { events: { type: 'array', items: { type: 'string', enum: [...WS_EVENT_TYPES] } } } }),
+      payload: frame(
+        { const: 'subscribed' },
+        { type: 'object', required: ['events'], properties: { events: { type: 'array', items: { type: 'string', enum: [...WS_EVENT_TYPES] } } } },
+      ),
     },
     unsubscribed: {
       name: 'unsubscribed',
       summary: 'The event types still subscribed to',
-      payload: frame({ const: 'unsubscribed' }, { type: 'object', required: ['events'], properties: { events: { type: 'array', items: { type: 'string', enum: [...WS_EVENT_TYPES] } } } }),
+      payload: frame(
+        { const: 'unsubscribed' },
+        { type: 'object', required: ['events'], properties: { events: { type: 'array', items: { type: 'string', enum: [...WS_EVENT_TYPES] } } } },
+      ),
     },
     pong: { name: 'pong', summary: 'Answer to ping', payload: frame({ const: 'pong' }, { type: 'object' }) },
     error: {
@@ -72,19 +82,34 @@ export function buildAsyncApi(server: AsyncApiServer = { host: 'localhost:3000',
       title: 'Speech and compliance gateway: dashboard WebSocket',
       version: SERVICE_VERSION,
       description:
-        'Live compliance events. Connect with `Authorization: Bearer <key>` on the upgrade request or `?access_token=<key>` (browsers); the key needs `read:dashboard`. A refused key gets an HTTP 401/403 with the JSON error envelope instead of the upgrade. The socket lasts as long as its key: once the key is revoked (on any instance, or an issuer above it), expires or loses `read:dashboard`, an `error` message is sent and the socket is closed with 4401 (key no longer valid) or 4403 (permission lost). Send `subscribe` with the event types wanted; nothing is sent before. A key receives only the events whose data it may read over REST (requirement and validation events need `read:requirements`, finding events `read:audits`, score changes `read:compliance` or `read:dashboard`, a report\'s completion only its requester and the admin; docs/permissions.md). The same events reach webhooks with their dotted types (see the `webhooks` section of /api/openapi.json).',
+        "Live compliance events. Connect with `Authorization: Bearer <key>` on the upgrade request or `?access_token=<key>` (browsers); the key needs `read:dashboard`. A refused key gets an HTTP 401/403 with the JSON error envelope instead of the upgrade. The socket lasts as long as its key: once the key is revoked (on any instance, or an issuer above it), expires or loses `read:dashboard`, an `error` message is sent and the socket is closed with 4401 (key no longer valid) or 4403 (permission lost). Send `subscribe` with the event types wanted; nothing is sent before. A key receives only the events whose data it may read over REST (requirement and validation events need `read:requirements`, finding events `read:audits`, score changes `read:compliance` or `read:dashboard`, a report's completion only its requester and the admin; docs/permissions.md). The same events reach webhooks with their dotted types (see the `webhooks` section of /api/openapi.json).",
       license: { name: 'Proprietary (UNLICENSED)' },
     },
     defaultContentType: 'application/json',
     servers: {
-      gateway: { host: server.host, protocol: server.protocol, description: 'The gateway itself; use wss behind TLS', security: [{ $ref: '#/components/securitySchemes/bearer' }, { $ref: '#/components/securitySchemes/accessToken' }] },
+      gateway: {
+        host: server.host,
+        protocol: server.protocol,
+        description: 'The gateway itself; use wss behind TLS',
+        security: [{ $ref: '#/components/securitySchemes/bearer' }, { $ref: '#/components/securitySchemes/accessToken' }],
+      },
     },
     channels: {
       dashboard: { address: '/v1/dashboard/ws', title: 'Dashboard events', messages },
     },
     operations: {
-      sendSubscribe: { action: 'send', channel: { $ref: '#/channels/dashboard' }, summary: 'Choose event types, or ping', messages: ['subscribe', 'unsubscribe', 'ping'].map(ref) },
-      receiveEvents: { action: 'receive', channel: { $ref: '#/channels/dashboard' }, summary: 'Events of the subscribed types, and answers to what was sent', messages: received.map(ref) },
+      sendSubscribe: {
+        action: 'send',
+        channel: { $ref: '#/channels/dashboard' },
+        summary: 'Choose event types, or ping',
+        messages: ['subscribe', 'unsubscribe', 'ping'].map(ref),
+      },
+      receiveEvents: {
+        action: 'receive',
+        channel: { $ref: '#/channels/dashboard' },
+        summary: 'Events of the subscribed types, and answers to what was sent',
+        messages: received.map(ref),
+      },
     },
     components: {
       securitySchemes: {

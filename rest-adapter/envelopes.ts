@@ -25,7 +25,7 @@ export function errorBody(envelope: Envelope, err: DomainError, requestId: strin
           code: err.code,
           message: err.message,
           // The list form is the integration contract; INVALID_FRAMEWORK's details are documented as an object.
-          details: err.code === 'INVALID_FRAMEWORK' ? err.details ?? {} : err.fields ?? detailsAsFields(err),
+          details: err.code === 'INVALID_FRAMEWORK' ? (err.details ?? {}) : (err.fields ?? detailsAsFields(err)),
           requestId,
         },
       };

@@ -22,9 +22,21 @@ function parseRawBody(envelope: Envelope, log: Logger): RequestHandler {
         return next();
       }
       if (err.type === 'entity.too.large') {
-        return sendError(res, req.id, envelope, new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_RAW_BODY}`, { details: { limit: MAX_RAW_BODY } }), log);
+        return sendError(
+          res,
+          req.id,
+          envelope,
+          new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_RAW_BODY}`, { details: { limit: MAX_RAW_BODY } }),
+          log,
+        );
       }
-      return sendError(res, req.id, envelope, new DomainError('VALIDATION_ERROR', 'Request body could not be read', { fields: [{ field: '(body)', message: String(err.message ?? err) }] }), log);
+      return sendError(
+        res,
+        req.id,
+        envelope,
+        new DomainError('VALIDATION_ERROR', 'Request body could not be read', { fields: [{ field: '(body)', message: String(err.message ?? err) }] }),
+        log,
+      );
     });
   };
 }
@@ -93,7 +105,6 @@ export function mountRoutes(router: Router, routes: RouteSpec[], deps: MountDeps
 }
 
 declare global {
-   
   namespace Express {
     interface Request {
       id: string;

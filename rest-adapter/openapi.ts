@@ -30,7 +30,12 @@ const STATUS_TEXT: Record<number, string> = {
  * which a client must tolerate anyway).
  */
 function schemaOf(t: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(t, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12', override: dropSafeIntegerBounds }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(t, {
+    io: 'input',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    override: dropSafeIntegerBounds,
+  }) as Record<string, unknown>;
   return rest;
 }
 
@@ -96,7 +101,12 @@ function securityOf(r: RouteSpec): Record<string, string[]>[] {
 export function buildOpenApi(routes: RouteSpec[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
-    const params: Record<string, unknown>[] = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const params: Record<string, unknown>[] = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
     if (r.request?.query) {
       const qs = schemaOf(r.request.query) as { properties?: Record<string, unknown>; required?: string[] };
       for (const [name, schema] of Object.entries(qs.properties ?? {})) {
@@ -107,7 +117,11 @@ export function buildOpenApi(routes: RouteSpec[]) {
     const responses: Record<string, unknown> = {};
     const okStatus = r.status ?? 200;
     const ok = successContent(r);
-    responses[String(okStatus)] = { description: r.responses?.[okStatus]?.description ?? STATUS_TEXT[okStatus] ?? 'OK', headers: successHeaders(r), ...(ok && !bodyless ? { content: ok } : {}) };
+    responses[String(okStatus)] = {
+      description: r.responses?.[okStatus]?.description ?? STATUS_TEXT[okStatus] ?? 'OK',
+      headers: successHeaders(r),
+      ...(ok && !bodyless ? { content: ok } : {}),
+    };
     const errorStatuses = new Set([400, 429, 500, 503]);
     if (r.permission) [401, 403].forEach((s) => errorStatuses.add(s));
     if (r.request?.body) [413, 415].forEach((s) => errorStatuses.add(s));
@@ -178,7 +192,7 @@ export function buildOpenApi(routes: RouteSpec[]) {
           post: {
             operationId: 'webhook_speech_generation_finished',
             summary:
-              'Delivered to the `webhook.url` of an asynchronous generation (`POST /api/v1/generate` with `webhook`) once it is done: the audio, or `error`. Sent with the request\'s `webhook.headers` and signed like every webhook, with `webhook.secret` (or the `webhookSecret` of the 202 answer)',
+              "Delivered to the `webhook.url` of an asynchronous generation (`POST /api/v1/generate` with `webhook`) once it is done: the audio, or `error`. Sent with the request's `webhook.headers` and signed like every webhook, with `webhook.secret` (or the `webhookSecret` of the 202 answer)",
             tags: ['webhooks'],
             security: [],
             parameters: WEBHOOK_HEADERS,
@@ -200,7 +214,9 @@ export function buildOpenApi(routes: RouteSpec[]) {
             parameters: WEBHOOK_HEADERS,
             requestBody: {
               required: true,
-              content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/WebhookEvent' }, { properties: { type: { const: type } } }] } } },
+              content: {
+                'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/WebhookEvent' }, { properties: { type: { const: type } } }] } },
+              },
             },
             responses: { '2XX': { description: 'Delivered; any other answer (or none within the timeout) is retried with backoff' } },
           },
@@ -241,7 +257,8 @@ const WEBHOOK_HEADERS = [
     name: 'x-service-signature',
     in: 'header',
     required: true,
-    description: '`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays',
+    description:
+      '`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`: recompute over the raw body with the secret from registration, compare in constant time; refusing a `t` more than a few minutes old stops replays',
     schema: { type: 'string', pattern: '^t=\\d+,v1=[0-9a-f]{64}$' },
   },
   { name: 'webhook-id', in: 'header', required: true, description: 'The delivery id (stable across retries)', schema: { type: 'string' } },

@@ -10,4 +10,14 @@ import { assuranceRoutes } from './routes/assurance.routes';
 import { openAiRoutes } from './routes/openai.routes';
 
 /** Every documented REST path, in one table: routing and the OpenAPI document both come from here. */
-export const ROUTE_TABLE: RouteSpec[] = [...ttsRoutes, ...complianceRoutes, ...complianceShortRoutes, ...reportRoutes, ...dashboardRoutes, ...webhookRoutes, ...auditTrailRoutes, ...assuranceRoutes, ...openAiRoutes];
+export const ROUTE_TABLE: RouteSpec[] = [
+  ...ttsRoutes,
+  ...complianceRoutes,
+  ...complianceShortRoutes,
+  ...reportRoutes,
+  ...dashboardRoutes,
+  ...webhookRoutes,
+  ...auditTrailRoutes,
+  ...assuranceRoutes,
+  ...openAiRoutes,
+];

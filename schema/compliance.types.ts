@@ -1,4 +1,15 @@
-import { ComplianceLevelEnum, FindingSeverityEnum, FindingStatusEnum, FrameworkIdEnum, PermissionEnum, PlanEnum, PriorityEnum, RequirementStatusEnum, ValidationOutcomeEnum, ValidationSeverityEnum } from './enums';
+import {
+  ComplianceLevelEnum,
+  FindingSeverityEnum,
+  FindingStatusEnum,
+  FrameworkIdEnum,
+  PermissionEnum,
+  PlanEnum,
+  PriorityEnum,
+  RequirementStatusEnum,
+  ValidationOutcomeEnum,
+  ValidationSeverityEnum,
+} from './enums';
 import { DateTimeScalar } from './scalars';
 import { ScoreParts } from './scoring.types';
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
@@ -53,7 +64,8 @@ export class Requirement {
   @Field(() => String) id!: string;
   @Field(() => String) title!: string;
   @Field(() => String, { nullable: true }) description?: string | null;
-  @Field(() => FrameworkIdEnum, { nullable: true, description: 'null: not yet assigned to a framework (listed as unassigned, not scored)' }) framework!: string | null;
+  @Field(() => FrameworkIdEnum, { nullable: true, description: 'null: not yet assigned to a framework (listed as unassigned, not scored)' }) framework!:
+    string | null;
   @Field(() => String, { nullable: true }) category?: string | null;
   @Field(() => PriorityEnum) priority!: string;
   @Field(() => RequirementStatusEnum) status!: string;
@@ -82,7 +94,8 @@ export class RequirementPage {
 @InputType()
 export class RequirementFilter {
   @Field(() => FrameworkIdEnum, { nullable: true }) framework?: string;
-  @Field(() => Boolean, { nullable: true, description: 'true: only requirements not yet assigned to a framework; false: only assigned ones' }) unassigned?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'true: only requirements not yet assigned to a framework; false: only assigned ones' })
+  unassigned?: boolean;
   @Field(() => RequirementStatusEnum, { nullable: true }) status?: string;
   @Field(() => PriorityEnum, { nullable: true }) priority?: string;
 }

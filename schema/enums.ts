@@ -40,7 +40,12 @@ const SPECIAL_NAMES: Record<string, string> = {
 
 /** The GraphQL name of a REST value (see above). */
 export function graphqlEnumName(rest: string): string {
-  const name = SPECIAL_NAMES[rest] ?? rest.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const name =
+    SPECIAL_NAMES[rest] ??
+    rest
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '');
   if (!/^[A-Z][A-Z0-9_]*$/.test(name) || name === 'TRUE' || name === 'FALSE' || name === 'NULL') {
     throw new Error(`no GraphQL enum name for ${JSON.stringify(rest)}: add it to SPECIAL_NAMES`);
   }
@@ -88,10 +93,18 @@ export const TraceEvidenceKindEnum = restEnum('TraceEvidenceKind', TRACE_EVIDENC
 
 export const ReportTypeEnum = restEnum('ReportType', REPORT_TYPES, 'A report type');
 export const ReportFormatEnum = restEnum('ReportFormat', REPORT_FORMATS, 'A report file format');
-export const ReportStateEnum = restEnum('ReportState', REPORT_VIEW_STATUSES, 'Where a report is in its life: generating, completed (downloadable until expiresAt), failed, or expired (no file any more)');
+export const ReportStateEnum = restEnum(
+  'ReportState',
+  REPORT_VIEW_STATUSES,
+  'Where a report is in its life: generating, completed (downloadable until expiresAt), failed, or expired (no file any more)',
+);
 export const ReportPeriodEnum = restEnum('ReportPeriod', DASHBOARD_PERIODS, 'The period a dashboard report covers');
 export const SignatureMeaningEnum = restEnum('SignatureMeaning', SIGNATURE_MEANINGS, 'The meaning of an electronic signature (21 CFR 11.50)');
-export const VerificationMatchEnum = restEnum('VerificationMatch', VERIFICATION_MATCHES, 'Which file of a report the verified bytes are: the file as generated, or a signed rendition made before signing stopped re-rendering');
+export const VerificationMatchEnum = restEnum(
+  'VerificationMatch',
+  VERIFICATION_MATCHES,
+  'Which file of a report the verified bytes are: the file as generated, or a signed rendition made before signing stopped re-rendering',
+);
 export const HistoryPeriodEnum = restEnum('HistoryPeriod', HISTORY_PERIODS, 'The period of the dashboard history');
 export const HistoryMetricEnum = restEnum('HistoryMetric', HISTORY_METRICS, 'A metric of the dashboard history');
 export const TrendEnum = restEnum('Trend', TRENDS, 'The direction of a history');

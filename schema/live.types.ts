@@ -1,4 +1,20 @@
-import { ComplianceEventTypeEnum, ComplianceLevelEnum, DashboardEventTypeEnum, DashboardStateEnum, DeliveryStatusEnum, FrameworkIdEnum, HistoryMetricEnum, HistoryPeriodEnum, ReportFormatEnum, ReportPeriodEnum, ReportStateEnum, ReportTypeEnum, SignatureMeaningEnum, TrendEnum, WebhookEventEnum } from './enums';
+import {
+  ComplianceEventTypeEnum,
+  ComplianceLevelEnum,
+  DashboardEventTypeEnum,
+  DashboardStateEnum,
+  DeliveryStatusEnum,
+  FrameworkIdEnum,
+  HistoryMetricEnum,
+  HistoryPeriodEnum,
+  ReportFormatEnum,
+  ReportPeriodEnum,
+  ReportStateEnum,
+  ReportTypeEnum,
+  SignatureMeaningEnum,
+  TrendEnum,
+  WebhookEventEnum,
+} from './enums';
 import { DateTimeScalar } from './scalars';
 import { ScoreParts } from './scoring.types';
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
@@ -61,7 +77,8 @@ export class ReportStatus {
   @Field(() => String, { nullable: true }) error?: string | null;
   @Field(() => ReportRequester, { nullable: true, description: 'Who asked for it: key id and the name the key had then' }) requestedBy?: ReportRequester | null;
   @Field(() => String, { nullable: true, description: 'SHA-256 of the file served now; check a copy with verifyComplianceReport' }) sha256?: string | null;
-  @Field(() => String, { nullable: true, description: 'SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered)' }) recordSha256?: string | null;
+  @Field(() => String, { nullable: true, description: 'SHA-256 of the file as generated, which signatures are bound to (the file is never re-rendered)' })
+  recordSha256?: string | null;
   @Field(() => [ReportSignature], { nullable: true }) signatures?: ReportSignature[];
 }
 
@@ -79,7 +96,7 @@ export class RequirementCounts {
   @Field(() => Int) inProgress!: number;
   @Field(() => Int) pending!: number;
   @Field(() => Float, { description: 'percent' }) completionRate!: number;
-  @Field(() => Int, { description: 'of total, requirements not yet assigned to a framework (in no framework\'s score)' }) unassigned!: number;
+  @Field(() => Int, { description: "of total, requirements not yet assigned to a framework (in no framework's score)" }) unassigned!: number;
 }
 
 @ObjectType()
@@ -116,7 +133,11 @@ export class ActivityEntry {
   @Field(() => DateTimeScalar) timestamp!: string;
   @Field(() => String) type!: string;
   @Field(() => String, { description: "the acting key's name then (display only: names are not unique)" }) user!: string;
-  @Field(() => String, { nullable: true, description: "the acting key's id (admin for the configured admin key); null on entries recorded before key ids were kept" }) userKeyId?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "the acting key's id (admin for the configured admin key); null on entries recorded before key ids were kept",
+  })
+  userKeyId?: string | null;
   @Field(() => String) description!: string;
 }
 
@@ -172,7 +193,8 @@ export class WebhookDeliveryInfo {
   @Field(() => String) webhookId!: string;
   @Field(() => String) eventId!: string;
   @Field(() => ComplianceEventTypeEnum) type!: string;
-  @Field(() => DeliveryStatusEnum, { description: 'SKIPPED: never sent (the owner key was revoked or expired, or may not read the event; lastError says why)' }) status!: string;
+  @Field(() => DeliveryStatusEnum, { description: 'SKIPPED: never sent (the owner key was revoked or expired, or may not read the event; lastError says why)' })
+  status!: string;
   @Field(() => Int) attempts!: number;
   @Field(() => Int, { nullable: true }) lastStatusCode?: number | null;
   @Field(() => String, { nullable: true }) lastError?: string | null;

@@ -6,7 +6,9 @@ const isoDateTime = z.iso.datetime({ offset: true });
 
 function checked(value: unknown, where: string): string {
   if (typeof value === 'string' && isoDateTime.safeParse(value).success && !Number.isNaN(Date.parse(value))) return value;
-  throw new GraphQLError(`DateTime ${where} must be an ISO 8601 date-time with a zone, such as 2026-01-31T12:00:00Z; got ${JSON.stringify(value)?.slice(0, 60)}`);
+  throw new GraphQLError(
+    `DateTime ${where} must be an ISO 8601 date-time with a zone, such as 2026-01-31T12:00:00Z; got ${JSON.stringify(value)?.slice(0, 60)}`,
+  );
 }
 
 /**

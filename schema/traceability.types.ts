@@ -1,4 +1,12 @@
-import { FindingSeverityEnum, FindingStatusEnum, FrameworkIdEnum, PriorityEnum, RequirementStatusEnum, TraceEvidenceKindEnum, ValidationOutcomeEnum } from './enums';
+import {
+  FindingSeverityEnum,
+  FindingStatusEnum,
+  FrameworkIdEnum,
+  PriorityEnum,
+  RequirementStatusEnum,
+  TraceEvidenceKindEnum,
+  ValidationOutcomeEnum,
+} from './enums';
 import { DateTimeScalar } from './scalars';
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 

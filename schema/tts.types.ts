@@ -255,7 +255,8 @@ export class GenerationProgressEvent {
 export class WebhookTargetInput {
   @Field(() => String, { description: 'public http(s) URL (the SSRF guard refuses private addresses)' }) url!: string;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'extra headers sent with the delivery (string values)' }) headers?: Record<string, string>;
-  @Field(() => String, { nullable: true, description: 'signing secret, 16-200 characters; chosen by the gateway (and answered once) when absent' }) secret?: string;
+  @Field(() => String, { nullable: true, description: 'signing secret, 16-200 characters; chosen by the gateway (and answered once) when absent' })
+  secret?: string;
 }
 
 @ObjectType({ description: 'An asynchronous generation, queued' })

@@ -63,7 +63,7 @@ export function buildAppRouterDts(): string {
     if (t.isUnion()) {
       const parts = [...new Set(t.types.map((m) => print(m, indent, stack)))];
       // `boolean` arrives as `false | true`.
-      if (parts.includes('false') && parts.includes('true')) parts.splice(parts.indexOf('false'), 1, 'boolean'), parts.splice(parts.indexOf('true'), 1);
+      if (parts.includes('false') && parts.includes('true')) (parts.splice(parts.indexOf('false'), 1, 'boolean'), parts.splice(parts.indexOf('true'), 1));
       return parts.map((p) => (p.includes('=>') ? `(${p})` : p)).join(' | ');
     }
     if (t.isIntersection()) return t.types.map((m) => `(${print(m, indent, stack)})`).join(' & ');
@@ -76,7 +76,11 @@ export function buildAppRouterDts(): string {
       const [item] = checker.getTypeArguments(t as ts.TypeReference);
       return `AsyncIterable<${item ? print(item, indent, next) : 'unknown'}>`;
     }
-    if (checker.isTupleType(t)) return `[${checker.getTypeArguments(t as ts.TypeReference).map((a) => print(a, indent, next)).join(', ')}]`;
+    if (checker.isTupleType(t))
+      return `[${checker
+        .getTypeArguments(t as ts.TypeReference)
+        .map((a) => print(a, indent, next))
+        .join(', ')}]`;
     if (checker.isArrayType(t)) {
       const [item] = checker.getTypeArguments(t as ts.TypeReference);
       const inner = print(item, indent, next);
@@ -94,7 +98,9 @@ export function buildAppRouterDts(): string {
       const key = /^[A-Za-z_$][\w$]*$/.test(p.getName()) ? p.getName() : JSON.stringify(p.getName());
       const loose = (pt.flags & (ts.TypeFlags.Unknown | ts.TypeFlags.Any)) !== 0;
       const printed = print(optional && !loose ? checker.getNonNullableType(pt) : pt, inner, next);
-      members.push(`${inner}${key}${optional ? '?' : ''}: ${printed}${optional && !loose && !printed.split(' | ').includes('undefined') ? ' | undefined' : ''};`);
+      members.push(
+        `${inner}${key}${optional ? '?' : ''}: ${printed}${optional && !loose && !printed.split(' | ').includes('undefined') ? ' | undefined' : ''};`,
+      );
     }
     if (!members.length) return t.getCallSignatures().length ? 'unknown' : '{}';
     return `{\n${members.join('\n')}\n${indent}}`;
@@ -113,7 +119,9 @@ export function buildAppRouterDts(): string {
         const types = prop(def, '$types')!;
         const input = print(prop(types, 'input')!, `${inner}  `, []);
         const output = print(prop(types, 'output')!, `${inner}  `, []);
-        lines.push(`${inner}${p.getName()}: ${KIND[kind.value]}<{\n${inner}  input: ${input};\n${inner}  output: ${output};\n${inner}  meta: object;\n${inner}}>;`);
+        lines.push(
+          `${inner}${p.getName()}: ${KIND[kind.value]}<{\n${inner}  input: ${input};\n${inner}  output: ${output};\n${inner}  meta: object;\n${inner}}>;`,
+        );
       } else {
         lines.push(`${inner}${p.getName()}: ${printRecord(t, inner)};`);
       }

@@ -88,7 +88,10 @@ function inline(doc: Json, schema: Json, depth = 0): Json {
   if (depth > 20 || schema === null || typeof schema !== 'object') return schema;
   if (Array.isArray(schema)) return schema.map((s) => inline(doc, s, depth + 1));
   if (typeof schema.$ref === 'string') {
-    const target = schema.$ref.replace(/^#\//, '').split('/').reduce((o: Json, k: string) => o?.[k], doc);
+    const target = schema.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((o: Json, k: string) => o?.[k], doc);
     const { $ref: _ref, ...rest } = schema;
     return inline(doc, { ...target, ...rest }, depth + 1);
   }
@@ -112,7 +115,9 @@ function operationsOf(doc: Json): Map<string, Operation> {
 /** The test script of one request: documented status, documented shape, captured id. */
 function testScript(doc: Json, o: Operation): string[] {
   const responses: Json = o.op.responses;
-  const success = Object.keys(responses).filter((s) => /^[23]\d\d$/.test(s)).map(Number);
+  const success = Object.keys(responses)
+    .filter((s) => /^[23]\d\d$/.test(s))
+    .map(Number);
   const accepted = [...success, ...(ALSO_ACCEPTED[o.op.operationId] ?? [])];
   const shapes: Record<string, Json> = {};
   for (const status of accepted) {
@@ -180,8 +185,10 @@ export async function buildPostmanCollection(doc: Json): Promise<Json> {
   // openapi-to-postmanv2 is CommonJS with a callback API.
   const converter: { convert(input: unknown, options: unknown, cb: (err: unknown, res: Json) => void): void } = require('openapi-to-postmanv2');
   const converted: Json = await new Promise((resolve, reject) =>
-    converter.convert({ type: 'json', data: JSON.parse(JSON.stringify(doc)) }, { folderStrategy: 'Tags', parametersResolution: 'Example', includeAuthInfoInExample: false }, (err, res) =>
-      err ? reject(err) : res.result ? resolve(res.output[0].data) : reject(new Error(res.reason)),
+    converter.convert(
+      { type: 'json', data: JSON.parse(JSON.stringify(doc)) },
+      { folderStrategy: 'Tags', parametersResolution: 'Example', includeAuthInfoInExample: false },
+      (err, res) => (err ? reject(err) : res.result ? resolve(res.output[0].data) : reject(new Error(res.reason))),
     ),
   );
   const ops = operationsOf(doc);
@@ -218,7 +225,11 @@ export async function buildPostmanCollection(doc: Json): Promise<Json> {
     variable: [
       { key: 'baseUrl', value: 'http://localhost:3000', type: 'string' },
       { key: 'apiKey', value: '', type: 'string' },
-      ...['hash', 'apiKeyId', 'requirementId', 'shortRequirementId', 'findingId', 'reportId', 'dashboardReportId'].map((key) => ({ key, value: '', type: 'string' })),
+      ...['hash', 'apiKeyId', 'requirementId', 'shortRequirementId', 'findingId', 'reportId', 'dashboardReportId'].map((key) => ({
+        key,
+        value: '',
+        type: 'string',
+      })),
       { key: 'webhookId', value: 'wh_not_registered', type: 'string' },
     ],
     item: folders,

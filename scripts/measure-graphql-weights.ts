@@ -89,7 +89,17 @@ async function main() {
   const dist = path.join(__dirname, '..');
   const boot = `require(${JSON.stringify(path.join(dist, 'gateway/graphql/parts/limits.js'))}).GRAPHQL_LIMITS.maxCost = 1e12; require(${JSON.stringify(path.join(dist, 'gateway/main.js'))});`;
   const child = spawn(process.execPath, ['-e', boot], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN, LOG_LEVEL: process.env.MEASURE_LOG_LEVEL ?? 'silent', API_RATE_LIMIT: '10000000', GATEWAY_SKIP_BUILD_CHECK: '1', DATABASE_URL: '' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_API_KEY: ADMIN,
+      LOG_LEVEL: process.env.MEASURE_LOG_LEVEL ?? 'silent',
+      API_RATE_LIMIT: '10000000',
+      GATEWAY_SKIP_BUILD_CHECK: '1',
+      DATABASE_URL: '',
+    },
     stdio: ['ignore', process.env.MEASURE_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -141,15 +151,28 @@ async function main() {
     // Other frameworks' requirements, so that every measured page holds 500 rows.
     for (let start = 0; start < 500 + ROUNDS; start += 100) {
       const other = SUPPORTED_FRAMEWORKS.find((id) => id !== largest)!;
-      const batch = Array.from({ length: 100 }, (_, k) => ({ title: `Other requirement ${start + k}`, description: 'Filler for full pages.', framework: other, acceptanceCriteria: ['One', 'Two'] }));
+      const batch = Array.from({ length: 100 }, (_, k) => ({
+        title: `Other requirement ${start + k}`,
+        description: 'Filler for full pages.',
+        framework: other,
+        acceptanceCriteria: ['One', 'Two'],
+      }));
       await call('/v1/requirements/batch', { method: 'POST', json: { requirements: batch } });
     }
-    for (let start = 0; start < ids.length; start += 100) await call('/api/validate/batch', { method: 'POST', json: { requirementIds: ids.slice(start, start + 100) } });
+    for (let start = 0; start < ids.length; start += 100)
+      await call('/api/validate/batch', { method: 'POST', json: { requirementIds: ids.slice(start, start + 100) } });
     for (let i = 0; i < FINDINGS; i++) {
       const f = JSON.parse(
         await call('/v1/audits/findings', {
           method: 'POST',
-          json: { title: `Finding ${i}`, description: `Observed during audit ${i}.`, framework: largest, severity: ['low', 'medium', 'high', 'critical'][i % 4], requirementId: i % 10 === 9 ? null : ids[(i * 13) % ids.length], evidence: [`evidence/${i}-a.pdf`, `evidence/${i}-b.png`] },
+          json: {
+            title: `Finding ${i}`,
+            description: `Observed during audit ${i}.`,
+            framework: largest,
+            severity: ['low', 'medium', 'high', 'critical'][i % 4],
+            requirementId: i % 10 === 9 ? null : ids[(i * 13) % ids.length],
+            evidence: [`evidence/${i}-a.pdf`, `evidence/${i}-b.png`],
+          },
         }),
       ) as { id: string };
       if (i % 3 === 0) await call(`/v1/audits/findings/${f.id}`, { method: 'PATCH', json: { status: 'resolved', resolution: `Fixed in change ${i}` } });
@@ -212,9 +235,22 @@ async function main() {
         'TraceRequirement.resolvedFindings': stat(reqs.map((r) => r.resolvedFindings.length)),
         'TraceRequirement.evidence': stat(reqs.map((r) => r.evidence.length)),
       },
-      requirementPage: { cpuMicros: Math.round(page.micros), fieldInstances: Math.round(page.fields), staticCost: pageCost, microsPerField: +unitMicros.toFixed(3) },
-      matrixBuild: { cpuMicros: Math.round(matrix.micros), units: Math.round(matrix.micros / unitMicros), [`cpuMicrosUnder${ALIASES}Aliases`]: Math.round(matrixAliased.micros) },
-      matrixField: { microsPerField: +perTraceField.toFixed(4), unitsPerField: +(perTraceField / unitMicros).toFixed(4), measuredFields: Math.round(fieldCount) },
+      requirementPage: {
+        cpuMicros: Math.round(page.micros),
+        fieldInstances: Math.round(page.fields),
+        staticCost: pageCost,
+        microsPerField: +unitMicros.toFixed(3),
+      },
+      matrixBuild: {
+        cpuMicros: Math.round(matrix.micros),
+        units: Math.round(matrix.micros / unitMicros),
+        [`cpuMicrosUnder${ALIASES}Aliases`]: Math.round(matrixAliased.micros),
+      },
+      matrixField: {
+        microsPerField: +perTraceField.toFixed(4),
+        unitsPerField: +(perTraceField / unitMicros).toFixed(4),
+        measuredFields: Math.round(fieldCount),
+      },
       fullMatrix: {
         cpuMicros: Math.round(full.micros),
         units: Math.round(full.micros / unitMicros),

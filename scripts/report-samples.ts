@@ -16,7 +16,14 @@ const ADMIN = 'report-samples-admin-key-0123456789';
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'report-samples-'));
-  const config = parseConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN, LOG_LEVEL: 'silent', ORGANISATION_NAME: 'Müller & Søn Medizintechnik GmbH' } as NodeJS.ProcessEnv);
+  const config = parseConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ADMIN_API_KEY: ADMIN,
+    LOG_LEVEL: 'silent',
+    ORGANISATION_NAME: 'Müller & Søn Medizintechnik GmbH',
+  } as NodeJS.ProcessEnv);
   const gw = await createGateway(config, { logger: createLogger('silent') });
   const call = async (p: string, init: { method?: string; json?: unknown; key?: string } = {}) => {
     const res = await fetch(gw.url + p, {
@@ -29,7 +36,12 @@ async function main() {
   };
   const json = async (p: string, init: Parameters<typeof call>[1] = {}) => (await call(p, init)).json() as Promise<any>;
   try {
-    const requester = (await json('/v1/auth/api-keys', { method: 'POST', json: { name: 'Grace Hopper (QA)', permissions: ['write:compliance', 'read:compliance', 'read:audits', 'write:dashboard', 'read:dashboard'] } })).key;
+    const requester = (
+      await json('/v1/auth/api-keys', {
+        method: 'POST',
+        json: { name: 'Grace Hopper (QA)', permissions: ['write:compliance', 'read:compliance', 'read:audits', 'write:dashboard', 'read:dashboard'] },
+      })
+    ).key;
     const r1 = await json('/v1/requirements', {
       method: 'POST',
       json: {
@@ -45,15 +57,38 @@ async function main() {
     await call(`/v1/requirements/${r1.id}/validate`, { method: 'POST' });
     const r2 = await json('/v1/requirements', {
       method: 'POST',
-      json: { title: 'Electronic signature manifestation', description: 'Signed records show the printed name, date and time, and meaning of each signature.', framework: 'fda21cfr11', priority: 'high', acceptanceCriteria: ['The rendered report shows name, time and meaning'] },
+      json: {
+        title: 'Electronic signature manifestation',
+        description: 'Signed records show the printed name, date and time, and meaning of each signature.',
+        framework: 'fda21cfr11',
+        priority: 'high',
+        acceptanceCriteria: ['The rendered report shows name, time and meaning'],
+      },
     });
     await call(`/v1/requirements/${r2.id}`, { method: 'PUT', json: { status: 'in-progress' } });
     const f1 = await json('/v1/audits/findings', {
       method: 'POST',
-      json: { title: 'Export lacks time-zone offsets', description: 'Exported trail entries show local time only.', framework: 'fda21cfr11', severity: 'medium', requirementId: r1.id, evidence: ['SOP-12 rev 3 «signed» ✓'] },
+      json: {
+        title: 'Export lacks time-zone offsets',
+        description: 'Exported trail entries show local time only.',
+        framework: 'fda21cfr11',
+        severity: 'medium',
+        requirementId: r1.id,
+        evidence: ['SOP-12 rev 3 «signed» ✓'],
+      },
     });
     await call(`/v1/audits/findings/${f1.id}`, { method: 'PATCH', json: { status: 'resolved', resolution: 'Offsets added to every exported timestamp.' } });
-    await json('/v1/audits/findings', { method: 'POST', json: { title: 'Signatures not linked to records', description: 'A signature could be copied to another record.', framework: 'fda21cfr11', severity: 'high', requirementId: r2.id, evidence: ['Review 2026-11-20'] } });
+    await json('/v1/audits/findings', {
+      method: 'POST',
+      json: {
+        title: 'Signatures not linked to records',
+        description: 'A signature could be copied to another record.',
+        framework: 'fda21cfr11',
+        severity: 'high',
+        requirementId: r2.id,
+        evidence: ['Review 2026-11-20'],
+      },
+    });
 
     const waitDone = async (url: string, key: string) => {
       for (;;) {
@@ -73,7 +108,11 @@ async function main() {
     };
 
     // The compliance report (signatures are recorded with it and bound to this file; the file stays as it is).
-    const compliance = await json('/v1/compliance/reports', { method: 'POST', key: requester, json: { framework: 'fda21cfr11', format: 'pdf', includeEvidence: true, title: '✓ 数据 «sofort» — Part 11 evidence pack' } });
+    const compliance = await json('/v1/compliance/reports', {
+      method: 'POST',
+      key: requester,
+      json: { framework: 'fda21cfr11', format: 'pdf', includeEvidence: true, title: '✓ 数据 «sofort» — Part 11 evidence pack' },
+    });
     const done = await waitDone(`/v1/compliance/reports/${compliance.reportId}`, requester);
     toPng(Buffer.from(await (await call(done.downloadUrl, { key: requester })).arrayBuffer()), 'compliance');
 
@@ -90,9 +129,20 @@ async function main() {
     });
     await json('/v1/audits/findings', {
       method: 'POST',
-      json: { title: 'חסרה הסכמה מתועדת', description: 'لا توجد موافقة موثقة لمعالجة البيانات.', framework: 'gdpr', severity: 'medium', requirementId: ar.id, evidence: ['سجل التدقيق 2026'] },
+      json: {
+        title: 'חסרה הסכמה מתועדת',
+        description: 'لا توجد موافقة موثقة لمعالجة البيانات.',
+        framework: 'gdpr',
+        severity: 'medium',
+        requirementId: ar.id,
+        evidence: ['سجل التدقيق 2026'],
+      },
     });
-    const rtl = await json('/v1/compliance/reports', { method: 'POST', key: requester, json: { framework: 'gdpr', format: 'pdf', includeEvidence: true, title: 'تقرير التدقيق الإلكتروني — GDPR' } });
+    const rtl = await json('/v1/compliance/reports', {
+      method: 'POST',
+      key: requester,
+      json: { framework: 'gdpr', format: 'pdf', includeEvidence: true, title: 'تقرير التدقيق الإلكتروني — GDPR' },
+    });
     const rtlDone = await waitDone(`/v1/compliance/reports/${rtl.reportId}`, requester);
     const rtlPdf = Buffer.from(await (await call(rtlDone.downloadUrl, { key: requester })).arrayBuffer());
     toPng(rtlPdf, 'compliance-arabic');

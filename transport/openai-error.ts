@@ -6,13 +6,7 @@ import type { DomainError, ErrorCode } from '../domain/errors';
  * 409 ConflictError, 422 UnprocessableEntityError, 429 RateLimitError, ≥500 InternalServerError);
  * `type` and `code` tell the rest.
  */
-export type OpenAiErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'permission_error'
-  | 'not_found_error'
-  | 'rate_limit_error'
-  | 'server_error';
+export type OpenAiErrorType = 'invalid_request_error' | 'authentication_error' | 'permission_error' | 'not_found_error' | 'rate_limit_error' | 'server_error';
 
 /** Each catalogue code's OpenAI `type`; a code added to the catalogue does not compile until it is here. */
 const TYPE: Record<ErrorCode, OpenAiErrorType> = {

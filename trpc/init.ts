@@ -116,9 +116,13 @@ const capResultSize = t.middleware(async ({ ctx, type, next }) => {
 });
 
 function resultTooLargeError(bytes: number, maxBytes: number) {
-  return new DomainError('PAYLOAD_TOO_LARGE', `The answer would be ${bytes} bytes, over the ${maxBytes}-byte limit of one response (every call of a batch counts); ask for less per request`, {
-    details: { bytes, maxBytes },
-  });
+  return new DomainError(
+    'PAYLOAD_TOO_LARGE',
+    `The answer would be ${bytes} bytes, over the ${maxBytes}-byte limit of one response (every call of a batch counts); ask for less per request`,
+    {
+      details: { bytes, maxBytes },
+    },
+  );
 }
 
 const chargeBudget = t.middleware(async ({ ctx, path, next }) => {

@@ -17,4 +17,3 @@ export const appRouter = router({
 });
 
 export type AppRouter = typeof appRouter;
-

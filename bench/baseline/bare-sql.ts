@@ -103,7 +103,15 @@ async function page(pool: Pool, limit: number, framework: string | null, withFin
     byReq.set(f.requirement_id, list);
   }
   return {
-    data: data.map((r) => ({ id: r.id, title: r.title, status: r.status, priority: r.priority, framework: r.framework, frameworkInfo: FRAMEWORKS[r.framework], findings: byReq.get(r.id) ?? [] })),
+    data: data.map((r) => ({
+      id: r.id,
+      title: r.title,
+      status: r.status,
+      priority: r.priority,
+      framework: r.framework,
+      frameworkInfo: FRAMEWORKS[r.framework],
+      findings: byReq.get(r.id) ?? [],
+    })),
   };
 }
 
@@ -158,7 +166,9 @@ async function apolloServer(pool: Pool): Promise<http.Server> {
   type Ctx = { findings: InstanceType<typeof DataLoader<string, Row[]>> };
   const resolvers = {
     Query: {
-      requirements: async (_: unknown, a: { limit?: number; framework?: string }) => ({ data: (await pool.query(PAGE, [a.framework ?? null, a.limit ?? 20])).rows.map(view) }),
+      requirements: async (_: unknown, a: { limit?: number; framework?: string }) => ({
+        data: (await pool.query(PAGE, [a.framework ?? null, a.limit ?? 20])).rows.map(view),
+      }),
     },
     Requirement: {
       frameworkInfo: (r: Row) => FRAMEWORKS[r.framework],

@@ -98,12 +98,18 @@ export async function startUncachedGateway(deps: DataPathsDeps, env: Record<stri
 function cachedReads(gwUrl: string, key: string) {
   return {
     rest: { url: `${gwUrl}/v1/requirements?limit=50`, headers: auth(key) },
-    graphql: { url: `${gwUrl}/graphql`, method: 'POST' as const, headers: { 'content-type': 'application/json', ...auth(key) }, body: JSON.stringify({ query: GRAPHQL_QUERY, variables: { limit: 50 } }) },
+    graphql: {
+      url: `${gwUrl}/graphql`,
+      method: 'POST' as const,
+      headers: { 'content-type': 'application/json', ...auth(key) },
+      body: JSON.stringify({ query: GRAPHQL_QUERY, variables: { limit: 50 } }),
+    },
     trpc: { url: `${gwUrl}/trpc/compliance.requirements?input=${encodeURIComponent(JSON.stringify({ limit: 50 }))}`, headers: auth(key) },
   };
 }
 
-const fmtRun = (r: LoadResult) => `${r.rps.toFixed(0)} req/s, ${r.cpuMsPerRequest.toFixed(2)} ms CPU/req, p97.5 ${r.p97_5} ms, errors ${r.errors}, non-2xx ${r.non2xx} (${fmtCores(r.cores)})`;
+const fmtRun = (r: LoadResult) =>
+  `${r.rps.toFixed(0)} req/s, ${r.cpuMsPerRequest.toFixed(2)} ms CPU/req, p97.5 ${r.p97_5} ms, errors ${r.errors}, non-2xx ${r.non2xx} (${fmtCores(r.cores)})`;
 
 /**
  * Reads and writes. `gw` already holds the seeded requirements and keeps answers (the default);
@@ -123,14 +129,24 @@ export async function runDataPathsCase(deps: DataPathsDeps, gw: Child, computing
     report.note(`${transport} list of 50, computed every time (${db}): ${fmtRun(r)}`);
     // The issue's budget: the rate, or the CPU per request that would give it on an idle core.
     const ok = r.rps >= readMin || r.cpuMsPerRequest <= 0.5;
-    report.budget(`${transport} list of 50, computed every time (${db}): req/s (or ≤ 0.5 ms CPU/req: ${r.cpuMsPerRequest.toFixed(2)})`, ok ? Math.max(r.rps, readMin) : r.rps, '>=', readMin, 'req/s');
+    report.budget(
+      `${transport} list of 50, computed every time (${db}): req/s (or ≤ 0.5 ms CPU/req: ${r.cpuMsPerRequest.toFixed(2)})`,
+      ok ? Math.max(r.rps, readMin) : r.rps,
+      '>=',
+      readMin,
+      'req/s',
+    );
   }
 
   // --- the same list, repeated: whatever cache the transport has, against bare node:http sending the same body ---
   if (db === 'embedded') {
     const cached = cachedReads(gw.url, key);
     for (const [transport, spec] of Object.entries(cached)) {
-      const res = await fetch(spec.url, { method: (spec as any).method ?? 'GET', headers: { 'content-type': 'application/json', ...spec.headers }, body: (spec as any).body });
+      const res = await fetch(spec.url, {
+        method: (spec as any).method ?? 'GET',
+        headers: { 'content-type': 'application/json', ...spec.headers },
+        body: (spec as any).body,
+      });
       const bytes = Buffer.from(await res.arrayBuffer());
       if (!res.ok) throw new Error(`${transport} cached read answered ${res.status}: ${bytes.toString().slice(0, 300)}`);
       const bare = await deps.startBare(bytes, res.headers.get('content-type') ?? 'application/json');
@@ -148,7 +164,13 @@ export async function runDataPathsCase(deps: DataPathsDeps, gw: Child, computing
       ratios.sort((x, y) => x - y);
       report.throughput(`${transport} list of 50, repeated (cache hit where there is a cache)`, gw.name, g, treeRssMb(pid));
       report.throughput(`${transport} list of 50, repeated: baseline`, 'bare-http', b, NaN);
-      report.budget(`${transport} list of 50, repeated: req/s vs bare node:http sending the same ${bytes.length} B (median of 3 rounds)`, ratios[1], '>=', 0.25, 'ratio');
+      report.budget(
+        `${transport} list of 50, repeated: req/s vs bare node:http sending the same ${bytes.length} B (median of 3 rounds)`,
+        ratios[1],
+        '>=',
+        0.25,
+        'ratio',
+      );
     }
   }
 
@@ -176,7 +198,10 @@ export async function runDataPathsCase(deps: DataPathsDeps, gw: Child, computing
 async function runUnpacedMix(deps: DataPathsDeps, gw: Child) {
   const { report, adminKey: key, seconds } = deps;
   const reads = cachedReads(gw.url, key);
-  const speech = { path: '/api/v1/generate', body: JSON.stringify({ text: 'The unpaced mix asks for this again and again.', options: { provider: 'mock', format: 'mp3' } }) };
+  const speech = {
+    path: '/api/v1/generate',
+    body: JSON.stringify({ text: 'The unpaced mix asks for this again and again.', options: { provider: 'mock', format: 'mp3' } }),
+  };
   const primed = await fetch(gw.url + speech.path, { method: 'POST', headers: { 'content-type': 'application/json', ...auth(key) }, body: speech.body });
   if (!primed.ok) throw new Error(`speech priming answered ${primed.status}`);
   await primed.arrayBuffer();
@@ -199,7 +224,13 @@ async function runUnpacedMix(deps: DataPathsDeps, gw: Child) {
       `gateway CPU ${(cpuMs / total).toFixed(2)} ms per request over both`,
   );
   report.budget('unpaced mix, 200 connections (PostgreSQL): writes p97.5 (for p95)', writes.p97_5, '<=', 300, 'ms');
-  report.budget('unpaced mix, 200 connections (PostgreSQL): answers other than 2xx (503 included)', writes.non2xx + others.non2xx + writes.errors + others.errors, '<=', 0, 'count');
+  report.budget(
+    'unpaced mix, 200 connections (PostgreSQL): answers other than 2xx (503 included)',
+    writes.non2xx + others.non2xx + writes.errors + others.errors,
+    '<=',
+    0,
+    'count',
+  );
 }
 
 /** What a growth level's database did, from PostgreSQL's own statistics (`pg_stat_database`). */
@@ -254,7 +285,10 @@ const STATS_FLUSH_MS = 11_000;
  */
 export async function runGrowthCase(deps: DataPathsDeps, storeFor: (level: number) => Promise<GrowthStore>, db: 'embedded' | 'PostgreSQL') {
   const { report, adminKey: key } = deps;
-  const levels = (process.env.BENCH_GROWTH ?? '1000,10000,100000').split(',').map(Number).filter((n) => n > 0);
+  const levels = (process.env.BENCH_GROWTH ?? '1000,10000,100000')
+    .split(',')
+    .map(Number)
+    .filter((n) => n > 0);
   const seconds = Math.min(deps.seconds, 5);
   // The cost of a request is the gateway's and its database's: on PostgreSQL the server's processes
   // are not in the gateway's tree, and a whole-table aggregate (what the budget was written against)
@@ -282,7 +316,9 @@ export async function runGrowthCase(deps: DataPathsDeps, storeFor: (level: numbe
       // adding rows. Then creates, which add rows: 3,000 at least. With 1,700 (6 s on a slow hour) the
       // 1k level's gateway spent 4.30 / 4.45 ms a write against 3.52 / 3.17 ms for the 100k level's,
       // whose seeding had run the shared code 100,000 times; after 2,500 more creates they were alike.
-      const { json: warm } = await send(`${gw.url}/v1/requirements`, key, { body: { title: 'Warm-up', framework: 'gdpr', priority: 'high', acceptanceCriteria: ['Logged'] } });
+      const { json: warm } = await send(`${gw.url}/v1/requirements`, key, {
+        body: { title: 'Warm-up', framework: 'gdpr', priority: 'high', acceptanceCriteria: ['Logged'] },
+      });
       let created = 1;
       await load({
         url: `${gw.url}/v1/requirements/${warm.id}`,
@@ -303,7 +339,8 @@ export async function runGrowthCase(deps: DataPathsDeps, storeFor: (level: numbe
         if (performance.now() - warmStart > 60_000) break;
       }
       have.push(created);
-      if (created < WARM_CREATES) report.note(`growth (${db}): a gateway's warm-up made ${created} creates in 60 s, fewer than the ${WARM_CREATES} it is meant to`);
+      if (created < WARM_CREATES)
+        report.note(`growth (${db}): a gateway's warm-up made ${created} creates in 60 s, fewer than the ${WARM_CREATES} it is meant to`);
       warmWriteRates.push(lastWrites.rps);
       warmReadRates.push((await load({ ...uncachedReads(gw.url, key).rest, connections: 20, durationSeconds: seconds, serverPid: gw.pid })).rps);
     }
@@ -368,7 +405,9 @@ export async function runGrowthCase(deps: DataPathsDeps, storeFor: (level: numbe
           `paced writes by round ${w.map((x) => x.toFixed(2)).join(' / ')} ms (median ${medianOf(w).toFixed(2)}; the first 3 s after the load ${costOf(afterLoad[i]).toFixed(2)} ms); ` +
           `paced list of 50 by round ${r.map((x) => x.toFixed(2)).join(' / ')} ms (median ${medianOf(r).toFixed(2)}); ` +
           `the median write run ${fmtRun(medianRun)}; unpaced list of 50 ${fmtRun(unpaced[i])}` +
-          (work ? `; the database per write: ${fmtWork(work[i].perWrite)}, per list read: ${fmtWork(work[i].perRead)} (its background jobs in the same window included)` : ''),
+          (work
+            ? `; the database per write: ${fmtWork(work[i].perWrite)}, per list read: ${fmtWork(work[i].perRead)} (its background jobs in the same window included)`
+            : ''),
       );
     }
     // A spread needs two levels at least: with one (BENCH_GROWTH=1000) it would pass at 0 % whatever the cost.
@@ -396,7 +435,13 @@ export async function runGrowthCase(deps: DataPathsDeps, storeFor: (level: numbe
     }
     // The first level holds what its warm-up created too: the budget names what each level held.
     const held = (i: number) => `${levels[i]} (${heldFrom[i]}–${have[i]} held)`;
-    report.budget(`growth (${db}): requests answered other than 2xx, or failed, over every level's measured runs`, failed.reduce((a, b) => a + b, 0), '<=', 0, 'count');
+    report.budget(
+      `growth (${db}): requests answered other than 2xx, or failed, over every level's measured runs`,
+      failed.reduce((a, b) => a + b, 0),
+      '<=',
+      0,
+      'count',
+    );
     report.budget(
       `CPU per write (${counted}) from ${held(0)} to ${held(levels.length - 1)} requirements (${db}, ${writeRate} writes/s at each; each level against the first in the same round, median of ${GROWTH_ROUNDS} rounds): largest over smallest`,
       spread(writeRatios),
@@ -441,7 +486,8 @@ async function measureDatabaseWork(gateways: Child[], stores: GrowthStore[], key
   for (const gw of gateways) writes.push((await load({ ...writeSpec(gw.url, key, 20, 3, gw.pid), rate: writeRate })).requests);
   const afterWrites = await snapshot();
   const reads: number[] = [];
-  for (const gw of gateways) reads.push((await load({ ...uncachedReads(gw.url, key).rest, connections: 20, durationSeconds: 3, serverPid: gw.pid, rate: readRate })).requests);
+  for (const gw of gateways)
+    reads.push((await load({ ...uncachedReads(gw.url, key).rest, connections: 20, durationSeconds: 3, serverPid: gw.pid, rate: readRate })).requests);
   const afterReads = await snapshot();
   return gateways.map((_, i) => ({
     writes: writes[i],

@@ -63,16 +63,41 @@ export async function runCreateCase(deps: DatabaseDeps, db: 'embedded' | 'Postgr
   const gw = await deps.startGateway(gs.env, `gateway (${db})`);
   const bare = await deps.startSql({ ...bs.bareEnv, BASELINE_SEED: '0' }, `node:http + pg (${db})`);
   try {
-    const spec = (c: Child): LoadSpec => ({ url: `${c.url}/v1/requirements`, method: 'POST', headers: { 'content-type': 'application/json', ...auth(key) }, body: createBody, idReplacement: true, connections: 20 });
+    const spec = (c: Child): LoadSpec => ({
+      url: `${c.url}/v1/requirements`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth(key) },
+      body: createBody,
+      idReplacement: true,
+      connections: 20,
+    });
     const statements = await statementsPer(gw, 20, (i) =>
-      fetch(`${gw.url}/v1/requirements`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth(key) }, body: createBody.replace('[<id>]', `s${i}`) }).then((r) => r.arrayBuffer()),
+      fetch(`${gw.url}/v1/requirements`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth(key) },
+        body: createBody.replace('[<id>]', `s${i}`),
+      }).then((r) => r.arrayBuffer()),
     );
-    const p = await measurePair(report, `POST /v1/requirements, 20 connections (${db})`, { server: gw, spec: spec(gw), postgresDatabase: gs.database }, { server: bare, spec: spec(bare), postgresDatabase: bs.database });
+    const p = await measurePair(
+      report,
+      `POST /v1/requirements, 20 connections (${db})`,
+      { server: gw, spec: spec(gw), postgresDatabase: gs.database },
+      { server: bare, spec: spec(bare), postgresDatabase: bs.database },
+    );
     pairBudget(report, name, p, 0.25, db === 'PostgreSQL' ? 4 : undefined, `SQL statements per create: gateway ${statements.toFixed(1)}, bare 1`);
     if (db === 'PostgreSQL') {
-      report.check('#36 create on PostgreSQL: p95 at 20 connections (autocannon p97.5, the nearest percentile above)', '< 100 ms', `${p.gateway.p97_5} ms (bare ${p.baseline.p97_5} ms)`, p.gateway.p97_5 < 100, `p97.5 ${p.gateway.p97_5} ms`);
+      report.check(
+        '#36 create on PostgreSQL: p95 at 20 connections (autocannon p97.5, the nearest percentile above)',
+        '< 100 ms',
+        `${p.gateway.p97_5} ms (bare ${p.baseline.p97_5} ms)`,
+        p.gateway.p97_5 < 100,
+        `p97.5 ${p.gateway.p97_5} ms`,
+      );
     }
-    figures.write = { gateway: p.gateway.cpuMsPerRequest, database: Number.isFinite(p.gateway.postgresCpuMsPerRequest) ? p.gateway.postgresCpuMsPerRequest : 0 };
+    figures.write = {
+      gateway: p.gateway.cpuMsPerRequest,
+      database: Number.isFinite(p.gateway.postgresCpuMsPerRequest) ? p.gateway.postgresCpuMsPerRequest : 0,
+    };
     figures.db = db;
   } finally {
     await deps.stop(bare);
@@ -85,7 +110,8 @@ export async function runCreateCase(deps: DatabaseDeps, db: 'embedded' | 'Postgr
 /** Lists of 50 computed on every request: the gateway with no read-model cache against bare node:http + pg and the Apollo peer. */
 export async function runListsCase(deps: DatabaseDeps, db: 'embedded' | 'PostgreSQL', figures: ScaleFigures) {
   const { report, adminKey: key } = deps;
-  if (db === 'PostgreSQL' && !deps.freshDatabase) return report.unavailable('#36 computed lists on PostgreSQL', '≥ 0.5x / 0.6x', 'no PostgreSQL (set BENCH_DATABASE_URL)');
+  if (db === 'PostgreSQL' && !deps.freshDatabase)
+    return report.unavailable('#36 computed lists on PostgreSQL', '≥ 0.5x / 0.6x', 'no PostgreSQL (set BENCH_DATABASE_URL)');
   const [gs, bs, as] = [await store(deps, db), await store(deps, db), await store(deps, db)];
   const gw = await deps.startGateway({ ...gs.env, READ_MODEL_CACHE_BYTES: '0' }, `gateway, no read-model cache (${db})`);
   const started: Child[] = [gw];
@@ -104,25 +130,57 @@ export async function runListsCase(deps: DatabaseDeps, db: 'embedded' | 'Postgre
       idReplacement: true,
     });
     const rest = (c: Child): LoadSpec => ({ url: `${c.url}/v1/requirements?limit=50`, headers: auth(key) });
-    const trpc = (c: Child): LoadSpec => ({ url: `${c.url}/trpc/compliance.requirements?input=${encodeURIComponent(JSON.stringify({ limit: 50 }))}`, headers: auth(key) });
-    const probe = await (await fetch(`${apollo.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: GRAPHQL_QUERY, variables: { limit: 50 } }) })).json();
+    const trpc = (c: Child): LoadSpec => ({
+      url: `${c.url}/trpc/compliance.requirements?input=${encodeURIComponent(JSON.stringify({ limit: 50 }))}`,
+      headers: auth(key),
+    });
+    const probe = await (
+      await fetch(`${apollo.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: GRAPHQL_QUERY, variables: { limit: 50 } }),
+      })
+    ).json();
     if ((probe as any).data?.requirements?.data?.length !== 50) throw new Error(`Apollo peer probe: ${JSON.stringify(probe).slice(0, 300)}`);
     const gqlStatements = await statementsPer(gw, 10, (i) =>
-      fetch(`${gw.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth(key) }, body: JSON.stringify({ query: GRAPHQL_QUERY, variables: { limit: 50, nonce: `c${i}` } }) }).then((r) => r.arrayBuffer()),
+      fetch(`${gw.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth(key) },
+        body: JSON.stringify({ query: GRAPHQL_QUERY, variables: { limit: 50, nonce: `c${i}` } }),
+      }).then((r) => r.arrayBuffer()),
     );
     const restStatements = await statementsPer(gw, 10, () => fetch(`${gw.url}/v1/requirements?limit=50`, { headers: auth(key) }).then((r) => r.arrayBuffer()));
     const side = (c: Child, s: Store, spec: LoadSpec) => ({ server: c, spec, postgresDatabase: s.database });
     const cases: [string, PairResult, number, string][] = [];
     const g1 = await measurePair(report, `GraphQL list of 50 + framework + findings, computed (${db})`, side(gw, gs, gql(gw)), side(bare, bs, gql(bare)));
-    cases.push([`#36 computed GraphQL list of 50 (${db}) vs bare node:http + pg, same SELECTs`, g1, 0.5, `SQL statements per request: gateway ${gqlStatements.toFixed(1)}, bare 3`]);
+    cases.push([
+      `#36 computed GraphQL list of 50 (${db}) vs bare node:http + pg, same SELECTs`,
+      g1,
+      0.5,
+      `SQL statements per request: gateway ${gqlStatements.toFixed(1)}, bare 3`,
+    ]);
     const g2 = await measurePair(report, `GraphQL list of 50, computed (${db}) vs Apollo`, side(gw, gs, gql(gw)), side(apollo, as, gql(apollo)));
-    cases.push([`#36 computed GraphQL list of 50 (${db}) vs express + @apollo/server peer (no shared cache)`, g2, 1.5, 'peer: page SELECT + findings batched by dataloader (2 statements)']);
+    cases.push([
+      `#36 computed GraphQL list of 50 (${db}) vs express + @apollo/server peer (no shared cache)`,
+      g2,
+      1.5,
+      'peer: page SELECT + findings batched by dataloader (2 statements)',
+    ]);
     const r = await measurePair(report, `REST list of 50, computed (${db})`, side(gw, gs, rest(gw)), side(bare, bs, rest(bare)));
-    cases.push([`#36 computed REST list of 50 (${db}) vs bare node:http + pg`, r, 0.6, `SQL statements per request: gateway ${restStatements.toFixed(1)}, bare 2`]);
+    cases.push([
+      `#36 computed REST list of 50 (${db}) vs bare node:http + pg`,
+      r,
+      0.6,
+      `SQL statements per request: gateway ${restStatements.toFixed(1)}, bare 2`,
+    ]);
     const t = await measurePair(report, `tRPC list of 50, computed (${db})`, side(gw, gs, trpc(gw)), side(bare, bs, trpc(bare)));
     cases.push([`#36 computed tRPC list of 50 (${db}) vs bare node:http + pg`, t, 0.6, '']);
     for (const [name, p, min, extra] of cases) pairBudget(report, name, p, min, undefined, extra);
-    if (!figures.read || db === 'PostgreSQL') figures.read = { gateway: r.gateway.cpuMsPerRequest, database: Number.isFinite(r.gateway.postgresCpuMsPerRequest) ? r.gateway.postgresCpuMsPerRequest : 0 };
+    if (!figures.read || db === 'PostgreSQL')
+      figures.read = {
+        gateway: r.gateway.cpuMsPerRequest,
+        database: Number.isFinite(r.gateway.postgresCpuMsPerRequest) ? r.gateway.postgresCpuMsPerRequest : 0,
+      };
   } finally {
     for (const c of started.reverse()) await deps.stop(c);
     for (const s of [gs, bs, as]) await s.drop();
@@ -144,16 +202,32 @@ export async function runFilteredGrowthCase(deps: DatabaseDeps) {
       for (let s = have; s < level; s += 100) batches.push(s);
       const t0 = performance.now();
       await mapLimit(batches, 4, async (start) => {
-        const requirements = Array.from({ length: Math.min(100, level - start) }, (_, k) => ({ title: `Growth requirement ${start + k}`, framework: FRAMEWORKS[(start + k) % 4], priority: 'medium', acceptanceCriteria: ['c'] }));
-        const res = await fetch(`${gw.url}/v1/requirements/batch`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth(key) }, body: JSON.stringify({ requirements }) });
+        const requirements = Array.from({ length: Math.min(100, level - start) }, (_, k) => ({
+          title: `Growth requirement ${start + k}`,
+          framework: FRAMEWORKS[(start + k) % 4],
+          priority: 'medium',
+          acceptanceCriteria: ['c'],
+        }));
+        const res = await fetch(`${gw.url}/v1/requirements/batch`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...auth(key) },
+          body: JSON.stringify({ requirements }),
+        });
         if (!res.ok) throw new Error(`batch create → ${res.status}: ${(await res.text()).slice(0, 200)}`);
         await res.arrayBuffer();
       });
       report.note(`growth: ${level} requirements (seeded ${level - have} in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
       have = level;
       const spec = (q: string): LoadSpec => ({ url: `${gw.url}/v1/requirements?${q}`, headers: auth(key), connections: 20 });
-      last = await measurePair(report, `REST list of 50 filtered by framework at ${level} rows`, { server: gw, spec: spec('limit=50&framework=gdpr') }, { server: gw, spec: spec('limit=50') });
-      report.note(`growth at ${level}: filtered/unfiltered ${last.ratio.toFixed(2)}x req/s, CPU/req ${cpuPerRequest(last.gateway).toFixed(3)} vs ${cpuPerRequest(last.baseline).toFixed(3)} ms`);
+      last = await measurePair(
+        report,
+        `REST list of 50 filtered by framework at ${level} rows`,
+        { server: gw, spec: spec('limit=50&framework=gdpr') },
+        { server: gw, spec: spec('limit=50') },
+      );
+      report.note(
+        `growth at ${level}: filtered/unfiltered ${last.ratio.toFixed(2)}x req/s, CPU/req ${cpuPerRequest(last.gateway).toFixed(3)} vs ${cpuPerRequest(last.baseline).toFixed(3)} ms`,
+      );
     }
     const top = LEVELS[LEVELS.length - 1];
     const p = last!;

@@ -70,22 +70,27 @@ export async function runFairUseCase(report: Report, gw: Child) {
   const oneMs = performance.now() - t0;
   if (one.result !== 200) throw new Error(`fair-use: one generation answered ${one.result}`);
   const afterOne = await settleRss(gw.pid, idle);
-  report.note(`fair-use: one ${CHARS}-char progressive mp3 generation took ${oneMs.toFixed(0)} ms; RSS idle ${idle.toFixed(1)} MB, peak ${one.peak.toFixed(1)} MB, ${(afterOne.afterMs / 1000).toFixed(0)} s later ${afterOne.rss.toFixed(1)} MB`);
+  report.note(
+    `fair-use: one ${CHARS}-char progressive mp3 generation took ${oneMs.toFixed(0)} ms; RSS idle ${idle.toFixed(1)} MB, peak ${one.peak.toFixed(1)} MB, ${(afterOne.afterMs / 1000).toFixed(0)} s later ${afterOne.rss.toFixed(1)} MB`,
+  );
   report.budget(`peak RSS over idle (MB), one ${CHARS}-char generation`, Math.round(one.peak - idle), '<=', 64, 'count');
   report.budget('RSS a minute after one long generation, over idle', (afterOne.rss - idle) / idle, '<=', 0.1, 'percent');
 
   // The flood, and the other client's reads while it lasts.
   const flood = Promise.all(Array.from({ length: FLOOD }, () => progressive(gw.url, '10.0.0.1', longText(CHARS))));
   const floodStarted = performance.now();
-  const during = await peakRss(gw.pid, (async () => {
-    const reads = [];
-    let done = false;
-    void flood.finally(() => (done = true));
-    // Read for as long as the flood lasts (at least one run), 10 connections.
-    do reads.push(await load({ url: audioUrl, headers: { 'x-forwarded-for': '10.0.0.2' }, durationSeconds: 5, connections: 10 }));
-    while (!done);
-    return reads;
-  })());
+  const during = await peakRss(
+    gw.pid,
+    (async () => {
+      const reads = [];
+      let done = false;
+      void flood.finally(() => (done = true));
+      // Read for as long as the flood lasts (at least one run), 10 connections.
+      do reads.push(await load({ url: audioUrl, headers: { 'x-forwarded-for': '10.0.0.2' }, durationSeconds: 5, connections: 10 }));
+      while (!done);
+      return reads;
+    })(),
+  );
   const statuses = await flood;
   const floodMs = performance.now() - floodStarted;
   const reads = during.result;

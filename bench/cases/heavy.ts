@@ -25,7 +25,12 @@ export async function runHeavyCase(report: Report, gw: Child, key: string, count
   const starts: number[] = [];
   for (let s = 0; s < count; s += 100) starts.push(s);
   await mapLimit(starts, 4, async (start) => {
-    const requirements = Array.from({ length: Math.min(100, count - start) }, (_, k) => ({ title: `Report requirement ${start + k}`, framework: 'gdpr', priority: 'medium', acceptanceCriteria: ['c'] }));
+    const requirements = Array.from({ length: Math.min(100, count - start) }, (_, k) => ({
+      title: `Report requirement ${start + k}`,
+      framework: 'gdpr',
+      priority: 'medium',
+      acceptanceCriteria: ['c'],
+    }));
     const res = await fetch(`${gw.url}/v1/requirements/batch`, { method: 'POST', headers, body: JSON.stringify({ requirements }) });
     if (!res.ok) throw new Error(`batch create → ${res.status}`);
     await res.arrayBuffer();
@@ -33,7 +38,8 @@ export async function runHeavyCase(report: Report, gw: Child, key: string, count
   const idleUntil = performance.now() + 3000;
   const idle = await probeWhile(gw.url, () => performance.now() > idleUntil);
   const requested = await fetch(`${gw.url}/v1/compliance/reports`, { method: 'POST', headers, body: JSON.stringify({ framework: 'gdpr', format: 'pdf' }) });
-  if (requested.status !== 202) return report.unavailable('#37 health p99 while a 10,000-requirement report renders', '< 200 ms', `report request answered ${requested.status}`);
+  if (requested.status !== 202)
+    return report.unavailable('#37 health p99 while a 10,000-requirement report renders', '< 200 ms', `report request answered ${requested.status}`);
   const { reportId } = (await requested.json()) as { reportId: string };
   const t0 = performance.now();
   let status = 'pending';

@@ -49,7 +49,14 @@ async function timeStart(command: string, args: string[], cwd: string, env: Node
   }
 }
 
-export async function runNpmStartCase(report: Report, repoRoot: string, env: (dataDir: string) => NodeJS.ProcessEnv, tmp: string, bareScript: string, bareEnv: NodeJS.ProcessEnv) {
+export async function runNpmStartCase(
+  report: Report,
+  repoRoot: string,
+  env: (dataDir: string) => NodeJS.ProcessEnv,
+  tmp: string,
+  bareScript: string,
+  bareEnv: NodeJS.ProcessEnv,
+) {
   const starts: number[] = [];
   const bare: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {

@@ -20,7 +20,16 @@ async function sequentialMs(text: string, format: 'wav' | 'mp3'): Promise<{ ms: 
   const t0 = performance.now();
   const wavs: Buffer[] = [];
   for (const chunk of chunks) {
-    const wav = await provider.synthesize({ text: chunk, voice: o.voice, speed: o.speed, quality: o.quality, language: o.language, emotion: o.emotion, pitch: o.pitch, format: 'wav' });
+    const wav = await provider.synthesize({
+      text: chunk,
+      voice: o.voice,
+      speed: o.speed,
+      quality: o.quality,
+      language: o.language,
+      emotion: o.emotion,
+      pitch: o.pitch,
+      format: 'wav',
+    });
     if (!probe(wav, 'wav').ok) throw new Error('bad wav');
     wavs.push(wav);
   }
@@ -45,7 +54,10 @@ async function progressiveOverSse(gwUrl: string, text: string, format: 'wav' | '
     buffer += decoder.decode(chunk, { stream: true });
     let i: number;
     while ((i = buffer.indexOf('\n\n')) >= 0) {
-      const line = buffer.slice(0, i).split('\n').find((l) => l.startsWith('data:'));
+      const line = buffer
+        .slice(0, i)
+        .split('\n')
+        .find((l) => l.startsWith('data:'));
       buffer = buffer.slice(i + 2);
       if (!line) continue;
       const e = JSON.parse(line.slice(5));

@@ -17,7 +17,16 @@ export interface SeamDeps {
 }
 
 /** Gateway spec against the bare server answering the bytes the gateway answers. */
-async function againstBare(deps: SeamDeps, gw: Child, name: string, spec: LoadSpec, budget: string, minRatio: number, maxCpu?: number, check?: (res: Response) => string | undefined) {
+async function againstBare(
+  deps: SeamDeps,
+  gw: Child,
+  name: string,
+  spec: LoadSpec,
+  budget: string,
+  minRatio: number,
+  maxCpu?: number,
+  check?: (res: Response) => string | undefined,
+) {
   const res = await fetch(spec.url, { method: spec.method ?? 'GET', headers: spec.headers, body: spec.body });
   const bytes = Buffer.from(await res.arrayBuffer());
   const wrong = !res.ok ? `answered ${res.status}` : check?.(res);
@@ -36,8 +45,15 @@ async function againstBare(deps: SeamDeps, gw: Child, name: string, spec: LoadSp
 }
 
 export async function runAudioCase(deps: SeamDeps, gw: Child, audioUrl: string) {
-  await againstBare(deps, gw, 'GET /api/v1/audio/{hash} (hot tier, mp3)', { url: audioUrl }, '#34 hot audio GET vs bare node:http, same bytes', 0.9, 2, (res) =>
-    res.headers.get('x-cached-tier') === 'memory' ? undefined : `not from the hot tier (${res.headers.get('x-cached-tier')})`,
+  await againstBare(
+    deps,
+    gw,
+    'GET /api/v1/audio/{hash} (hot tier, mp3)',
+    { url: audioUrl },
+    '#34 hot audio GET vs bare node:http, same bytes',
+    0.9,
+    2,
+    (res) => (res.headers.get('x-cached-tier') === 'memory' ? undefined : `not from the hot tier (${res.headers.get('x-cached-tier')})`),
   );
 }
 
@@ -45,7 +61,8 @@ export async function runGenerateCase(deps: SeamDeps, gw: Child, body: string) {
   const spec = { url: `${gw.url}/api/v1/generate`, method: 'POST' as const, headers: { 'content-type': 'application/json' }, body };
   const probe = await fetch(spec.url, { method: 'POST', headers: spec.headers, body });
   const cached = ((await probe.json()) as { cached?: boolean }).cached;
-  if (cached !== true) return deps.report.unavailable('#34 cache-hit POST /api/v1/generate vs bare node:http, same JSON', '≥ 0.9x', 'the repeated generate was not a cache hit');
+  if (cached !== true)
+    return deps.report.unavailable('#34 cache-hit POST /api/v1/generate vs bare node:http, same JSON', '≥ 0.9x', 'the repeated generate was not a cache hit');
   await againstBare(deps, gw, 'POST /api/v1/generate (cache hit)', spec, '#34 cache-hit POST /api/v1/generate vs bare node:http, same JSON', 0.9);
 }
 
@@ -54,10 +71,19 @@ export async function runReadHitCase(deps: SeamDeps, gw: Child) {
   const auth = { authorization: `Bearer ${deps.adminKey}` };
   const specs: [string, LoadSpec, number][] = [
     ['REST GET /v1/requirements?limit=50', { url: `${gw.url}/v1/requirements?limit=50`, headers: auth }, 0.5],
-    ['tRPC compliance.requirements {limit: 50}', { url: `${gw.url}/trpc/compliance.requirements?input=${encodeURIComponent(JSON.stringify({ limit: 50 }))}`, headers: auth }, 0.5],
+    [
+      'tRPC compliance.requirements {limit: 50}',
+      { url: `${gw.url}/trpc/compliance.requirements?input=${encodeURIComponent(JSON.stringify({ limit: 50 }))}`, headers: auth },
+      0.5,
+    ],
     [
       'GraphQL requirements(limit: 50) + framework + findings',
-      { url: `${gw.url}/graphql`, method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ query: GRAPHQL_QUERY, variables: { limit: 50 } }) },
+      {
+        url: `${gw.url}/graphql`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth },
+        body: JSON.stringify({ query: GRAPHQL_QUERY, variables: { limit: 50 } }),
+      },
       0.4,
     ],
   ];

@@ -13,7 +13,11 @@ const NAME = '#31 cache-hit POST /v1/audio/speech vs POST /api/v1/generate + aud
 
 export async function runSpeechCase(report: Report, gw: Child, key: string, text: string) {
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
-  const gen = await fetch(`${gw.url}/api/v1/generate`, { method: 'POST', headers, body: JSON.stringify({ text, options: { provider: 'mock', format: 'mp3' } }) });
+  const gen = await fetch(`${gw.url}/api/v1/generate`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ text, options: { provider: 'mock', format: 'mp3' } }),
+  });
   const g = (await gen.json()) as { audioUrl?: string; metadata?: { voice?: string } };
   const voice = g.metadata?.voice ?? 'alloy';
   const speechBody = JSON.stringify({ model: 'mock', input: text, voice, response_format: 'mp3' });

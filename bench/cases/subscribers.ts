@@ -78,7 +78,12 @@ async function trpcSseSubscriber(httpUrl: string, key: string): Promise<Subscrib
         buffer += decoder.decode(chunk, { stream: true });
         let i: number;
         while ((i = buffer.indexOf('\n\n')) >= 0) {
-          const data = buffer.slice(0, i).split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+          const data = buffer
+            .slice(0, i)
+            .split('\n')
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5).trim())
+            .join('\n');
           buffer = buffer.slice(i + 2);
           if (!data) continue;
           const v = JSON.parse(data);
@@ -124,7 +129,11 @@ export async function runSubscribersCase(report: Report, gw: Child, adminKey: st
   const rssIdle = rssMb(gw.pid);
   const memoryIdle = await memoryOf(gw.url);
   const kinds = [dashboardSubscriber, graphqlWsSubscriber, (u: string, k: string) => trpcSseSubscriber(gw.url, k)];
-  const subscribers = await mapLimit(Array.from({ length: count }, (_, i) => i), 50, (i) => kinds[i % 3](wsUrl, adminKey));
+  const subscribers = await mapLimit(
+    Array.from({ length: count }, (_, i) => i),
+    50,
+    (i) => kinds[i % 3](wsUrl, adminKey),
+  );
   await new Promise((r) => setTimeout(r, 500));
   const rssConnected = rssMb(gw.pid);
   // An instant reading after delivery lands anywhere in the collector's cycle (the same run read
@@ -140,16 +149,20 @@ export async function runSubscribersCase(report: Report, gw: Child, adminKey: st
 
   const created: string[] = [];
   const t0 = performance.now();
-  await mapLimit(Array.from({ length: EVENTS }, (_, i) => i), 4, async (i) => {
-    const res = await fetch(`${gw.url}/v1/requirements`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminKey}` },
-      body: JSON.stringify({ title: `Subscriber bench ${i}`, framework: 'gdpr', priority: 'medium' }),
-    });
-    const body: any = await res.json();
-    if (res.status !== 201 && res.status !== 200) throw new Error(`create requirement → ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
-    created.push(body.id ?? body.data?.id);
-  });
+  await mapLimit(
+    Array.from({ length: EVENTS }, (_, i) => i),
+    4,
+    async (i) => {
+      const res = await fetch(`${gw.url}/v1/requirements`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${adminKey}` },
+        body: JSON.stringify({ title: `Subscriber bench ${i}`, framework: 'gdpr', priority: 'medium' }),
+      });
+      const body: any = await res.json();
+      if (res.status !== 201 && res.status !== 200) throw new Error(`create requirement → ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
+      created.push(body.id ?? body.data?.id);
+    },
+  );
   // Wait (bounded) until everyone has everything.
   const complete = () => subscribers.every((s) => created.every((id) => s.ids.has(id)));
   const deadline = Date.now() + 30_000;

@@ -61,7 +61,12 @@ export async function runWritesCase(deps: WritesDeps, env: Record<string, string
     const one = await measure(gw, key, 1, { amount: 300 });
     const twenty = await measure(gw, key, 20, { durationSeconds: seconds });
     report.throughput(`POST /v1/requirements, 20 connections (${db}, writes case)`, gw.name, twenty.r, treeRssMb(gw.pid));
-    report.note(`writes (${db}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}: ${one.line}; ${twenty.line}`);
+    report.note(
+      `writes (${db}), load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')}: ${one.line}; ${twenty.line}`,
+    );
   } finally {
     await deps.stopGateway(gw);
   }

@@ -41,7 +41,12 @@ function statOf(pid: number | string): { name: string; ppid: number; cpuMs: numb
   const close = stat.lastIndexOf(')');
   const rest = stat.slice(close + 2).split(' ');
   const ms = (ticks: number) => (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
-  return { name: stat.slice(stat.indexOf('(') + 1, close), ppid: Number(rest[1]), cpuMs: ms(Number(rest[11]) + Number(rest[12])), reapedMs: ms(Number(rest[13]) + Number(rest[14])) };
+  return {
+    name: stat.slice(stat.indexOf('(') + 1, close),
+    ppid: Number(rest[1]),
+    cpuMs: ms(Number(rest[11]) + Number(rest[12])),
+    reapedMs: ms(Number(rest[13]) + Number(rest[14])),
+  };
 }
 
 const pids = () => fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
@@ -131,7 +136,10 @@ export function databaseCpuMs(database: string): number {
  * statistics upkeep) is then done before a measurement starts, so it is not charged to the
  * requests measured next. Resolves with how long it waited.
  */
-export async function waitUntilQuiet(pid: number, { idleShare = 0.05, windowMs = 1000, timeoutMs = 60_000, alsoNamed = undefined as string | undefined } = {}): Promise<number> {
+export async function waitUntilQuiet(
+  pid: number,
+  { idleShare = 0.05, windowMs = 1000, timeoutMs = 60_000, alsoNamed = undefined as string | undefined } = {},
+): Promise<number> {
   const start = performance.now();
   // `alsoNamed`: processes outside the tree whose work the load left behind too (`postgres`: the
   // server's backends running the upkeep's ANALYZE or VACUUM, its autovacuum where it has one).
@@ -148,7 +156,14 @@ export async function waitUntilQuiet(pid: number, { idleShare = 0.05, windowMs =
  * Starts `node <script>` and waits for a line matching `readyLine` (its first group is the URL).
  * stdout/stderr are kept (the last 8 KB) so a failed start explains itself.
  */
-export function startChild(name: string, script: string, env: NodeJS.ProcessEnv, readyLine: RegExp, timeoutMs = 60_000, nodeArgs: string[] = []): Promise<Child> {
+export function startChild(
+  name: string,
+  script: string,
+  env: NodeJS.ProcessEnv,
+  readyLine: RegExp,
+  timeoutMs = 60_000,
+  nodeArgs: string[] = [],
+): Promise<Child> {
   const started = performance.now();
   const proc = spawn(process.execPath, [...nodeArgs, script], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   running.add(proc);

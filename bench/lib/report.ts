@@ -19,7 +19,21 @@ interface BudgetRow {
 }
 
 const fmt = (v: number, unit: Unit) =>
-  !Number.isFinite(v) ? String(v) : unit === 'ratio' ? v.toFixed(2) : unit === 'percent' ? `${(v * 100).toFixed(1)} %` : unit === 'ms' ? `${v.toFixed(0)} ms` : unit === 'KB' ? `${v.toFixed(1)} KB` : unit === 'MB' ? `${v.toFixed(0)} MB` : unit === 'req/s' ? `${v.toFixed(0)} req/s` : String(v);
+  !Number.isFinite(v)
+    ? String(v)
+    : unit === 'ratio'
+      ? v.toFixed(2)
+      : unit === 'percent'
+        ? `${(v * 100).toFixed(1)} %`
+        : unit === 'ms'
+          ? `${v.toFixed(0)} ms`
+          : unit === 'KB'
+            ? `${v.toFixed(1)} KB`
+            : unit === 'MB'
+              ? `${v.toFixed(0)} MB`
+              : unit === 'req/s'
+                ? `${v.toFixed(0)} req/s`
+                : String(v);
 
 const cpu = (r: LoadResult) => {
   if (!Number.isFinite(r.cpuMsPerRequest)) return '–';
@@ -37,7 +51,9 @@ export class Report {
 
   throughput(caseName: string, server: string, r: LoadResult, rss: number) {
     this.rows.push({ caseName, server, r, rss });
-    console.error(`[bench] ${caseName} — ${server}: ${r.rps.toFixed(0)} req/s, ${cpu(r)} ms CPU/req, p50 ${r.p50} ms, p97.5 ${r.p97_5} ms, p99 ${r.p99} ms, RSS ${rss.toFixed(1)} MB, errors ${r.errors}, non-2xx ${r.non2xx}`);
+    console.error(
+      `[bench] ${caseName} — ${server}: ${r.rps.toFixed(0)} req/s, ${cpu(r)} ms CPU/req, p50 ${r.p50} ms, p97.5 ${r.p97_5} ms, p99 ${r.p99} ms, RSS ${rss.toFixed(1)} MB, errors ${r.errors}, non-2xx ${r.non2xx}`,
+    );
   }
 
   budget(name: string, value: number, op: '>=' | '<=', limit: number, unit: Unit, _runs?: LoadResult[]) {
@@ -67,13 +83,19 @@ export class Report {
 
   print() {
     const out: string[] = [];
-    out.push(`Machine: ${os.cpus().length} CPU (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, node ${process.version}, ${os.platform()} ${os.release()}`);
-    out.push(`Settings: ${this.settings.connections} connections, ${this.settings.seconds} s per run after ${this.settings.warmup} s warm-up; client and servers share the machine; load from ${this.settings.workers} autocannon child processes; CPU and RSS count every process a server started.`);
+    out.push(
+      `Machine: ${os.cpus().length} CPU (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, node ${process.version}, ${os.platform()} ${os.release()}`,
+    );
+    out.push(
+      `Settings: ${this.settings.connections} connections, ${this.settings.seconds} s per run after ${this.settings.warmup} s warm-up; client and servers share the machine; load from ${this.settings.workers} autocannon child processes; CPU and RSS count every process a server started.`,
+    );
     out.push('');
     out.push('| case | server | req/s | CPU ms/req (tree + own PG db) | p50 ms | p97.5 ms | p99 ms | RSS MB | errors / non-2xx |');
     out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const { caseName, server, r, rss } of this.rows) {
-      out.push(`| ${caseName} | ${server} | ${r.rps.toFixed(0)} | ${cpu(r)} | ${r.p50} | ${r.p97_5} | ${r.p99} | ${rss.toFixed(1)} | ${r.errors} / ${r.non2xx} |`);
+      out.push(
+        `| ${caseName} | ${server} | ${r.rps.toFixed(0)} | ${cpu(r)} | ${r.p50} | ${r.p97_5} | ${r.p99} | ${rss.toFixed(1)} | ${r.errors} / ${r.non2xx} |`,
+      );
     }
     out.push('');
     out.push('| budget | measured | limit | result |');

@@ -10,5 +10,8 @@ export function longText(chars: number): string {
     sentences.push(s);
     length += s.length + 1;
   }
-  return sentences.join(' ').slice(0, chars).replace(/\s+\S*$/, '.');
+  return sentences
+    .join(' ')
+    .slice(0, chars)
+    .replace(/\s+\S*$/, '.');
 }

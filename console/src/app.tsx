@@ -16,7 +16,11 @@ interface Page {
 
 const has = (v: Viewer, ...ps: Permission[]) => v.isAdmin || ps.some((p) => v.permissions.includes(p));
 const PAGES: Page[] = [
-  { id: 'compliance', title: 'Compliance', visible: (v) => has(v, 'READ_COMPLIANCE', 'READ_REQUIREMENTS', 'READ_AUDITS', 'READ_DASHBOARD', 'WRITE_COMPLIANCE') },
+  {
+    id: 'compliance',
+    title: 'Compliance',
+    visible: (v) => has(v, 'READ_COMPLIANCE', 'READ_REQUIREMENTS', 'READ_AUDITS', 'READ_DASHBOARD', 'WRITE_COMPLIANCE'),
+  },
   { id: 'speech', title: 'Speech', visible: (v) => v.speechOpen || has(v, 'TTS_GENERATE', 'TTS_READ', 'TTS_ADMIN') },
   { id: 'admin', title: 'Administration', visible: (v) => has(v, 'MANAGE_API_KEYS', 'MANAGE_WEBHOOKS') },
 ];
@@ -50,7 +54,15 @@ function SignIn(props: { onSignedIn: (v: Viewer) => void; error: unknown }) {
       <form onSubmit={submit} aria-describedby="signin-help">
         <div class="field">
           <label for="api-key">API key</label>
-          <input id="api-key" name="api-key" type="password" autoComplete="off" required value={key} onInput={(e) => setKey((e.target as HTMLInputElement).value)} />
+          <input
+            id="api-key"
+            name="api-key"
+            type="password"
+            autoComplete="off"
+            required
+            value={key}
+            onInput={(e) => setKey((e.target as HTMLInputElement).value)}
+          />
         </div>
         <p id="signin-help" class="hint">
           The admin key is printed once on the gateway's first start (or set with <code>ADMIN_API_KEY</code>).
@@ -74,7 +86,8 @@ function KeyBadge({ viewer, onSignOut }: { viewer: Viewer; onSignOut: () => void
         </summary>
         <div class="key-details">
           <p>
-            Key <code>{viewer.keyId}</code>, plan {show(viewer.plan)}. Speech {viewer.speechOpen ? 'is open on this gateway' : 'needs a key with tts permissions'}.
+            Key <code>{viewer.keyId}</code>, plan {show(viewer.plan)}. Speech{' '}
+            {viewer.speechOpen ? 'is open on this gateway' : 'needs a key with tts permissions'}.
           </p>
           <p id="permissions-label">Permissions:</p>
           <ul class="permissions" aria-labelledby="permissions-label" data-testid="permissions">
@@ -140,13 +153,15 @@ export function App() {
 
   useEffect(() => {
     if (!session.key()) return;
-    gql(ViewerDocument).then(
-      ({ viewer }) => setViewer(viewer),
-      (err) => {
-        if (err instanceof ApiError && err.code === 'AUTHENTICATION_ERROR') session.clear();
-        setSignInError(err);
-      },
-    ).finally(() => setChecking(false));
+    gql(ViewerDocument)
+      .then(
+        ({ viewer }) => setViewer(viewer),
+        (err) => {
+          if (err instanceof ApiError && err.code === 'AUTHENTICATION_ERROR') session.clear();
+          setSignInError(err);
+        },
+      )
+      .finally(() => setChecking(false));
   }, []);
 
   const signOut = () => {
@@ -161,12 +176,24 @@ export function App() {
     document.title = current ? `${current.title} · Gateway console` : 'Gateway console';
   }, [current?.id]);
 
-  if (checking) return <p class="loading" role="status">Loading…</p>;
+  if (checking)
+    return (
+      <p class="loading" role="status">
+        Loading…
+      </p>
+    );
   if (!viewer) return <SignIn error={signInError} onSignedIn={setViewer} />;
 
   return (
     <ViewerContext.Provider value={viewer}>
-      <a class="skip" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>
+      <a
+        class="skip"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         Skip to content
       </a>
       <header class="top">
@@ -187,7 +214,8 @@ export function App() {
       </header>
       {feed.alerts.length ? (
         <div class="alert-banner" role="alert">
-          System alert: {String(feed.alerts[0].data.message ?? feed.alerts[0].data.status ?? feed.alerts[0].type)} ({new Date(feed.alerts[0].createdAt).toLocaleTimeString()})
+          System alert: {String(feed.alerts[0].data.message ?? feed.alerts[0].data.status ?? feed.alerts[0].type)} (
+          {new Date(feed.alerts[0].createdAt).toLocaleTimeString()})
         </div>
       ) : null}
       <main id="main" tabIndex={-1}>

@@ -14,8 +14,7 @@ export function ErrorNote({ error }: { error: unknown }) {
   return (
     <div class="error" role="alert" data-code={e.code}>
       <strong>{sentence ?? e.message}</strong>
-      {sentence && e.message && e.message !== sentence ? <span class="error-detail"> {e.message}</span> : null}{' '}
-      <small class="error-code">{e.code}</small>
+      {sentence && e.message && e.message !== sentence ? <span class="error-detail"> {e.message}</span> : null} <small class="error-code">{e.code}</small>
       {e.fields?.length ? (
         <ul>
           {e.fields.map((f) => (
@@ -45,7 +44,14 @@ export function Section(props: { title: string; id: string; children: ComponentC
  * Label and control side by side, not nested: a nested control's value would become part of its
  * accessible name ("Framework gdpr").
  */
-export function Select(props: { label: string; value: string; options: readonly (string | [string, string])[]; onChange: (v: string) => void; id: string; name?: string }) {
+export function Select(props: {
+  label: string;
+  value: string;
+  options: readonly (string | [string, string])[];
+  onChange: (v: string) => void;
+  id: string;
+  name?: string;
+}) {
   return (
     <div class="field">
       <label for={props.id}>{props.label}</label>
@@ -63,7 +69,17 @@ export function Select(props: { label: string; value: string; options: readonly 
   );
 }
 
-export function TextField(props: { label: string; value: string; onInput: (v: string) => void; id: string; required?: boolean; type?: string; placeholder?: string; multiline?: boolean; autoComplete?: string }) {
+export function TextField(props: {
+  label: string;
+  value: string;
+  onInput: (v: string) => void;
+  id: string;
+  required?: boolean;
+  type?: string;
+  placeholder?: string;
+  multiline?: boolean;
+  autoComplete?: string;
+}) {
   const onInput = (e: Event) => props.onInput((e.target as HTMLInputElement).value);
   return (
     <div class="field">
@@ -73,7 +89,16 @@ export function TextField(props: { label: string; value: string; onInput: (v: st
       {props.multiline ? (
         <textarea id={props.id} name={props.id} value={props.value} onInput={onInput} required={props.required} placeholder={props.placeholder} rows={4} />
       ) : (
-        <input id={props.id} name={props.id} type={props.type ?? 'text'} value={props.value} onInput={onInput} required={props.required} placeholder={props.placeholder} autoComplete={props.autoComplete ?? 'off'} />
+        <input
+          id={props.id}
+          name={props.id}
+          type={props.type ?? 'text'}
+          value={props.value}
+          onInput={onInput}
+          required={props.required}
+          placeholder={props.placeholder}
+          autoComplete={props.autoComplete ?? 'off'}
+        />
       )}
     </div>
   );

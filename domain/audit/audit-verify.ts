@@ -40,18 +40,46 @@ export async function verifyTrail(em: EntityManager): Promise<AuditVerification>
       const seq = Number(r.seq);
       sealed++;
       if (seq !== expectedSeq) {
-        flag({ seq, id: r.id, problem: 'rows-missing', message: `rows ${expectedSeq}…${seq - 1} of the chain are missing`, expected: String(expectedSeq), found: String(seq) });
+        flag({
+          seq,
+          id: r.id,
+          problem: 'rows-missing',
+          message: `rows ${expectedSeq}…${seq - 1} of the chain are missing`,
+          expected: String(expectedSeq),
+          found: String(seq),
+        });
       }
       const content = contentOf(r);
       if (content !== r.content_hash) {
-        flag({ seq, id: r.id, problem: 'content-altered', message: `row ${seq} no longer matches its content hash: its content was changed`, expected: r.content_hash, found: content });
+        flag({
+          seq,
+          id: r.id,
+          problem: 'content-altered',
+          message: `row ${seq} no longer matches its content hash: its content was changed`,
+          expected: r.content_hash,
+          found: content,
+        });
       }
       if (r.previous_hash !== previousHash) {
-        flag({ seq, id: r.id, problem: 'link-broken', message: `row ${seq} does not link to the row before it`, expected: previousHash, found: String(r.previous_hash) });
+        flag({
+          seq,
+          id: r.id,
+          problem: 'link-broken',
+          message: `row ${seq} does not link to the row before it`,
+          expected: previousHash,
+          found: String(r.previous_hash),
+        });
       }
       const own = chainHashOf(seq, String(r.previous_hash), r.content_hash);
       if (own !== r.hash) {
-        flag({ seq, id: r.id, problem: 'hash-altered', message: `row ${seq} carries a hash that does not follow from its position, link and content`, expected: own, found: String(r.hash) });
+        flag({
+          seq,
+          id: r.id,
+          problem: 'hash-altered',
+          message: `row ${seq} carries a hash that does not follow from its position, link and content`,
+          expected: own,
+          found: String(r.hash),
+        });
       }
       previousHash = String(r.hash);
       expectedSeq = seq + 1;
@@ -63,13 +91,23 @@ export async function verifyTrail(em: EntityManager): Promise<AuditVerification>
   let unsealed = 0;
   let oldestUnsealedAt: string | null = null;
   for (let offset = 0; ; offset += VERIFY_BATCH) {
-    const rows = await conn.execute<TrailRow[]>(`select ${ROW_COLUMNS} from audit_trail where seq is null order by at, id limit ? offset ?`, [VERIFY_BATCH, offset]);
+    const rows = await conn.execute<TrailRow[]>(`select ${ROW_COLUMNS} from audit_trail where seq is null order by at, id limit ? offset ?`, [
+      VERIFY_BATCH,
+      offset,
+    ]);
     for (const r of rows) {
       unsealed++;
       oldestUnsealedAt ??= new Date(r.at).toISOString();
       const content = contentOf(r);
       if (content !== r.content_hash) {
-        flag({ seq: null, id: r.id, problem: 'content-altered', message: `unsealed row ${r.id} no longer matches its content hash`, expected: r.content_hash, found: content });
+        flag({
+          seq: null,
+          id: r.id,
+          problem: 'content-altered',
+          message: `unsealed row ${r.id} no longer matches its content hash`,
+          expected: r.content_hash,
+          found: content,
+        });
       }
     }
     if (rows.length < VERIFY_BATCH) break;

@@ -127,14 +127,14 @@ export class AuthService {
     const secret = `sk_admin_${randomBytes(24).toString('base64url')}`;
     await em.transactional(async (tx) => {
       const key = tx.create(ApiKey, {
-      id: newId('key'),
-      name: 'bootstrap admin',
-      secretHash: hashSecret(secret),
-      prefix: secret.slice(0, 12),
-      permissions: [...ALL_PERMISSIONS],
-      plan: 'enterprise',
-      isAdmin: true,
-      createdAt: clock.now(),
+        id: newId('key'),
+        name: 'bootstrap admin',
+        secretHash: hashSecret(secret),
+        prefix: secret.slice(0, 12),
+        permissions: [...ALL_PERMISSIONS],
+        plan: 'enterprise',
+        isAdmin: true,
+        createdAt: clock.now(),
       });
       this.auditTrail?.record(tx as EntityManager, SYSTEM_ACTOR, { action: 'api_key.issue', entityType: 'api_key', entityId: key.id }, null, auditedKey(key));
     });
@@ -165,7 +165,10 @@ export class AuthService {
     this.cache.set(digest, { principal, until });
     if (row && principal) {
       // At most once per cache period per key; a failed bookkeeping write never fails the request.
-      await this.rootEm.fork().nativeUpdate(ApiKey, { id: row.id }, { lastUsedAt: new Date(now) }).catch(() => undefined);
+      await this.rootEm
+        .fork()
+        .nativeUpdate(ApiKey, { id: row.id }, { lastUsedAt: new Date(now) })
+        .catch(() => undefined);
     }
     return principal;
   }
@@ -279,7 +282,13 @@ export class AuthService {
           stopped.push(k.id);
           if (k.revokedAt) continue;
           k.revokedAt = revokedAt;
-          this.auditTrail?.record(tx as EntityManager, actorOf(ctx), { action: 'api_key.revoke', entityType: 'api_key', entityId: k.id }, { revokedAt: null }, { revokedAt: revokedAt.toISOString(), ...(k === key ? {} : { cascadedFrom: key.id }) });
+          this.auditTrail?.record(
+            tx as EntityManager,
+            actorOf(ctx),
+            { action: 'api_key.revoke', entityType: 'api_key', entityId: k.id },
+            { revokedAt: null },
+            { revokedAt: revokedAt.toISOString(), ...(k === key ? {} : { cascadedFrom: key.id }) },
+          );
         }
         const children: ApiKey[] = await tx.find(ApiKey, { createdBy: { $in: generation.map((k) => k.id) } });
         generation = children.filter((c) => !seen.has(c.id));
@@ -358,4 +367,3 @@ const auditedKey = (k: ApiKey) => ({
   expiresAt: k.expiresAt ? k.expiresAt.toISOString() : null,
   createdBy: k.createdBy ?? null,
 });
-

@@ -100,7 +100,12 @@ export class PrincipalWatch {
   async announceRevoked(keyIds: string[]): Promise<void> {
     if (!keyIds.length) return;
     this.revoked(keyIds);
-    await this.bus.publish(PRINCIPAL_CHANNEL, { id: `revoked-${keyIds[0]}-${clock.nowMs()}`, type: 'api_key.revoked', data: { keyIds }, createdAt: clock.now().toISOString() });
+    await this.bus.publish(PRINCIPAL_CHANNEL, {
+      id: `revoked-${keyIds[0]}-${clock.nowMs()}`,
+      type: 'api_key.revoked',
+      data: { keyIds },
+      createdAt: clock.now().toISOString(),
+    });
   }
 
   close() {
@@ -192,7 +197,12 @@ export class PrincipalWatch {
  * AUTHORIZATION_ERROR); reads after that are done. Transports turn that rejection into their own
  * error-then-end.
  */
-export function whileValid<T>(watcher: PrincipalWatch, principal: Principal | null | undefined, required: Permission | null, source: AsyncIterableIterator<T>): AsyncIterableIterator<T> {
+export function whileValid<T>(
+  watcher: PrincipalWatch,
+  principal: Principal | null | undefined,
+  required: Permission | null,
+  source: AsyncIterableIterator<T>,
+): AsyncIterableIterator<T> {
   let loss: PrincipalLoss | null = null;
   let reported = false;
   let wake: ((r: IteratorResult<T>) => void) | null = null;

@@ -64,7 +64,14 @@ export class ChangeRunner {
       work({
         tx,
         audit: (entityType, action, entityId, previous, next) => {
-          auditTrail.recordChangeInto(rows, tx, actorOf(ctx), { action, entityType, entityId }, previous as Record<string, unknown> | null, next as Record<string, unknown>);
+          auditTrail.recordChangeInto(
+            rows,
+            tx,
+            actorOf(ctx),
+            { action, entityType, entityId },
+            previous as Record<string, unknown> | null,
+            next as Record<string, unknown>,
+          );
         },
         emit: (type, data) => {
           staged.push(makeEvent(type, data));
@@ -102,7 +109,9 @@ export class ChangeRunner {
         added.push(...tallyDeltaOf(table, row));
       },
       audit: (entityType, action, entityId, previous, next) => {
-        audited = auditTrail.changeInto(first, actor, { action, entityType, entityId }, previous as Record<string, unknown> | null, next as Record<string, unknown>) || audited;
+        audited =
+          auditTrail.changeInto(first, actor, { action, entityType, entityId }, previous as Record<string, unknown> | null, next as Record<string, unknown>) ||
+          audited;
       },
       emit: (type, data) => {
         staged.push(makeEvent(type, data));

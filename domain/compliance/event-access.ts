@@ -28,7 +28,8 @@ export const EVENT_READ_PERMISSIONS: Readonly<Record<ComplianceEventType, readon
 export const reportReadPermission = (origin: unknown): Permission => (origin === 'compliance' ? 'read:compliance' : 'read:dashboard');
 
 /** Reports belong to their requester; the admin sees every one. Rows without a requester are the admin's. */
-export const ownsReport = (principal: Principal, requestedBy: string | null | undefined): boolean => principal.isAdmin || (!!requestedBy && requestedBy === principal.keyId);
+export const ownsReport = (principal: Principal, requestedBy: string | null | undefined): boolean =>
+  principal.isAdmin || (!!requestedBy && requestedBy === principal.keyId);
 
 /** Activity entries name what they touched; the name is only shown to keys that may read that thing. */
 const ACTIVITY_SUBJECT: { prefix: string; noun: string; permission: Permission }[] = [

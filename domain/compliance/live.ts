@@ -31,7 +31,10 @@ export function createLiveComplianceServices(
   shared.events.setOutbox(webhooks);
   const webhookDelivery = new DeliveryWorker(deps.rootEm, { instanceId: deps.instanceId, policy, gate: deps.deliveryGate });
   webhooks.onEnqueued = () => webhookDelivery.kick();
-  const reports = new ReportService(deps.rootEm, jobs, shared.events, shared.auditTrail, deps.links, { organisation: deps.organisationName, heavy: deps.heavyWork });
+  const reports = new ReportService(deps.rootEm, jobs, shared.events, shared.auditTrail, deps.links, {
+    organisation: deps.organisationName,
+    heavy: deps.heavyWork,
+  });
   const dashboard = new DashboardService({ health: shared.health, measure: (em) => shared.complianceStatus.measure(em) });
   let purge: NodeJS.Timeout | undefined;
 
@@ -74,7 +77,11 @@ export function subscribeComplianceEvents(
   return whileValid(principals, ctx.principal, 'read:dashboard', complianceEventStream(ctx, bus, types));
 }
 
-function complianceEventStream(ctx: Pick<DomainContext, 'principal'>, bus: EventBus, types?: readonly string[] | null): AsyncIterableIterator<LiveComplianceEvent> {
+function complianceEventStream(
+  ctx: Pick<DomainContext, 'principal'>,
+  bus: EventBus,
+  types?: readonly string[] | null,
+): AsyncIterableIterator<LiveComplianceEvent> {
   const principal = requirePermission(ctx, 'read:dashboard');
   const wanted = types && types.length ? new Set(types) : null;
   if (wanted) {
@@ -92,6 +99,12 @@ function complianceEventStream(ctx: Pick<DomainContext, 'principal'>, bus: Event
     COMPLIANCE_CHANNEL,
     // Only what this key may read (domain/compliance/event-access.ts).
     (e) => (!wanted || wanted.has(e.type) || wanted.has(WS_EVENT_OF[e.type as ComplianceEventType])) && eventFor(principal, e) !== null,
-    (e) => ({ id: e.id, type: e.type, wsType: WS_EVENT_OF[e.type as ComplianceEventType] ?? 'system_alert', data: eventFor(principal, e)!.data, createdAt: e.createdAt }),
+    (e) => ({
+      id: e.id,
+      type: e.type,
+      wsType: WS_EVENT_OF[e.type as ComplianceEventType] ?? 'system_alert',
+      data: eventFor(principal, e)!.data,
+      createdAt: e.createdAt,
+    }),
   );
 }

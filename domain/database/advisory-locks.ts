@@ -28,7 +28,10 @@ export class PgAdvisoryLocks {
   private readonly pool: Pool;
   private readonly waitTimeoutMs: number;
 
-  constructor(databaseUrl: string, private readonly opts: AdvisoryLockOptions = {}) {
+  constructor(
+    databaseUrl: string,
+    private readonly opts: AdvisoryLockOptions = {},
+  ) {
     this.waitTimeoutMs = opts.waitTimeoutMs ?? 120_000;
     this.pool = new Pool({
       connectionString: databaseUrl,

@@ -127,10 +127,7 @@ const digest = (s) => crypto.createHash('sha256').update(s).digest();
 
 /** A FATAL ErrorResponse as PostgreSQL sends it, e.g. 28P01 for a wrong password. */
 function fatal(code, message) {
-  const fields = Buffer.concat([
-    Buffer.from(`SFATAL\0VFATAL\0C${code}\0M${message}\0`, 'utf8'),
-    Buffer.from([0]),
-  ]);
+  const fields = Buffer.concat([Buffer.from(`SFATAL\0VFATAL\0C${code}\0M${message}\0`, 'utf8'), Buffer.from([0])]);
   const head = Buffer.alloc(5);
   head.write('E', 0);
   head.writeInt32BE(4 + fields.length, 1);
@@ -198,7 +195,10 @@ function authenticatingProxy(socketPath, password, clients) {
         if (length < 4 || length > MAX_STARTUP_BYTES) return refuse('08P01', 'invalid message length');
         if (buffer.length < 1 + length) return;
         if (type !== 'p') return refuse('28000', 'password authentication required');
-        const given = buffer.subarray(5, 1 + length).toString('utf8').replace(/\0$/, '');
+        const given = buffer
+          .subarray(5, 1 + length)
+          .toString('utf8')
+          .replace(/\0$/, '');
         const rest = buffer.subarray(1 + length);
         if (!crypto.timingSafeEqual(digest(given), expected)) {
           return refuse('28P01', 'password authentication failed');
@@ -289,7 +289,8 @@ if (templateOnly) {
       process.exit(1);
     },
   );
-} else main().catch((err) => {
-  if (process.send) process.send({ type: 'error', message: String((err && err.message) || err) });
-  process.exit(1);
-});
+} else
+  main().catch((err) => {
+    if (process.send) process.send({ type: 'error', message: String((err && err.message) || err) });
+    process.exit(1);
+  });

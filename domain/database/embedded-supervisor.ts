@@ -86,7 +86,11 @@ export class EmbeddedSupervisor {
   }
 
   private launch(): Promise<EmbeddedPostgres> {
-    return startEmbeddedPostgres(this.dataDir, { maxConnections: this.opts.maxConnections, startTimeoutMs: this.opts.startTimeoutMs, socketDir: this.socketDir });
+    return startEmbeddedPostgres(this.dataDir, {
+      maxConnections: this.opts.maxConnections,
+      startTimeoutMs: this.opts.startTimeoutMs,
+      socketDir: this.socketDir,
+    });
   }
 
   private watch(db: EmbeddedPostgres) {

@@ -37,7 +37,10 @@ function packageRoot(): string {
  * resolves with a connection URL once it listens on a loopback port. The URL carries a password made
  * at random for this start; it reaches us over IPC, never through arguments or the environment.
  */
-export function startEmbeddedPostgres(dataDir: string, opts: { maxConnections?: number; startTimeoutMs?: number; socketDir?: string } = {}): Promise<EmbeddedPostgres> {
+export function startEmbeddedPostgres(
+  dataDir: string,
+  opts: { maxConnections?: number; startTimeoutMs?: number; socketDir?: string } = {},
+): Promise<EmbeddedPostgres> {
   const script = path.join(packageRoot(), 'domain', 'database', 'embedded-postgres-server.cjs');
   // No inherited flags (a profiler's, a test runner's). PGlite's WASM runs on V8's baseline compiler
   // only: tiering its ~10 MB of code up to TurboFan cost more CPU at start (and ~50 MB of memory)

@@ -55,11 +55,14 @@ const PATCHED = Symbol('databaseGuard.patched');
 
 /** Routes `_query` of every client built on this prototype through the guard of the connection, if any. */
 function guardQueriesOf(proto: Record<PropertyKey, unknown>) {
-  wrapStatements(proto, PATCHED, (query) =>
-    function guardedQuery(this: unknown, connection, obj) {
-      const guard: DatabaseGuard | undefined = connection?.[GUARD];
-      return guard ? guard.runQuery(() => query.call(this, connection, obj), connection) : query.call(this, connection, obj);
-    },
+  wrapStatements(
+    proto,
+    PATCHED,
+    (query) =>
+      function guardedQuery(this: unknown, connection, obj) {
+        const guard: DatabaseGuard | undefined = connection?.[GUARD];
+        return guard ? guard.runQuery(() => query.call(this, connection, obj), connection) : query.call(this, connection, obj);
+      },
   );
 }
 
@@ -89,8 +92,11 @@ export class DatabaseGuard {
   /** `client` is the knex client under MikroORM (`orm.em.getConnection().getKnex().client`). */
   // knex's Client class is not exported with its connection-pool members typed; the guard wraps
   // acquireConnection/releaseConnection, which every knex version checked in knex-seam.ts has.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  constructor(private readonly client: any, private readonly opts: DatabaseGuardOptions = {}) {
+  constructor(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    private readonly client: any,
+    private readonly opts: DatabaseGuardOptions = {},
+  ) {
     this.hangMs = opts.hangMs ?? 1000;
     this.probeMs = opts.probeMs ?? 700;
     this.probeIntervalMs = opts.probeIntervalMs ?? 500;
@@ -137,14 +143,16 @@ export class DatabaseGuard {
     const acquire = client.acquireConnection;
     client.acquireConnection = (...args: unknown[]) => {
       if (!this.available) return Promise.reject(this.unavailable());
-      return this.watch(acquire.apply(client, args) as Promise<GuardedConnection>, undefined, (connection) => client.releaseConnection(connection)).then((connection: GuardedConnection) => {
-        if (connection[GUARD] !== this) {
-          connection[GUARD] = this;
-          // Any bytes from the database count as progress: a busy server streaming rows is not hung.
-          connection.connection?.stream?.on?.('data', () => this.progress());
-        }
-        return connection;
-      });
+      return this.watch(acquire.apply(client, args) as Promise<GuardedConnection>, undefined, (connection) => client.releaseConnection(connection)).then(
+        (connection: GuardedConnection) => {
+          if (connection[GUARD] !== this) {
+            connection[GUARD] = this;
+            // Any bytes from the database count as progress: a busy server streaming rows is not hung.
+            connection.connection?.stream?.on?.('data', () => this.progress());
+          }
+          return connection;
+        },
+      );
     };
     guardQueriesOf(Object.getPrototypeOf(client));
     return () => {
@@ -224,7 +232,8 @@ export class DatabaseGuard {
     this.probeFailed = false;
     this.probeStartedAt = clock.nowMs();
     try {
-      if (await this.probe()) this.progress(); // busy, not hung
+      if (await this.probe())
+        this.progress(); // busy, not hung
       else this.probeFailed = true;
     } finally {
       this.probing = false;

@@ -42,7 +42,8 @@ export function countingLoggerFactory(options: LoggerOptions) {
 export function answerSqlCountOverIpc() {
   if (!process.send) return;
   process.on('message', (m: { type?: string } | undefined) => {
-    if (m?.type === 'sql-count') process.send!({ type: 'sql-count', count: statements, transactionMs: transactionMs + (open > 0 ? performance.now() - openSince : 0) });
+    if (m?.type === 'sql-count')
+      process.send!({ type: 'sql-count', count: statements, transactionMs: transactionMs + (open > 0 ? performance.now() - openSince : 0) });
   });
   process.channel?.unref(); // never keeps the process alive by itself
 }

@@ -43,7 +43,6 @@ interface Held {
   beginHeld: boolean;
 }
 
-
 const isBegin = (sql: string) => sql === 'BEGIN;';
 const isCommit = (sql: string) => sql === 'COMMIT;';
 const isRollback = (sql: string) => sql === 'ROLLBACK' || sql === 'ROLLBACK;';

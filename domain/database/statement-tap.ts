@@ -17,11 +17,14 @@ const MARKERS: Record<StatementTap, symbol> = { stated: Symbol('statementTap.sta
 
 /** Installs one tap on a knex client prototype (idempotent per tap). */
 export function tapStatements(proto: Record<PropertyKey, unknown>, tap: StatementTap): void {
-  wrapStatements(proto, MARKERS[tap], (run) =>
-    function tappedQuery(this: unknown, connection, obj) {
-      if (listeners.size && typeof obj.sql === 'string') for (const l of listeners) l(tap, obj.sql, connection as object);
-      return run.call(this, connection, obj);
-    },
+  wrapStatements(
+    proto,
+    MARKERS[tap],
+    (run) =>
+      function tappedQuery(this: unknown, connection, obj) {
+        if (listeners.size && typeof obj.sql === 'string') for (const l of listeners) l(tap, obj.sql, connection as object);
+        return run.call(this, connection, obj);
+      },
   );
 }
 

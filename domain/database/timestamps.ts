@@ -21,4 +21,5 @@ export function isoOfTimestamp(value: Date | string): string {
 }
 
 /** The same for a column that may be null. */
-export const isoOfNullableTimestamp = (value: Date | string | null | undefined): string | null => (value === null || value === undefined ? null : isoOfTimestamp(value));
+export const isoOfNullableTimestamp = (value: Date | string | null | undefined): string | null =>
+  value === null || value === undefined ? null : isoOfTimestamp(value);

@@ -76,7 +76,11 @@ class ChannelFanOut {
   private draining = false;
   private readonly unsubscribe: Unsubscribe;
 
-  constructor(bus: EventBus, channel: string, private readonly onIdle: () => void) {
+  constructor(
+    bus: EventBus,
+    channel: string,
+    private readonly onIdle: () => void,
+  ) {
     this.unsubscribe = bus.subscribe(channel, (event) => {
       this.queue.push({ event, sinks: [...this.sinks] });
       if (!this.draining) void this.drain();

@@ -83,6 +83,9 @@ export class HeavyWork {
       if (performance.now() + pause > until) break;
       await new Promise((r) => setTimeout(r, pause));
     }
-    throw new DomainError('SERVICE_UNAVAILABLE', `Too many ${kind} computations are running; retry shortly`, { details: { kind, slots: this.slots[kind] }, retryAfterSeconds: 2 });
+    throw new DomainError('SERVICE_UNAVAILABLE', `Too many ${kind} computations are running; retry shortly`, {
+      details: { kind, slots: this.slots[kind] },
+      retryAfterSeconds: 2,
+    });
   }
 }

@@ -159,11 +159,18 @@ export class JobQueue {
 
   private async run(job: RunningJob) {
     const conn = this.rootEm.getConnection();
-    const renew = setInterval(() => {
-      void conn
-        .execute(`update jobs set locked_until = ? where id = ? and locked_by = ? and status = 'running'`, [new Date(clock.nowMs() + this.opts.leaseMs), job.id, this.opts.instanceId], 'run')
-        .catch(() => undefined);
-    }, Math.max(50, Math.floor(this.opts.leaseMs / 3)));
+    const renew = setInterval(
+      () => {
+        void conn
+          .execute(
+            `update jobs set locked_until = ? where id = ? and locked_by = ? and status = 'running'`,
+            [new Date(clock.nowMs() + this.opts.leaseMs), job.id, this.opts.instanceId],
+            'run',
+          )
+          .catch(() => undefined);
+      },
+      Math.max(50, Math.floor(this.opts.leaseMs / 3)),
+    );
     renew.unref();
     try {
       const handler = this.handlers.get(job.type);

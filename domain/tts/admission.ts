@@ -52,7 +52,8 @@ export class SpeechAdmission {
 
   close() {
     clearInterval(this.sweeper);
-    for (const w of this.waiting.splice(0)) w.reject(new DomainError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry the request', { retryAfterSeconds: 5 }));
+    for (const w of this.waiting.splice(0))
+      w.reject(new DomainError('SERVICE_UNAVAILABLE', 'The server is shutting down; retry the request', { retryAfterSeconds: 5 }));
   }
 
   /** The client's character budget as it stands (shown to clients beside their request counts). */
@@ -78,10 +79,14 @@ export class SpeechAdmission {
     const mine = (this.running.get(client) ?? 0) + this.waitingOf(client);
     if (mine >= this.limits.perClient + this.perClientWaiting) {
       this.refund(client, characters);
-      throw new DomainError('RATE_LIMIT_EXCEEDED', `Too many generations at once for this client (at most ${this.limits.perClient} run, ${this.perClientWaiting} wait); retry when one has finished`, {
-        details: { retryAfter: 5, concurrentGenerations: this.limits.perClient },
-        retryAfterSeconds: 5,
-      });
+      throw new DomainError(
+        'RATE_LIMIT_EXCEEDED',
+        `Too many generations at once for this client (at most ${this.limits.perClient} run, ${this.perClientWaiting} wait); retry when one has finished`,
+        {
+          details: { retryAfter: 5, concurrentGenerations: this.limits.perClient },
+          retryAfterSeconds: 5,
+        },
+      );
     }
     if (this.canRun(client)) {
       this.start(client);
@@ -106,11 +111,15 @@ export class SpeechAdmission {
     if (w.used + characters > this.limits.charsPerMinute) {
       const seconds = Math.max(1, Math.ceil((w.resetAt - now) / 1000));
       const budget = this.budgetOf(client);
-      throw new DomainError('RATE_LIMIT_EXCEEDED', `Character budget exceeded: ${characters} requested, ${budget.remaining} of ${budget.limit} left this minute; retry in ${seconds} s`, {
-        details: { retryAfter: seconds, characters, ...budget },
-        retryAfterSeconds: seconds,
-        quota: budget,
-      });
+      throw new DomainError(
+        'RATE_LIMIT_EXCEEDED',
+        `Character budget exceeded: ${characters} requested, ${budget.remaining} of ${budget.limit} left this minute; retry in ${seconds} s`,
+        {
+          details: { retryAfter: seconds, characters, ...budget },
+          retryAfterSeconds: seconds,
+          quota: budget,
+        },
+      );
     }
     w.used += characters;
   }
@@ -150,7 +159,7 @@ export class SpeechAdmission {
 
   /** Oldest waiting request whose client is under its own cap. */
   private next() {
-    for (let i = 0; i < this.waiting.length && this.runningTotal < this.limits.concurrent; ) {
+    for (let i = 0; i < this.waiting.length && this.runningTotal < this.limits.concurrent;) {
       const w = this.waiting[i];
       if (!this.canRun(w.client)) {
         i++;

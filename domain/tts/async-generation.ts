@@ -51,8 +51,7 @@ export interface QueuedGeneration {
 
 /** What the webhook receives. */
 export type GenerationWebhookBody =
-  | ({ hash: string } & Pick<GenerationResponse, 'audioUrl' | 'duration' | 'cached' | 'metadata'>)
-  | { hash: string; error: { code: string; message: string } };
+  ({ hash: string } & Pick<GenerationResponse, 'audioUrl' | 'duration' | 'cached' | 'metadata'>) | { hash: string; error: { code: string; message: string } };
 
 export type GenerationState = 'queued' | 'running' | 'completed' | 'failed';
 export const GENERATION_STATES: readonly GenerationState[] = ['queued', 'running', 'completed', 'failed'];
@@ -294,7 +293,16 @@ export class AsyncGenerationService {
     if (!gen) {
       if (!existing) throw new DomainError('NOT_FOUND', `No generation of '${hash}' is known`, { details: { hash } });
       // Made synchronously (or long ago): it is there.
-      return { hash, status: 'completed', statusUrl, submittedAt: null, finishedAt: existing.metadata.generatedAt, attempts: 0, ...this.resultOf(existing), webhook: null };
+      return {
+        hash,
+        status: 'completed',
+        statusUrl,
+        submittedAt: null,
+        finishedAt: existing.metadata.generatedAt,
+        attempts: 0,
+        ...this.resultOf(existing),
+        webhook: null,
+      };
     }
     const [delivery] = await conn.execute<JobRow[]>(
       `select id, status, attempts, last_error, created_at, finished_at, payload from jobs where type = ? and payload->>'generationJobId' = ? limit 1`,
@@ -313,10 +321,25 @@ export class AsyncGenerationService {
     if (delivery) {
       const body = payloadOf<DeliverJobPayload>(delivery).body;
       if ('error' in body) return { ...base, status: 'failed', finishedAt: iso(delivery.created_at), error: body.error, webhook };
-      return { ...base, status: 'completed', finishedAt: iso(delivery.created_at), audioUrl: body.audioUrl, duration: body.duration, cached: body.cached, metadata: body.metadata, webhook };
+      return {
+        ...base,
+        status: 'completed',
+        finishedAt: iso(delivery.created_at),
+        audioUrl: body.audioUrl,
+        duration: body.duration,
+        cached: body.cached,
+        metadata: body.metadata,
+        webhook,
+      };
     }
     if (gen.status === 'failed') {
-      return { ...base, status: 'failed', finishedAt: iso(gen.finished_at), error: { code: 'GENERATION_FAILED', message: gen.last_error ?? 'Generation failed' }, webhook: null };
+      return {
+        ...base,
+        status: 'failed',
+        finishedAt: iso(gen.finished_at),
+        error: { code: 'GENERATION_FAILED', message: gen.last_error ?? 'Generation failed' },
+        webhook: null,
+      };
     }
     return { ...base, status: gen.status === 'running' ? 'running' : 'queued', finishedAt: null, webhook };
   }

@@ -162,9 +162,7 @@ export class AudioProducer {
       }
     } catch (err) {
       observer.generation(o.provider, 'error');
-      await this.deps.stats
-        .record(o.provider, { characters: 0, cost: 0, latencyMs: clock.nowMs() - startedAt, error: true })
-        .catch(() => undefined);
+      await this.deps.stats.record(o.provider, { characters: 0, cost: 0, latencyMs: clock.nowMs() - startedAt, error: true }).catch(() => undefined);
       throw err;
     }
     const latencyMs = clock.nowMs() - startedAt;
@@ -203,10 +201,14 @@ export class AudioProducer {
     };
     let entry: AudioEntry;
     try {
-      entry = await em.upsert(AudioEntry, { hash: direct, ...fields, accessCount: 0 }, {
-        onConflictFields: ['hash'],
-        onConflictMergeFields: Object.keys(fields) as (keyof typeof fields)[],
-      });
+      entry = await em.upsert(
+        AudioEntry,
+        { hash: direct, ...fields, accessCount: 0 },
+        {
+          onConflictFields: ['hash'],
+          onConflictMergeFields: Object.keys(fields) as (keyof typeof fields)[],
+        },
+      );
     } catch (err) {
       // No file without its record: drop the bytes just written unless another entry shares them.
       await stored.dropBlobIfUnused(em.fork(), blobKey).catch(() => undefined);

@@ -30,9 +30,7 @@ export interface AudioFile {
 }
 
 export class AudioRetrieval {
-  constructor(
-    private readonly deps: { access: TtsAccessPolicy; tier: MemoryTier; stored: StoredAudio; lives: LiveStreams; accesses: AccessRecorder },
-  ) {}
+  constructor(private readonly deps: { access: TtsAccessPolicy; tier: MemoryTier; stored: StoredAudio; lives: LiveStreams; accesses: AccessRecorder }) {}
 
   /**
    * The bytes of one audio file. The hot tier answers without touching the database; otherwise
@@ -136,9 +134,13 @@ export class AudioRetrieval {
     const i = typeof index === 'number' ? index : /^\d{1,6}$/.test(index) ? Number(index) : NaN;
     const live = this.deps.lives.get(hash);
     const missing = () =>
-      new DomainError('NOT_FOUND', `No chunk ${String(index).slice(0, 20)} of '${hash}' is available (chunk audio is kept while a progressive generation runs and ${LIVE_GRACE_MS / 60_000} minutes after)`, {
-        details: { hash, chunk: String(index).slice(0, 20) },
-      });
+      new DomainError(
+        'NOT_FOUND',
+        `No chunk ${String(index).slice(0, 20)} of '${hash}' is available (chunk audio is kept while a progressive generation runs and ${LIVE_GRACE_MS / 60_000} minutes after)`,
+        {
+          details: { hash, chunk: String(index).slice(0, 20) },
+        },
+      );
     if (!live || live.state === 'failed' || !Number.isInteger(i)) throw missing();
     const stored = live.state === 'done' ? (await this.getAudio(ctx, hash, { countAccess: false })).data : undefined;
     const data = await live.chunkFile(i, stored);

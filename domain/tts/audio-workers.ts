@@ -178,7 +178,8 @@ export class AudioWorkerPool {
   private pickForSession(): Slot {
     if (this.closed) throw this.unavailable('the server is shutting down');
     let fewest: Slot | undefined;
-    for (const slot of this.slots) if (!fewest || slot.sessions < fewest.sessions || (slot.sessions === fewest.sessions && this.load(slot) < this.load(fewest))) fewest = slot;
+    for (const slot of this.slots)
+      if (!fewest || slot.sessions < fewest.sessions || (slot.sessions === fewest.sessions && this.load(slot) < this.load(fewest))) fewest = slot;
     if (fewest && (fewest.sessions === 0 || this.slots.length >= this.opts.size)) return fewest;
     return this.spawn();
   }

@@ -35,9 +35,7 @@ export function assertAudioHash(hash: string): void {
 }
 
 export class HashService {
-  constructor(
-    private readonly deps: { access: TtsAccessPolicy; defaultProvider: ProviderId; stored: StoredAudio; links: Links },
-  ) {}
+  constructor(private readonly deps: { access: TtsAccessPolicy; defaultProvider: ProviderId; stored: StoredAudio; links: Links }) {}
 
   private resolve(raw: { text: string; options?: unknown }) {
     return resolveRequest({ text: raw.text, options: raw.options }, this.deps.defaultProvider);

@@ -56,7 +56,8 @@ export const TtsOptionsContract = TtsOptionsSchema.extend({
 });
 
 /** A request schema with the documented options (see TtsOptionsContract). */
-export const withOptionsContract = <S extends z.core.$ZodShape, C extends z.core.$ZodObjectConfig>(schema: z.ZodObject<S, C>) => schema.extend({ options: TtsOptionsContract.optional() });
+export const withOptionsContract = <S extends z.core.$ZodShape, C extends z.core.$ZodObjectConfig>(schema: z.ZodObject<S, C>) =>
+  schema.extend({ options: TtsOptionsContract.optional() });
 
 const TtsMetadataSchema = z
   .object({

@@ -38,12 +38,24 @@ const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 
 export const SpeechRequestSchema = z
   .object({
-    model: z.string({ error: 'model is required and must be a string' }).max(100).describe('A provider (`mock`, `provider_a`, …) or a vendor model that maps onto one (`tts-1`, `tts-1-hd`, `gpt-4o-mini-tts` → provider_a); see GET /v1/models'),
+    model: z
+      .string({ error: 'model is required and must be a string' })
+      .max(100)
+      .describe(
+        'A provider (`mock`, `provider_a`, …) or a vendor model that maps onto one (`tts-1`, `tts-1-hd`, `gpt-4o-mini-tts` → provider_a); see GET /v1/models',
+      ),
     input: z.string({ error: 'input is required and must be a string' }).describe('The text to speak'),
-    voice: z.string({ error: 'voice is required and must be a string' }).max(100).describe("One of the model's provider's voices (GET /api/v1/voices?provider=…)"),
+    voice: z
+      .string({ error: 'voice is required and must be a string' })
+      .max(100)
+      .describe("One of the model's provider's voices (GET /api/v1/voices?provider=…)"),
     response_format: z.string().max(20).optional().describe('mp3 (default), wav or ogg'),
     speed: finite.optional().describe("Within the provider's range (1 when absent)"),
-    instructions: z.string().max(4096).optional().describe('How to speak: taken by `gpt-4o-mini-tts` and `provider_a` (sent to provider_a with its gpt-4o-mini-tts model); refused by the other models'),
+    instructions: z
+      .string()
+      .max(4096)
+      .optional()
+      .describe('How to speak: taken by `gpt-4o-mini-tts` and `provider_a` (sent to provider_a with its gpt-4o-mini-tts model); refused by the other models'),
     stream_format: z.string().max(20).optional().describe('`audio`: the audio is streamed (chunked) as it is made'),
   })
   .strict();
@@ -79,7 +91,10 @@ export function speechGenerationRequest(raw: unknown): { request: GenerationRequ
     });
   }
   if (body.instructions !== undefined && model.noInstructions) {
-    throw invalid('INVALID_OPTION', 'instructions', `Model '${model.id}' takes no instructions; use gpt-4o-mini-tts`, { option: 'instructions', model: model.id });
+    throw invalid('INVALID_OPTION', 'instructions', `Model '${model.id}' takes no instructions; use gpt-4o-mini-tts`, {
+      option: 'instructions',
+      model: model.id,
+    });
   }
   const request: GenerationRequestInput = {
     text: body.input,

@@ -32,7 +32,9 @@ export class ProviderStatsRecorder {
   async read(): Promise<Record<string, ProviderStatsView>> {
     const rows = await this.rootEm
       .getConnection()
-      .execute<{ provider: string; requests: number; characters_processed: string; total_cost: string; total_latency_ms: string; errors: number }[]>('select provider, requests, characters_processed, total_cost, total_latency_ms, errors from provider_stats');
+      .execute<{ provider: string; requests: number; characters_processed: string; total_cost: string; total_latency_ms: string; errors: number }[]>(
+        'select provider, requests, characters_processed, total_cost, total_latency_ms, errors from provider_stats',
+      );
     const stats: Record<string, ProviderStatsView> = {};
     for (const p of PROVIDER_IDS) stats[p] = { requests: 0, charactersProcessed: 0, totalCost: 0, avgLatency: 0, errors: 0 };
     for (const r of rows) {
@@ -61,7 +63,10 @@ export class AccessRecorder {
   private pending = new Map<string, { count: number; last: Date }>();
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly rootEm: EntityManager, flushMs = 1000) {
+  constructor(
+    private readonly rootEm: EntityManager,
+    flushMs = 1000,
+  ) {
     this.timer = setInterval(() => void this.flush().catch(() => undefined), flushMs);
     this.timer.unref();
   }
@@ -105,10 +110,11 @@ export class AccessRecorder {
     const write = (async () => {
       const conn = this.rootEm.getConnection();
       for (const [hash, { count, last }] of batch) {
-        await conn.execute(
-          'update audio_entries set access_count = access_count + ?, last_accessed_at = greatest(last_accessed_at, ?) where hash = ?',
-          [count, last, hash],
-        );
+        await conn.execute('update audio_entries set access_count = access_count + ?, last_accessed_at = greatest(last_accessed_at, ?) where hash = ?', [
+          count,
+          last,
+          hash,
+        ]);
       }
     })();
     this.writing.add(write);

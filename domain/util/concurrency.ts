@@ -23,7 +23,12 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
  * the last one taken: a consumer slower than the producers (an encoder) bounds what waits in memory.
  * `take(i)` must be called for i = 0, 1, 2, … in turn; a failed item rejects its own take.
  */
-export function aheadInOrder<T, R>(items: readonly T[], limit: number, lookahead: number, fn: (item: T, index: number) => Promise<R>): { take(i: number): Promise<R> } {
+export function aheadInOrder<T, R>(
+  items: readonly T[],
+  limit: number,
+  lookahead: number,
+  fn: (item: T, index: number) => Promise<R>,
+): { take(i: number): Promise<R> } {
   const pending = new Map<number, Promise<R>>();
   let started = 0;
   let running = 0;

@@ -82,7 +82,7 @@ export function secretRedactor(secrets: ReadonlyArray<string | undefined | null>
     if (!covered) return text;
     const mask: Uint8Array = covered;
     let out = '';
-    for (let i = 0; i < text.length; ) {
+    for (let i = 0; i < text.length;) {
       if (!mask[i]) {
         out += text[i++];
         continue;

@@ -82,7 +82,8 @@ export async function assertWebhookUrl(raw: string, policy: UrlPolicy): Promise<
   } catch {
     throw invalidUrl('url must be an absolute http:// or https:// URL', 'url-syntax', raw);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidUrl(`url scheme must be http or https, not ${url.protocol.replace(':', '')}`, 'scheme', raw);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalidUrl(`url scheme must be http or https, not ${url.protocol.replace(':', '')}`, 'scheme', raw);
   if (url.username || url.password) throw invalidUrl('url must not carry credentials; use the webhook secret', 'credentials', raw);
   if (policy.allowPrivateNetworks) return url;
   const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -109,7 +110,11 @@ export async function assertWebhookUrl(raw: string, policy: UrlPolicy): Promise<
  * is the address used, so a DNS answer that changes after registration cannot reach inside.
  */
 export function guardedLookup(policy: UrlPolicy) {
-  return (hostname: string, options: { all?: boolean } | undefined, callback: (err: NodeJS.ErrnoException | null, address?: string | LookupAddress[], family?: number) => void) => {
+  return (
+    hostname: string,
+    options: { all?: boolean } | undefined,
+    callback: (err: NodeJS.ErrnoException | null, address?: string | LookupAddress[], family?: number) => void,
+  ) => {
     void (async () => {
       try {
         const host = hostname.replace(/^\[|\]$/g, '');

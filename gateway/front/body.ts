@@ -57,7 +57,13 @@ const strictParser = express.json({ limit: MAX_JSON_BODY, strict: true, type: ()
 export function readJsonBody(req: IncomingMessage & ReadBody, res: ServerResponse, strict: boolean): Promise<void> {
   const h = req.headers;
   const length = Number(h['content-length']);
-  if (length > 0 && length <= SMALL_BODY_BYTES && h['content-encoding'] === undefined && h['transfer-encoding'] === undefined && JSON_MEDIA_TYPE.test(h['content-type'] ?? '')) {
+  if (
+    length > 0 &&
+    length <= SMALL_BODY_BYTES &&
+    h['content-encoding'] === undefined &&
+    h['transfer-encoding'] === undefined &&
+    JSON_MEDIA_TYPE.test(h['content-type'] ?? '')
+  ) {
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => void chunks.push(chunk));
@@ -78,8 +84,10 @@ export function readJsonBody(req: IncomingMessage & ReadBody, res: ServerRespons
   return new Promise((resolve, reject) => {
     (strict ? strictParser : looseParser)(req as never, res as never, (err?: { type?: string; message?: string }) => {
       if (!err) return resolve();
-      if (err.type === 'entity.too.large') return reject(new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_JSON_BODY}`, { details: { limit: MAX_JSON_BODY } }));
-      if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') return reject(new DomainError('UNSUPPORTED_MEDIA_TYPE', String(err.message)));
+      if (err.type === 'entity.too.large')
+        return reject(new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_JSON_BODY}`, { details: { limit: MAX_JSON_BODY } }));
+      if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported')
+        return reject(new DomainError('UNSUPPORTED_MEDIA_TYPE', String(err.message)));
       reject(invalidJsonBody());
     });
   });

@@ -24,7 +24,8 @@ export { createHeaderPolicy, EXPOSED_HEADERS } from './header-policy';
 export type { GraphqlSeamDeps } from './seam';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-type FrontRequest = IncomingMessage & ReadBody & { id?: string; principal?: Principal | null; startedNs?: bigint; pathname?: string; route?: { path: string }; baseUrl?: string };
+type FrontRequest = IncomingMessage &
+  ReadBody & { id?: string; principal?: Principal | null; startedNs?: bigint; pathname?: string; route?: { path: string }; baseUrl?: string };
 
 export interface FrontDeps {
   services: Services;
@@ -116,7 +117,14 @@ export function createFront(deps: FrontDeps) {
       res.setHeader('Allow', lookedUp.allowed.join(', '));
       headers.apply(req, res);
       res.setHeader('X-Request-Id', requestId);
-      return refuse(req, res, envelope, new DomainError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${pathname.slice(0, 200)}; allowed: ${lookedUp.allowed.join(', ')}`, { details: { method: req.method, allowed: lookedUp.allowed } }));
+      return refuse(
+        req,
+        res,
+        envelope,
+        new DomainError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${pathname.slice(0, 200)}; allowed: ${lookedUp.allowed.join(', ')}`, {
+          details: { method: req.method, allowed: lookedUp.allowed },
+        }),
+      );
     }
 
     const ip = deps.clientIpOf(req);

@@ -21,7 +21,15 @@ export function createRequestLog(metrics: Metrics, log: Logger) {
   const durations = new Map<string, ReturnType<Metrics['httpDuration']['labels']>>();
   const logsInfo = () => log.isLevelEnabled('info');
 
-  return function requestFinished(req: IncomingMessage, path: string, route: string, status: number, requestId: string, keyId: string | undefined, startedNs: bigint): void {
+  return function requestFinished(
+    req: IncomingMessage,
+    path: string,
+    route: string,
+    status: number,
+    requestId: string,
+    keyId: string | undefined,
+    startedNs: bigint,
+  ): void {
     const method = req.method ?? 'GET';
     const seconds = Number(process.hrtime.bigint() - startedNs) / 1e9;
     const key = `${route} ${method}`;

@@ -160,7 +160,11 @@ export function createSeam(deps: SeamDeps) {
         rejectUnstorableStrings(body);
         const ctx = contextOf(r);
         const text = r.req.bodyText;
-        const answer = services.tts.generation.cachedGeneration(ctx, () => speechGenerationRequest(body).request, text === undefined ? undefined : SPEECH_REQUEST_KEY + text);
+        const answer = services.tts.generation.cachedGeneration(
+          ctx,
+          () => speechGenerationRequest(body).request,
+          text === undefined ? undefined : SPEECH_REQUEST_KEY + text,
+        );
         if (!answer) return false;
         const file = services.tts.audio.hotAudio(ctx, answer.hash, { permission: 'tts:generate' });
         if (!file) return false;
@@ -252,7 +256,8 @@ export function createSeam(deps: SeamDeps) {
   /** Apollo's text for a result (its `stringifyResult`, which is ours), made once per kept result. */
   const graphqlBytes = (result: ExecutionResult) => {
     let bytes = graphqlTexts.get(result);
-    if (!bytes) graphqlTexts.set(result, (bytes = Buffer.from(stringifyResult({ errors: undefined, data: result.data, extensions: result.extensions }), 'utf8')));
+    if (!bytes)
+      graphqlTexts.set(result, (bytes = Buffer.from(stringifyResult({ errors: undefined, data: result.data, extensions: result.extensions }), 'utf8')));
     return bytes;
   };
 

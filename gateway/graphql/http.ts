@@ -15,7 +15,13 @@ type Executor = NonNullable<Awaited<ReturnType<Gateway['load']>>['executor']>;
 type GatewayRequest = Parameters<Executor>[0];
 
 /** The operation as the pipeline sees it; the name is the one the client asked for (Apollo's is null when none matched). */
-function operationOf(request: { document?: unknown; queryHash?: string; request: { operationName?: string | null; variables?: Record<string, unknown> }; contextValue?: GqlContext; context?: GqlContext }): Operation {
+function operationOf(request: {
+  document?: unknown;
+  queryHash?: string;
+  request: { operationName?: string | null; variables?: Record<string, unknown> };
+  contextValue?: GqlContext;
+  context?: GqlContext;
+}): Operation {
   return {
     document: request.document as Operation['document'],
     documentKey: request.queryHash!,

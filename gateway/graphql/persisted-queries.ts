@@ -68,7 +68,9 @@ class TieredTextCache implements KeyValueCache<string> {
   async set(key: string, value: string, options?: KeyValueCacheSetOptions): Promise<void> {
     await this.local.set(key, value, options);
     // Not shared this time: other instances ask the client for the text once more.
-    await this.shared?.set(key, value, options).catch((err: unknown) => this.log.warn({ err, component: 'persisted-queries' }, 'persisted query not written to Redis'));
+    await this.shared
+      ?.set(key, value, options)
+      .catch((err: unknown) => this.log.warn({ err, component: 'persisted-queries' }, 'persisted query not written to Redis'));
   }
 
   async delete(key: string): Promise<boolean> {
@@ -106,8 +108,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function persistedQueryRefusal(query: unknown, extensions: unknown): DomainError | undefined {
   if (!isRecord(extensions) || extensions.persistedQuery === undefined) return undefined;
   const pq = extensions.persistedQuery;
-  const refuse = (message: string) =>
-    new DomainError('VALIDATION_ERROR', message, { fields: [{ field: 'extensions.persistedQuery', message }] });
+  const refuse = (message: string) => new DomainError('VALIDATION_ERROR', message, { fields: [{ field: 'extensions.persistedQuery', message }] });
   if (!isRecord(pq)) return refuse('extensions.persistedQuery must be an object {version: 1, sha256Hash}');
   if (pq.version !== 1) return refuse('extensions.persistedQuery.version must be 1 (the only version of automatic persisted queries)');
   if (typeof pq.sha256Hash !== 'string' || !SHA256_HEX.test(pq.sha256Hash)) {
@@ -140,6 +141,9 @@ export function persistedQueryGuard() {
     const refusal = persistedQueryRefusal(query, extensionsOf(req));
     if (!refusal) return next();
     const err = toClientError(refusal);
-    res.status(err.status).type('application/json').send(JSON.stringify({ errors: [{ message: err.message, extensions: graphqlExtensionsOf(err) }] }));
+    res
+      .status(err.status)
+      .type('application/json')
+      .send(JSON.stringify({ errors: [{ message: err.message, extensions: graphqlExtensionsOf(err) }] }));
   };
 }

@@ -1,7 +1,19 @@
 import { createHash } from 'node:crypto';
 import { DomainError } from '../../domain/errors';
 import { assertDocumentNesting } from './parts/input-depth';
-import { execute, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema, type ParseOptions, type ValidationRule } from 'graphql';
+import {
+  execute,
+  GraphQLError,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  type ParseOptions,
+  type ValidationRule,
+} from 'graphql';
 import type { GqlContext } from '../../resolvers/context';
 
 /**

@@ -57,7 +57,9 @@ function fieldMetadataOf(target: Function, schemaName: string, defs: Map<Functio
 
 /** type-graphql's resolver for a plain property (`createBasicFieldResolver`): middlewares, then `root[name]`. */
 function isBasicResolver(resolve: GraphQLFieldResolver<unknown, unknown> | undefined): boolean {
-  return typeof resolve === 'function' && /applyMiddlewares\)?\(container, resolverData, middlewares, \(\) => root\[fieldMetadata\.name\]\)/.test(resolve.toString());
+  return (
+    typeof resolve === 'function' && /applyMiddlewares\)?\(container, resolverData, middlewares, \(\) => root\[fieldMetadata\.name\]\)/.test(resolve.toString())
+  );
 }
 
 type ParamMetadata = { kind: string; index: number; propertyName?: string; getType?: () => unknown };
@@ -116,7 +118,11 @@ export function directFieldResolvers(schema: GraphQLSchema, resolverClasses: rea
     if (pick.length === 2 && params[0].kind === 'root' && params[1].kind === 'context' && !params[1].propertyName) {
       field.resolve = (root, _args, ctx) => method.call(self, root, ctx);
     } else {
-      field.resolve = (root, _args, ctx, info) => method.apply(self, pick.map((f) => f(root, ctx, info)));
+      field.resolve = (root, _args, ctx, info) =>
+        method.apply(
+          self,
+          pick.map((f) => f(root, ctx, info)),
+        );
     }
     changed++;
   }

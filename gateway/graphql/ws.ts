@@ -20,7 +20,6 @@ type Connection = {
   principal?: Principal | null;
 };
 
-
 /** Largest graphql-ws message a client may send. */
 export const GRAPHQL_WS_MAX_PAYLOAD_BYTES = 64 * 1024;
 
@@ -30,7 +29,12 @@ export const GRAPHQL_WS_MAX_PAYLOAD_BYTES = 64 * 1024;
  * (compiled, response cache, result cap) for queries and mutations, the same error formatting.
  * A refused document or operation answers an `error` message; the connection stays.
  */
-export function graphqlWsServer(deps: { pipeline: Pipeline; services: Services; contexts: RequestContexts; clientIpOf(req: IncomingMessage): string | undefined }) {
+export function graphqlWsServer(deps: {
+  pipeline: Pipeline;
+  services: Services;
+  contexts: RequestContexts;
+  clientIpOf(req: IncomingMessage): string | undefined;
+}) {
   const { pipeline, services, contexts } = deps;
   const documentKeys = new WeakMap<DocumentNode, string>();
   const refusal = (thrown: unknown): readonly GraphQLError[] => {

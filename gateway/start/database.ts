@@ -28,7 +28,12 @@ export interface DataLayer {
  * together: one-time start-up work (migrations, bootstrap admin, baselines) runs under one
  * cluster-wide lock. PGlite is one process.
  */
-export async function openDataLayer(config: GatewayConfig, log: Logger, embedded?: Promise<EmbeddedSupervisor>, onDatabaseLost?: (err: Error) => void): Promise<DataLayer> {
+export async function openDataLayer(
+  config: GatewayConfig,
+  log: Logger,
+  embedded?: Promise<EmbeddedSupervisor>,
+  onDatabaseLost?: (err: Error) => void,
+): Promise<DataLayer> {
   const locks = config.databaseUrl ? new PgAdvisoryLocks(config.databaseUrl, { onWarning: (message, err) => log.warn({ err }, message) }) : undefined;
   const onceAcrossInstances = <T>(fn: () => Promise<T>) => (locks ? locks.withLock('gateway.startup', fn) : fn());
   const db = await onceAcrossInstances(() =>

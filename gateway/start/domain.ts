@@ -65,7 +65,8 @@ export function createDomainLayer(config: GatewayConfig, data: DataLayer, deps: 
     principalRecheckMs: config.principalRecheckMs,
     generationLock: data.locks ? generationLockOn(data.locks) : undefined,
     ttsObserver: metrics.ttsObserver,
-    onCacheInvalidated: (hashes) => void bus.publish('tts.cache', { id: instanceId, type: 'cache.invalidated', data: { hashes, from: instanceId }, createdAt: new Date().toISOString() }),
+    onCacheInvalidated: (hashes) =>
+      void bus.publish('tts.cache', { id: instanceId, type: 'cache.invalidated', data: { hashes, from: instanceId }, createdAt: new Date().toISOString() }),
   });
   metrics.readCircuitStatesFrom(() => services.tts.catalogue.circuitStates());
   // Audio cache entries dropped on another instance are dropped here too.

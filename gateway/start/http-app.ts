@@ -41,7 +41,10 @@ const documentHeaders = () =>
  * The express app behind its HTTP server, whose listener is the request front (gateway/front): it
  * gives every request its id, principal, limits, headers and body before express sees it.
  */
-export async function createHttpApp(config: GatewayConfig, deps: { services: Services; rootEm: EntityManager; redis?: Redis; log: Logger; metrics: Metrics }): Promise<HttpApp> {
+export async function createHttpApp(
+  config: GatewayConfig,
+  deps: { services: Services; rootEm: EntityManager; redis?: Redis; log: Logger; metrics: Metrics },
+): Promise<HttpApp> {
   const { services, log, metrics } = deps;
   const app = express();
   app.disable('x-powered-by');
@@ -72,7 +75,9 @@ export async function createHttpApp(config: GatewayConfig, deps: { services: Ser
 /** Anything no route answered: a 404, and errors, in the envelope of the prefix they were meant for. */
 export function mountFallbacks(app: Express, log: Logger) {
   app.use((req: Request, res: Response) => {
-    const err = new DomainError('NOT_FOUND', `No route for ${req.method} ${req.path.slice(0, 200)}`, { details: { method: req.method, path: req.path.slice(0, 200) } });
+    const err = new DomainError('NOT_FOUND', `No route for ${req.method} ${req.path.slice(0, 200)}`, {
+      details: { method: req.method, path: req.path.slice(0, 200) },
+    });
     sendError(res, req.id, envelopeForPath(req.path), err, log);
   });
   app.use((err: unknown, req: Request, res: Response, _next: express.NextFunction) => {

@@ -100,7 +100,10 @@ export function mountRest(http: HttpApp, deps: { services: Services; log: Logger
  * GraphQL over HTTP at /graphql (GraphiQL for browsers in development), through the one pipeline
  * that graphql-ws uses too. Budgets are charged per root field, not per HTTP request.
  */
-export async function mountGraphql(http: HttpApp, deps: { config: GatewayConfig; services: Services; bus: EventBus; log: Logger; httpServer: Server; redis?: Redis }) {
+export async function mountGraphql(
+  http: HttpApp,
+  deps: { config: GatewayConfig; services: Services; bus: EventBus; log: Logger; httpServer: Server; redis?: Redis },
+) {
   const { app } = http;
   const { config, services } = deps;
   const schema = await buildGraphqlSchema(deps.bus);
@@ -186,4 +189,3 @@ export function mountTrpc(http: HttpApp, deps: { services: Services; log: Logger
     }),
   );
 }
-

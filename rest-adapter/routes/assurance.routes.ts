@@ -37,7 +37,10 @@ export const assuranceRoutes = defineRoutes([
     produces: ['application/json', 'text/csv'],
     producesJson: C.TraceabilityMatrix,
     responses: {
-      200: { description: 'The matrix (JSON), or the same content as CSV (text/csv): one row per clause and requirement (`row_type` clause; a gap has no requirement), then one per requirement mapped to no clause (`unmapped_requirement`) and per finding linked to no requirement (`unlinked_finding`)' },
+      200: {
+        description:
+          'The matrix (JSON), or the same content as CSV (text/csv): one row per clause and requirement (`row_type` clause; a gap has no requirement), then one per requirement mapped to no clause (`unmapped_requirement`) and per finding linked to no requirement (`unlinked_finding`)',
+      },
       400: { description: 'VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks' },
     },
     handle: async ({ ctx, services, query, req, res }) => {
@@ -47,7 +50,11 @@ export const assuranceRoutes = defineRoutes([
         const csv = traceabilityCsv(matrix);
         res
           .status(200)
-          .set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="traceability-${matrix.framework}.csv"`, 'Cache-Control': 'private, no-store' })
+          .set({
+            'Content-Type': 'text/csv; charset=utf-8',
+            'Content-Disposition': `attachment; filename="traceability-${matrix.framework}.csv"`,
+            'Cache-Control': 'private, no-store',
+          })
           .end(csv);
         return;
       }

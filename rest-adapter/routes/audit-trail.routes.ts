@@ -11,7 +11,8 @@ export const auditTrailRoutes = defineRoutes([
     path: '/v1/audit-trail',
     operationId: 'listAuditTrail',
     response: C.AuditTrailPage,
-    summary: 'Trail entries, newest first: time, key id, principal, action, before/after of the changed fields, hashes. Filters: entity, id, key, action, from, to',
+    summary:
+      'Trail entries, newest first: time, key id, principal, action, before/after of the changed fields, hashes. Filters: entity, id, key, action, from, to',
     request: { query: AuditTrailQuery },
     handle: ({ ctx, services, query }) => services.auditTrail.list(ctx, query),
   }),

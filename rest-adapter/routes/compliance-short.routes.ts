@@ -49,7 +49,8 @@ export const complianceShortRoutes = defineRoutes([
     path: `${API}/validate`,
     operationId: 'shortValidate',
     response: C.ValidationResult,
-    summary: '`{requirementId}` validates a stored requirement and records the outcome (write:requirements); an inline requirement is validated without storing (read:requirements)',
+    summary:
+      '`{requirementId}` validates a stored requirement and records the outcome (write:requirements); an inline requirement is validated without storing (read:requirements)',
     permission: 'read:requirements',
     request: { body: ValidateInput },
     responses: { ...notFound, ...invalidFramework },

@@ -16,7 +16,6 @@ const V1 = '/v1';
 const notFound = { 404: errorResponse('Not found') };
 const invalidFramework = { 400: errorResponse('VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks') };
 
-
 /** Every compliance path shares its envelope and its per-plan limiter. */
 const route = routesWith({ envelope: 'integration', limiter: 'plan' } as const);
 
@@ -66,7 +65,10 @@ export const complianceRoutes = defineRoutes([
     summary: 'Create up to 100 requirements; invalid items are reported in `errors` by index and field without failing the rest',
     tag: 'requirements',
     permission: 'write:requirements',
-    request: { body: BatchCreateInput.extend({ requirements: z.array(CreateRequirementInput).min(1).max(100) }), example: { requirements: [{ title: 'Audit trail for record changes', framework: 'fda21cfr11', priority: 'high' }] } },
+    request: {
+      body: BatchCreateInput.extend({ requirements: z.array(CreateRequirementInput).min(1).max(100) }),
+      example: { requirements: [{ title: 'Audit trail for record changes', framework: 'fda21cfr11', priority: 'high' }] },
+    },
     handle: ({ ctx, services, body }) => services.requirements.batchCreate(ctx, body),
   }),
   route({
@@ -77,7 +79,15 @@ export const complianceRoutes = defineRoutes([
     summary: 'Set the status of up to 100 requirements; unknown ids and invalid statuses are reported per item',
     tag: 'requirements',
     permission: 'write:requirements',
-    request: { body: BatchStatusInput.extend({ updates: z.array(z.object({ id: z.string(), status: C.RequirementStatus })).min(1).max(100) }), example: { updates: [{ id: 'req_0000000000000000000000000', status: 'in-progress' }] } },
+    request: {
+      body: BatchStatusInput.extend({
+        updates: z
+          .array(z.object({ id: z.string(), status: C.RequirementStatus }))
+          .min(1)
+          .max(100),
+      }),
+      example: { updates: [{ id: 'req_0000000000000000000000000', status: 'in-progress' }] },
+    },
     handle: ({ ctx, services, body }) => services.requirements.batchUpdateStatus(ctx, body),
   }),
   route({
@@ -100,7 +110,16 @@ export const complianceRoutes = defineRoutes([
     summary: 'Create a requirement (status pending)',
     tag: 'requirements',
     permission: 'write:requirements',
-    request: { body: CreateRequirementInput, example: { title: 'Audit trail for record changes', framework: 'fda21cfr11', priority: 'high', description: 'Every create, update and delete of an electronic record is logged with user and time.', acceptanceCriteria: ['Each change records who, when and the old and new value'] } },
+    request: {
+      body: CreateRequirementInput,
+      example: {
+        title: 'Audit trail for record changes',
+        framework: 'fda21cfr11',
+        priority: 'high',
+        description: 'Every create, update and delete of an electronic record is logged with user and time.',
+        acceptanceCriteria: ['Each change records who, when and the old and new value'],
+      },
+    },
     status: 201,
     responses: invalidFramework,
     handle: ({ ctx, services, body }) => services.requirements.create(ctx, body),
@@ -196,7 +215,10 @@ export const complianceRoutes = defineRoutes([
     summary: 'Record an audit finding (status open)',
     tag: 'audits',
     permission: 'write:audits',
-    request: { body: CreateFindingInput, example: { title: 'Missing access review', framework: 'soc2', severity: 'medium', description: 'Quarterly access review not performed.' } },
+    request: {
+      body: CreateFindingInput,
+      example: { title: 'Missing access review', framework: 'soc2', severity: 'medium', description: 'Quarterly access review not performed.' },
+    },
     status: 201,
     responses: invalidFramework,
     handle: ({ ctx, services, body }) => services.findings.create(ctx, body),

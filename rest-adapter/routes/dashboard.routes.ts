@@ -57,7 +57,10 @@ export const dashboardRoutes = defineRoutes([
     permission: 'write:dashboard',
     request: { body: DashboardReportRequest, example: { type: 'compliance', period: 'last_30_days', format: 'pdf' } },
     status: 202,
-    responses: { 400: errorResponse('Invalid parameters'), 403: errorResponse('AUTHORIZATION_ERROR: type audit without read:audits, or the key lacks write:dashboard') },
+    responses: {
+      400: errorResponse('Invalid parameters'),
+      403: errorResponse('AUTHORIZATION_ERROR: type audit without read:audits, or the key lacks write:dashboard'),
+    },
     handle: ({ ctx, services, body }) => services.reports.requestDashboard(ctx, body),
   }),
   route({
@@ -101,7 +104,8 @@ export const dashboardRoutes = defineRoutes([
     path: '/api/dashboard/reports',
     operationId: 'listDashboardReportsShort',
     response: D.ReportList,
-    summary: "Recent dashboard reports, the caller's own (the admin's listing has every key's); the short listing reads reports with GET, request them with POST /v1/dashboard/reports",
+    summary:
+      "Recent dashboard reports, the caller's own (the admin's listing has every key's); the short listing reads reports with GET, request them with POST /v1/dashboard/reports",
     tag: 'dashboard',
     permission: 'read:dashboard',
     request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).optional() }) },

@@ -20,7 +20,14 @@ const SPEECH_EXAMPLE = { model: 'mock', input: 'Hello from the gateway.', voice:
 
 const ModelList = z.object({
   object: z.literal('list'),
-  data: z.array(z.object({ id: z.enum(SPEECH_MODELS.map((m) => m.id) as [string, ...string[]]), object: z.literal('model'), created: z.number().int(), owned_by: z.string() })),
+  data: z.array(
+    z.object({
+      id: z.enum(SPEECH_MODELS.map((m) => m.id) as [string, ...string[]]),
+      object: z.literal('model'),
+      created: z.number().int(),
+      owned_by: z.string(),
+    }),
+  ),
 });
 
 /**
@@ -29,7 +36,16 @@ const ModelList = z.object({
  * The front's seam sends the same for a cache hit.
  */
 export function speechHeaderPairs(file: AudioFile, cached: boolean): string[] {
-  return ['Content-Type', contentTypeFor(file.view.format), 'X-Audio-Hash', file.view.hash, 'X-Cache', cached ? 'HIT' : 'MISS', 'X-Provider', file.view.provider];
+  return [
+    'Content-Type',
+    contentTypeFor(file.view.format),
+    'X-Audio-Hash',
+    file.view.hash,
+    'X-Cache',
+    cached ? 'HIT' : 'MISS',
+    'X-Provider',
+    file.view.provider,
+  ];
 }
 
 /**
@@ -134,7 +150,8 @@ export const openAiRoutes = defineRoutes([
     method: 'get',
     path: '/v1/models',
     operationId: 'listModels',
-    summary: "What `model` accepts, in OpenAI's list shape: the providers, and the vendor models that map onto one (tts-1, tts-1-hd, gpt-4o-mini-tts → provider_a)",
+    summary:
+      "What `model` accepts, in OpenAI's list shape: the providers, and the vendor models that map onto one (tts-1, tts-1-hd, gpt-4o-mini-tts → provider_a)",
     permission: 'tts:read',
     response: ModelList,
     handle: ({ ctx, services }) => services.tts.catalogue.listModels(ctx),

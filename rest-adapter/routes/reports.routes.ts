@@ -43,7 +43,10 @@ export const reportRoutes = defineRoutes([
     permission: 'write:compliance',
     request: { body: ComplianceReportRequest, example: { framework: 'soc2', format: 'pdf' } },
     status: 202,
-    responses: { 400: errorResponse('VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks'), 403: errorResponse('AUTHORIZATION_ERROR: includeEvidence without read:audits, or the key lacks write:compliance') },
+    responses: {
+      400: errorResponse('VALIDATION_ERROR, or INVALID_FRAMEWORK with details.supportedFrameworks'),
+      403: errorResponse('AUTHORIZATION_ERROR: includeEvidence without read:audits, or the key lacks write:compliance'),
+    },
     handle: ({ ctx, services, body }) => services.reports.requestCompliance(ctx, body),
   }),
   route({
@@ -98,7 +101,11 @@ export const reportRoutes = defineRoutes([
     request: { body: SignReportInput },
     response: D.SignedReport,
     status: 201,
-    responses: { 404: REPORT_NOT_FOUND, 409: errorResponse('Not completed, already signed with this meaning by this key, or the stored file no longer matches its SHA-256'), 410: errorResponse('The report expired (GONE)') },
+    responses: {
+      404: REPORT_NOT_FOUND,
+      409: errorResponse('Not completed, already signed with this meaning by this key, or the stored file no longer matches its SHA-256'),
+      410: errorResponse('The report expired (GONE)'),
+    },
     handle: ({ ctx, services, params, body }) => services.reports.signCompliance(ctx, params.reportId, body),
   }),
 ]);

@@ -105,7 +105,10 @@ export async function streamAudio(call: RestCall) {
 
 export async function sendChunk({ ctx, services, params, res }: RestCall) {
   const { data, format } = await services.tts.audio.chunkAudio(ctx, params.hash, params.index);
-  res.status(200).set({ 'Content-Type': contentTypeFor(format), 'Content-Length': String(data.length), 'Cache-Control': 'private, max-age=600' }).end(data);
+  res
+    .status(200)
+    .set({ 'Content-Type': contentTypeFor(format), 'Content-Length': String(data.length), 'Cache-Control': 'private, max-age=600' })
+    .end(data);
 }
 
 /**

@@ -14,7 +14,10 @@ export const webhookRoutes = defineRoutes([
     operationId: 'createWebhook',
     response: W.RegisteredWebhook,
     summary: 'Register a webhook; the signing secret (generated when not given) is returned only here',
-    request: { body: CreateWebhookInput, example: { url: 'https://hooks.example.com/compliance', events: ['requirement.created', 'compliance.score_changed'] } },
+    request: {
+      body: CreateWebhookInput,
+      example: { url: 'https://hooks.example.com/compliance', events: ['requirement.created', 'compliance.score_changed'] },
+    },
     status: 201,
     responses: {
       400: errorResponse('Invalid URL (scheme, private network) or event type'),

@@ -53,7 +53,12 @@ export const RequirementDetail = RequirementListItem.extend({
   acceptanceCriteria: z.array(z.string()),
   technicalContext: z.object({ scope: z.string().optional(), dataFlow: z.string().optional(), relatedComponents: z.array(z.string()).optional() }).nullable(),
   implementation: z
-    .object({ testFile: z.string().optional(), gitBranch: z.string().optional(), relatedIssues: z.array(z.string()).optional(), completedAt: Instant.nullable().optional() })
+    .object({
+      testFile: z.string().optional(),
+      gitBranch: z.string().optional(),
+      relatedIssues: z.array(z.string()).optional(),
+      completedAt: Instant.nullable().optional(),
+    })
     .nullable(),
   validation: ValidationState.nullable(),
 });
@@ -84,7 +89,13 @@ export const ScoreParts = z.object({
   weights: z.object({ coverage: z.number(), implementation: z.number(), validation: z.number() }),
 });
 const RequirementCounts = z.object({ total: z.number().int(), completed: z.number().int(), inProgress: z.number().int(), pending: z.number().int() });
-export const FrameworkStatus = z.object({ score: z.number(), status: ComplianceLevel, requirements: RequirementCounts, lastAssessment: Instant.nullable(), scoring: ScoreParts });
+export const FrameworkStatus = z.object({
+  score: z.number(),
+  status: ComplianceLevel,
+  requirements: RequirementCounts,
+  lastAssessment: Instant.nullable(),
+  scoring: ScoreParts,
+});
 export const ComplianceStatus = z.object({ overallScore: z.number(), frameworks: z.record(z.string(), FrameworkStatus).describe('framework id → its status') });
 export const ShortFrameworkStatus = FrameworkStatus.extend({ framework: Framework });
 
@@ -159,7 +170,9 @@ export const AuditVerification = z.object({
   rows: z.object({ total: z.number().int(), sealed: z.number().int(), unsealed: z.number().int() }),
   oldestUnsealedAt: Instant.nullable(),
   head: z.object({ seq: z.number().int(), hash: z.string(), at: Instant }).nullable(),
-  firstBroken: z.object({ seq: z.number().int().nullable(), id: z.string(), problem: z.string(), message: z.string(), expected: z.string(), found: z.string() }).nullable(),
+  firstBroken: z
+    .object({ seq: z.number().int().nullable(), id: z.string(), problem: z.string(), message: z.string(), expected: z.string(), found: z.string() })
+    .nullable(),
   problems: z.number().int(),
 });
 
@@ -181,7 +194,16 @@ export const TraceabilityMatrix = z.object({
     openFindings: z.number().int(),
     resolvedFindings: z.number().int(),
   }),
-  clauses: z.array(z.object({ clauseId: z.string(), section: z.string(), title: z.string(), category: z.string(), covered: z.boolean(), requirements: z.array(z.record(z.string(), z.unknown())) })),
+  clauses: z.array(
+    z.object({
+      clauseId: z.string(),
+      section: z.string(),
+      title: z.string(),
+      category: z.string(),
+      covered: z.boolean(),
+      requirements: z.array(z.record(z.string(), z.unknown())),
+    }),
+  ),
   gaps: z.array(z.object({ clauseId: z.string(), section: z.string(), title: z.string(), category: z.string() })),
   unmappedRequirements: z.array(z.record(z.string(), z.unknown())),
   unlinkedFindings: z.array(z.record(z.string(), z.unknown())),

@@ -5,7 +5,14 @@ import { ScoreParts } from './compliance';
 
 export const DashboardMetrics = z.object({
   project: z.object({ name: z.string(), version: z.string(), lastUpdated: Instant }),
-  requirements: z.object({ total: z.number().int(), completed: z.number().int(), inProgress: z.number().int(), pending: z.number().int(), completionRate: z.number(), unassigned: z.number().int().describe('of total, requirements not yet assigned to a framework (in no framework\'s score)') }),
+  requirements: z.object({
+    total: z.number().int(),
+    completed: z.number().int(),
+    inProgress: z.number().int(),
+    pending: z.number().int(),
+    completionRate: z.number(),
+    unassigned: z.number().int().describe("of total, requirements not yet assigned to a framework (in no framework's score)"),
+  }),
   compliance: z.object({
     frameworks: z.array(z.object({ name: z.string(), score: z.number(), status: ComplianceLevel, lastAssessed: Instant.nullable(), scoring: ScoreParts })),
     overallScore: z.number(),

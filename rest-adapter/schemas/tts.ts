@@ -35,7 +35,13 @@ export const AudioMetadata = z.object({
   requestMetadata: z.record(z.string(), z.unknown()).nullable(),
 });
 
-export const CostEstimate = z.object({ cost: z.number(), characterCount: z.number().int(), currency: z.literal('USD'), provider: Provider, quality: z.string() });
+export const CostEstimate = z.object({
+  cost: z.number(),
+  characterCount: z.number().int(),
+  currency: z.literal('USD'),
+  provider: Provider,
+  quality: z.string(),
+});
 
 export const ProviderList = z.object({
   providers: z.array(
@@ -104,7 +110,13 @@ export const Health = z.object({
 });
 export const Ready = z.object({ ready: z.boolean(), timestamp: Instant, checks: z.object({ database: z.enum(['up', 'down']) }) });
 export const Live = z.object({ live: z.boolean(), timestamp: Instant });
-const ProviderCounters = z.object({ requests: z.number().int(), charactersProcessed: z.number().int(), totalCost: z.number(), avgLatency: z.number(), errors: z.number().int() });
+const ProviderCounters = z.object({
+  requests: z.number().int(),
+  charactersProcessed: z.number().int(),
+  totalCost: z.number(),
+  avgLatency: z.number(),
+  errors: z.number().int(),
+});
 export const ProviderStats = z.object({ stats: z.record(z.string(), ProviderCounters), latencyUnit: z.literal('ms') });
 
 const GenerationMetadataSchema = GenerationResult.shape.metadata;

@@ -98,9 +98,7 @@ export function wrap(text: string, width = 96): string[] {
 }
 
 export const pascal = (s: string) =>
-  s
-    .replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))
-    .replace(/^[a-z]/, (c) => c.toUpperCase());
+  s.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : '')).replace(/^[a-z]/, (c) => c.toUpperCase());
 
 class Builder {
   readonly structs: StructDef[] = [];
@@ -270,7 +268,8 @@ export function buildTypeModel(doc: Json, ops: OperationInfo[], reserved: Readon
         params: params.map((p) => {
           const t = b.typeOf(p.schema ?? {}, `${base}Query${pascal(p.name)}`);
           const kind = t.type.kind;
-          if (kind !== 'string' && kind !== 'integer' && kind !== 'number' && kind !== 'boolean') throw new Error(`query parameter ${op.id}.${p.name} is not a scalar`);
+          if (kind !== 'string' && kind !== 'integer' && kind !== 'number' && kind !== 'boolean')
+            throw new Error(`query parameter ${op.id}.${p.name} is not a scalar`);
           return { name: String(p.name), type: kind, required: p.required === true, enumValues: t.enumValues };
         }),
       };
@@ -280,7 +279,10 @@ export function buildTypeModel(doc: Json, ops: OperationInfo[], reserved: Readon
   b.nameStructs(reserved);
   const aliases: TypeModel['aliases'] = [];
   for (const t of operations) {
-    for (const [which, entry] of [['body', t.request], ['answer', t.response]] as const) {
+    for (const [which, entry] of [
+      ['body', t.request],
+      ['answer', t.response],
+    ] as const) {
       if (!entry) continue;
       const named = entry.type.kind === 'struct' ? b.structs[entry.type.id].name : undefined;
       if (named === entry.name) continue;

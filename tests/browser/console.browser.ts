@@ -50,7 +50,8 @@ async function openPage(): Promise<Page> {
   page.setDefaultTimeout(10_000);
   page.on('pageerror', (err) => consoleErrors.push(`pageerror: ${err.message}`));
   page.on('console', (msg) => {
-    if (msg.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) consoleErrors.push(`console: ${msg.text()}`);
+    if (msg.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text()))
+      consoleErrors.push(`console: ${msg.text()}`);
   });
   return page;
 }
@@ -212,7 +213,9 @@ describe('the web console in Chromium', () => {
     await activity.waitFor();
     expect(await activity.textContent()).toContain('by admin');
     await api('mutation($id: String!) { updateRequirement(id: $id, input: { status: COMPLETED }) { id } }', { id: createRequirement.id });
-    await page.waitForFunction((prev) => document.querySelector('[data-testid="score-soc2"] [data-testid="score-value"]')?.textContent !== prev, before, { timeout: 10_000 });
+    await page.waitForFunction((prev) => document.querySelector('[data-testid="score-soc2"] [data-testid="score-value"]')?.textContent !== prev, before, {
+      timeout: 10_000,
+    });
     expect(Number(await scoreOf(page, 'soc2').textContent())).toBeGreaterThan(Number(before));
     await page.close();
   });
@@ -240,14 +243,23 @@ describe('the web console in Chromium', () => {
     await item.getByRole('button', { name: 'Resolve' }).click();
     await item.getByText('Resolution: Monthly restore drill added to the runbook').waitFor();
     const { findings } = await api('{ findings(filter: { framework: ISO13485 }) { data { title status evidence } } }');
-    expect(findings.data).toContainEqual({ title: 'Backups are not tested', status: 'RESOLVED', evidence: ['backup-log-2026-10.txt', 'restore-drill-plan.pdf'] });
+    expect(findings.data).toContainEqual({
+      title: 'Backups are not tested',
+      status: 'RESOLVED',
+      evidence: ['backup-log-2026-10.txt', 'restore-drill-plan.pdf'],
+    });
     await page.close();
   });
 
   test('history: the chart follows the period, metric and framework', async () => {
     // Readings of earlier days (the API records only today's; history is never invented by it).
     const conn = gw.db.orm.em.getConnection();
-    for (const [days, framework] of [[3, null], [9, null], [3, 'gdpr'], [9, 'gdpr']] as const) {
+    for (const [days, framework] of [
+      [3, null],
+      [9, null],
+      [3, 'gdpr'],
+      [9, 'gdpr'],
+    ] as const) {
       await conn.execute(
         `insert into metric_snapshots (id, taken_at, framework, compliance_score, requirement_completion, validation_rate) values (?, ?, ?, 40, 30, 20)`,
         [`snap_console_${days}_${framework ?? 'all'}`, new Date(Date.now() - days * 86_400_000).toISOString(), framework],
@@ -290,7 +302,12 @@ describe('the web console in Chromium', () => {
     await page.locator('[data-testid="report"][data-status="completed"]').nth(1).waitFor({ timeout: 30_000 });
     const pdfItem = page.locator('[data-testid="report"]', { hasText: 'PDF' }).first();
     const [pdf] = await Promise.all([page.waitForEvent('download'), pdfItem.getByRole('button', { name: /Download PDF/ }).click()]);
-    expect(fs.readFileSync((await pdf.path())!).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      fs
+        .readFileSync((await pdf.path())!)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     await page.close();
   });
 
@@ -384,7 +401,8 @@ describe('the web console in Chromium', () => {
       const page = await openPage();
       const seen: { what: string; at: number; url?: string; kind?: string }[] = [];
       page.on('request', (r) => {
-        if (/\/api\/v1\/audio\/[^/]+\/stream$/.test(r.url())) seen.push({ what: 'stream', at: Date.now(), url: new URL(r.url()).pathname, kind: r.resourceType() });
+        if (/\/api\/v1\/audio\/[^/]+\/stream$/.test(r.url()))
+          seen.push({ what: 'stream', at: Date.now(), url: new URL(r.url()).pathname, kind: r.resourceType() });
       });
       page.on('websocket', (ws) =>
         ws.on('framereceived', ({ payload }) => {
@@ -399,7 +417,9 @@ describe('the web console in Chromium', () => {
       await page.goto(`${slow.url}/#/speech`);
       await page.getByLabel('API key').fill(ADMIN_KEY);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      const text = Array.from({ length: 12 }, (_, i) => `Sentence number ${i + 1} of a text long enough to be made in several chunks, one after another.`).join(' ');
+      const text = Array.from({ length: 12 }, (_, i) => `Sentence number ${i + 1} of a text long enough to be made in several chunks, one after another.`).join(
+        ' ',
+      );
       await page.getByLabel('Text', { exact: true }).fill(text);
       await page.getByRole('button', { name: 'Generate (progressive)' }).click();
       // Playing while the rest is made: the player is there, on the stream, before the outcome is known.
@@ -472,7 +492,12 @@ describe('the web console in Chromium', () => {
     }
     expect(await page.getByRole('link', { name: 'Administration' }).count()).toBe(0);
     await page.getByText('Signed in as').click();
-    expect(await page.getByTestId('permissions').locator('li').allTextContents()).toEqual(['read:requirements', 'read:compliance', 'read:audits', 'read:dashboard']);
+    expect(await page.getByTestId('permissions').locator('li').allTextContents()).toEqual([
+      'read:requirements',
+      'read:compliance',
+      'read:audits',
+      'read:dashboard',
+    ]);
     await page.close();
   });
 
@@ -577,7 +602,12 @@ describe('the web console in Chromium', () => {
         const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
         return {
           rulesPassed: result.passes.length as number,
-          violations: result.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help })) as { id: string; impact: string; nodes: number; help: string }[],
+          violations: result.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help })) as {
+            id: string;
+            impact: string;
+            nodes: number;
+            help: string;
+          }[],
         };
       });
       expect(rulesPassed).toBeGreaterThan(10); // the audit really ran
@@ -600,14 +630,23 @@ describe('the web console in Chromium', () => {
     const shots = process.env.CONSOLE_SCREENSHOTS;
     if (shots) fs.mkdirSync(shots, { recursive: true });
     await api('mutation($i: CreateFindingInput!) { createFinding(input: $i) { id } }', {
-      i: { title: 'Audit log export lacks signatures', framework: 'FDA21CFR11', severity: 'HIGH', description: 'Exported audit logs carry no signature manifest.', evidence: ['audit-2026-11.pdf, p. 4'] },
+      i: {
+        title: 'Audit log export lacks signatures',
+        framework: 'FDA21CFR11',
+        severity: 'HIGH',
+        description: 'Exported audit logs carry no signature manifest.',
+        evidence: ['audit-2026-11.pdf, p. 4'],
+      },
     });
     const page = await openPage();
     await signIn(page, ADMIN_KEY, '#/compliance');
     // A report of this tab, so the reports list shows one.
     await page.getByRole('button', { name: 'Request report' }).click();
     await page.locator('[data-testid="report"][data-status="completed"]').first().waitFor({ timeout: 30_000 });
-    for (const [width, label] of [[1280, 'desktop'], [390, 'mobile']] as const) {
+    for (const [width, label] of [
+      [1280, 'desktop'],
+      [390, 'mobile'],
+    ] as const) {
       await page.setViewportSize({ width, height: 900 });
       for (const route of ['compliance', 'speech', 'admin']) {
         await page.goto(`${gw.url}/#/${route}`);
@@ -618,7 +657,9 @@ describe('the web console in Chromium', () => {
           const box = document.documentElement;
           // The innermost elements that stick out, so a failure says what to fix.
           const overflow = box.scrollWidth - box.clientWidth;
-          const out = overflow ? Array.from(document.querySelectorAll('body *')).filter((e) => e.getBoundingClientRect().right > box.clientWidth + 1 && !e.querySelector('*')) : [];
+          const out = overflow
+            ? Array.from(document.querySelectorAll('body *')).filter((e) => e.getBoundingClientRect().right > box.clientWidth + 1 && !e.querySelector('*'))
+            : [];
           return { overflow, widest: out.slice(0, 3).map((e) => e.outerHTML.slice(0, 160)) };
         });
         expect({ route, width, overflow, widest }).toEqual({ route, width, overflow: 0, widest: [] });
@@ -628,7 +669,10 @@ describe('the web console in Chromium', () => {
     if (shots) {
       await page.setViewportSize({ width: 1280, height: 900 });
       const signin = await openPage();
-      for (const [width, label] of [[1280, 'desktop'], [390, 'mobile']] as const) {
+      for (const [width, label] of [
+        [1280, 'desktop'],
+        [390, 'mobile'],
+      ] as const) {
         await signin.setViewportSize({ width, height: 700 });
         await signin.goto(`${gw.url}/`);
         await signin.getByLabel('API key').waitFor();

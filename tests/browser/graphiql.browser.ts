@@ -45,7 +45,7 @@ test('a browser opening /graphql gets GraphiQL from the gateway alone, and a que
   await page.close();
 });
 
-test('a subscription started in GraphiQL receives another client\'s change over graphql-ws', async () => {
+test("a subscription started in GraphiQL receives another client's change over graphql-ws", async () => {
   const { page, elsewhere, errors } = await openIde('subscription { complianceEvents { type } }');
   await page.click('.graphiql-execute-button');
   // The subscription is registered when the socket is open and subscribed; keep making changes until one arrives.
@@ -54,8 +54,13 @@ test('a subscription started in GraphiQL receives another client\'s change over 
     const res = await gw.request('/v1/requirements', { method: 'POST', json: { title: `Seen live in GraphiQL ${i}`, framework: 'soc2', priority: 'low' } });
     expect(res.status).toBe(201);
     received = await page
-      .waitForFunction(() => /"type":\s*"REQUIREMENT_(CREATED|UPDATED)"/.test(document.querySelector('.graphiql-response')?.textContent ?? ''), undefined, { timeout: 500 })
-      .then(() => true, () => false);
+      .waitForFunction(() => /"type":\s*"REQUIREMENT_(CREATED|UPDATED)"/.test(document.querySelector('.graphiql-response')?.textContent ?? ''), undefined, {
+        timeout: 500,
+      })
+      .then(
+        () => true,
+        () => false,
+      );
   }
   if (!received) console.log('response pane:', await page.textContent('.graphiql-response'));
   expect(received).toBe(true);

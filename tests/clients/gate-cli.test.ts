@@ -61,7 +61,10 @@ it('exits 0 on pass and 1 on fail, printing the checks', async () => {
   expect(low.stdout).toMatch(/FAIL Score 0 is below the minimum 70/);
 
   const req = (await (await gw.request('/v1/requirements', { method: 'POST', json: { title: 'Gate subject', framework: 'gdpr' } })).json()) as { id: string };
-  const finding = await gw.request('/v1/audits/findings', { method: 'POST', json: { title: 'Open issue', description: 'd', framework: 'gdpr', severity: 'high', requirementId: req.id } });
+  const finding = await gw.request('/v1/audits/findings', {
+    method: 'POST',
+    json: { title: 'Open issue', description: 'd', framework: 'gdpr', severity: 'high', requirementId: req.id },
+  });
   expect(finding.status).toBe(201);
   const tooMany = await gate(['--framework', 'gdpr', '--min-score', '0', '--max-open-findings', '0', '--json'], env);
   expect(tooMany.code).toBe(1);

@@ -14,8 +14,14 @@ const gw = useGateway();
 const ROOT = path.resolve(__dirname, '../..');
 const NPM_CLI = path.join(path.dirname(process.execPath), '../lib/node_modules/npm/bin/npm-cli.js');
 const npm = (args: string[], cwd: string) =>
-  execFileSync(process.execPath, [fs.existsSync(NPM_CLI) ? NPM_CLI : require.resolve('npm/bin/npm-cli.js'), ...args], { cwd, encoding: 'utf8', stdio: 'pipe', timeout: 300_000 });
-const gitStatus = () => execFileSync('git', ['status', '--porcelain', '--untracked-files=all', '--ignored=matching', 'clients/python'], { cwd: ROOT, encoding: 'utf8' });
+  execFileSync(process.execPath, [fs.existsSync(NPM_CLI) ? NPM_CLI : require.resolve('npm/bin/npm-cli.js'), ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: 'pipe',
+    timeout: 300_000,
+  });
+const gitStatus = () =>
+  execFileSync('git', ['status', '--porcelain', '--untracked-files=all', '--ignored=matching', 'clients/python'], { cwd: ROOT, encoding: 'utf8' });
 
 let tmp: string;
 beforeAll(() => {
@@ -45,7 +51,11 @@ test('npm pack builds dist (prepack); the tarball installs into an empty project
       console.log(JSON.stringify({ status: health.status, providers: providers.providers.length, operations: Object.keys(OPERATIONS).length }));
     })().catch((e) => { console.error(e); process.exit(1); });`;
   // Asynchronously: the gateway answers from this process.
-  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], { cwd: app, encoding: 'utf8', env: { ...process.env, GW_URL: gw.url, GW_KEY: ADMIN_KEY } });
+  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], {
+    cwd: app,
+    encoding: 'utf8',
+    env: { ...process.env, GW_URL: gw.url, GW_KEY: ADMIN_KEY },
+  });
   const result = JSON.parse(stdout.trim());
   expect(result.status).toMatch(/healthy|degraded/);
   expect(result.providers).toBeGreaterThan(0);
@@ -63,6 +73,10 @@ test('pip install ./clients/python leaves the checkout as it was, and the instal
   });
   expect(gitStatus()).toBe(before);
   expect(fs.readdirSync(path.join(ROOT, 'clients/python')).filter((f) => f === 'build' || f.endsWith('.egg-info'))).toEqual([]);
-  const imported = execFileSync('python3', ['-c', 'import speech_gateway, sys; print(speech_gateway.__file__)'], { cwd: tmp, encoding: 'utf8', env: { ...process.env, PYTHONPATH: target } }).trim();
+  const imported = execFileSync('python3', ['-c', 'import speech_gateway, sys; print(speech_gateway.__file__)'], {
+    cwd: tmp,
+    encoding: 'utf8',
+    env: { ...process.env, PYTHONPATH: target },
+  }).trim();
   expect(imported.startsWith(target)).toBe(true);
 });

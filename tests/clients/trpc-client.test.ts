@@ -68,7 +68,9 @@ ${extra}
   it('compiles with @trpc/client alone and loads nothing of the server', () => {
     const { diagnostics, files } = compile(consumer());
     expect(diagnostics).toEqual([]);
-    const outside = files.filter((f) => !f.startsWith(dir) && !/[\\/]typescript[\\/]lib[\\/]lib\./.test(f) && !f.includes(`${path.sep}node_modules${path.sep}@trpc${path.sep}`));
+    const outside = files.filter(
+      (f) => !f.startsWith(dir) && !/[\\/]typescript[\\/]lib[\\/]lib\./.test(f) && !f.includes(`${path.sep}node_modules${path.sep}@trpc${path.sep}`),
+    );
     expect(outside).toEqual([]);
     expect(files.some((f) => f.startsWith(REPO) && !f.includes('node_modules'))).toBe(false);
     expect(fs.readFileSync(DTS, 'utf8')).not.toMatch(/from '\.\.?\/|import\("\.|@mikro-orm|type-graphql|reflect-metadata/);
@@ -137,7 +139,9 @@ describe('tRPC against the gateway', () => {
     expect((await subscribe('')).last.data).toMatchObject({ domainCode: 'AUTHENTICATION_ERROR' });
     expect((await subscribe('&access_token=sk_wrong')).last.data).toMatchObject({ domainCode: 'AUTHENTICATION_ERROR' });
     const weak = await issueKey(gw, ['read:requirements']);
-    expect((await subscribe(`&connectionParams=${encodeURIComponent(JSON.stringify({ authorization: `Bearer ${weak}` }))}`)).last.data).toMatchObject({ domainCode: 'AUTHORIZATION_ERROR' });
+    expect((await subscribe(`&connectionParams=${encodeURIComponent(JSON.stringify({ authorization: `Bearer ${weak}` }))}`)).last.data).toMatchObject({
+      domainCode: 'AUTHORIZATION_ERROR',
+    });
     // Queries and mutations keep to the Authorization header: a key in the URL is not read there.
     const res = await fetch(`${gw.url}/trpc/live.dashboardStatus?access_token=${ADMIN_KEY}`);
     expect(res.status).toBe(401);

@@ -61,7 +61,9 @@ async function nextWithin<T>(it: AsyncIterator<T>, ms = 20_000): Promise<T> {
 describe('REST', () => {
   it('has one method per operation of the document the gateway serves', async () => {
     const served = (await (await fetch(`${gw.url}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
-    const servedOps = Object.entries(served.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ id: op.operationId, method: method.toUpperCase(), path })));
+    const servedOps = Object.entries(served.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({ id: op.operationId, method: method.toUpperCase(), path })),
+    );
     expect(servedOps.length).toBeGreaterThan(40);
     for (const op of servedOps) {
       expect(OPERATIONS).toHaveProperty(op.id);
@@ -86,12 +88,19 @@ describe('REST', () => {
     expect(meta).toMatchObject({ provider: 'mock', format: 'wav' });
     expect(await client.hasAudio(result.hash)).toBe(true);
     expect(await client.hasAudio('0'.repeat(64))).toBe(false);
-    const again = (await client.generateSpeech({ text: 'Hello from the TypeScript client.', options: { provider: 'mock', format: 'wav' } })) as { cached: boolean };
+    const again = (await client.generateSpeech({ text: 'Hello from the TypeScript client.', options: { provider: 'mock', format: 'wav' } })) as {
+      cached: boolean;
+    };
     expect(again.cached).toBe(true);
   });
 
   it('OpenAI-compatible speech: the audio bytes, the model list, and OpenAI errors read as the gateway codes', async () => {
-    const speech = await client.createSpeech({ model: 'mock', input: 'Hello from the TypeScript client, the OpenAI way.', voice: 'mock-voice-2', response_format: 'wav' });
+    const speech = await client.createSpeech({
+      model: 'mock',
+      input: 'Hello from the TypeScript client, the OpenAI way.',
+      voice: 'mock-voice-2',
+      response_format: 'wav',
+    });
     expect(speech.contentType).toBe('audio/wav');
     expect(Buffer.from(speech.bytes.subarray(0, 4)).toString('latin1')).toBe('RIFF');
     expect(speech.headers.get('x-audio-hash')).toMatch(/^[0-9a-f]{64}$/);
@@ -104,7 +113,10 @@ describe('REST', () => {
   });
 
   it('sends path parameters, query strings and bodies of compliance operations', async () => {
-    const created = (await client.createRequirement({ title: 'Client-made requirement', framework: 'gdpr', priority: 'high' })) as { id: string; status: string };
+    const created = (await client.createRequirement({ title: 'Client-made requirement', framework: 'gdpr', priority: 'high' })) as {
+      id: string;
+      status: string;
+    };
     expect(created.status).toBe('pending');
     const updated = (await client.updateRequirement(created.id, { status: 'in-progress' })) as { status: string };
     expect(updated.status).toBe('in-progress');
@@ -146,7 +158,9 @@ describe('REST', () => {
 
 describe('progressive generation', () => {
   it('is an async iterator of started, progress and complete events', async () => {
-    const text = Array.from({ length: 12 }, (_, i) => `Sentence number ${i + 1} of a longer text, long enough to be cut into chunks.`).join(' ').repeat(3);
+    const text = Array.from({ length: 12 }, (_, i) => `Sentence number ${i + 1} of a longer text, long enough to be cut into chunks.`)
+      .join(' ')
+      .repeat(3);
     const events: ProgressEvent[] = [];
     for await (const e of client.generateSpeechProgressive({ text, options: { provider: 'mock' } })) events.push(e);
     expect(events[0].type).toBe('started');
@@ -164,7 +178,7 @@ describe('progressive generation', () => {
     expect(err.code).toBe('INVALID_SPEED');
   });
 
-  it('throws an error event as the typed error of its code, with that code\'s status', async () => {
+  it("throws an error event as the typed error of its code, with that code's status", async () => {
     // provider_a has no credentials in the test gateway: the generation fails once the stream is open.
     const it = client.generateSpeechProgressive({ text: 'A sentence for a provider that is not configured.', options: { provider: 'provider_a' } });
     const events: ProgressEvent[] = [];
@@ -183,17 +197,22 @@ describe('progressive generation', () => {
 
   it('maps every code of the catalogue to its family, whatever status it arrived with', () => {
     const familyOf = (status: number) =>
-      status === 401 ? AuthenticationError
-      : status === 403 ? AuthorizationError
-      : status === 404 || status === 410 ? NotFoundError
-      : status === 429 ? RateLimitError
-      : status >= 500 ? ServerError
-      : null;
+      status === 401
+        ? AuthenticationError
+        : status === 403
+          ? AuthorizationError
+          : status === 404 || status === 410
+            ? NotFoundError
+            : status === 429
+              ? RateLimitError
+              : status >= 500
+                ? ServerError
+                : null;
     for (const [code, status] of Object.entries(ERROR_STATUS)) {
       for (const arrived of [status, 200]) {
         const e = errorFor(code, 'm', { status: arrived });
         expect([code, e.code]).toEqual([code, code]);
-        const family = code === 'CONFLICT' ? ConflictError : familyOf(status) ?? InvalidRequestError;
+        const family = code === 'CONFLICT' ? ConflictError : (familyOf(status) ?? InvalidRequestError);
         expect([code, arrived, e.constructor.name]).toEqual([code, arrived, family.name]);
       }
     }
@@ -321,7 +340,9 @@ describe('live events with reconnect', () => {
   it('graphql-ws: progressive generation through the shipped typed subscription', async () => {
     const types: string[] = [];
     let hash: string | null | undefined;
-    for await (const { generateProgressive: e } of client.graphql.subscribe(documents.GenerateProgressiveDocument, { input: { text: 'First sentence here. '.repeat(40), options: { provider: 'MOCK' } } })) {
+    for await (const { generateProgressive: e } of client.graphql.subscribe(documents.GenerateProgressiveDocument, {
+      input: { text: 'First sentence here. '.repeat(40), options: { provider: 'MOCK' } },
+    })) {
       types.push(e.type);
       if (e.type === 'COMPLETE') {
         hash = e.hash;
@@ -334,7 +355,9 @@ describe('live events with reconnect', () => {
   });
 
   it('GraphQL over HTTP: typed documents, errors with extensions.code', async () => {
-    const { createRequirement } = await client.graphql.request(documents.CreateRequirementDocument, { input: { title: 'Through GraphQL', framework: 'FDA21CFR11' } });
+    const { createRequirement } = await client.graphql.request(documents.CreateRequirementDocument, {
+      input: { title: 'Through GraphQL', framework: 'FDA21CFR11' },
+    });
     expect(createRequirement).toMatchObject({ title: 'Through GraphQL', framework: 'FDA21CFR11', status: 'PENDING' });
     const { requirement } = await client.graphql.request(documents.RequirementDocument, { id: createRequirement.id });
     expect(requirement.id).toBe(createRequirement.id);

@@ -34,7 +34,11 @@ it('accepts the valid calls and rejects each marked one', () => {
   const unmarked = lines.map((l) => (l.trim().startsWith('// @ts-expect-error') ? '' : l)).join('\n');
   const errors = compile(unmarked);
   expect([...new Set(errors.map((e) => e.line))].sort((a, b) => a - b)).toEqual(marked);
-  const at = (n: number) => errors.filter((e) => e.line === marked[n]).map((e) => e.text).join('\n');
+  const at = (n: number) =>
+    errors
+      .filter((e) => e.line === marked[n])
+      .map((e) => e.text)
+      .join('\n');
   const names = (text: string) => new Set([...text.matchAll(/"([a-z0-9_]+)"/g)].map((m) => m[1]));
   expect(at(0)).toMatch(/"provider_z".* is not assignable/s);
   expect([...names(at(0))]).toEqual(expect.arrayContaining(['provider_a', 'provider_b', 'provider_c', 'mock']));

@@ -25,9 +25,17 @@ const trpcQuery = async (path: string, auth?: string) => ((await (await gw.reque
 test('a key named admin writes on every transport and the feed shows its own key id, not the admin', async () => {
   const rest = await gw.request('/v1/requirements', { method: 'POST', auth: impostor.key, json: { title: 'Impostor via REST', framework: 'gdpr' } });
   expect(rest.status).toBe(201);
-  const viaGql = await gql('mutation($i: CreateRequirementInput!) { createRequirement(input: $i) { id } }', { i: { title: 'Impostor via GraphQL', framework: 'GDPR' } }, impostor.key);
+  const viaGql = await gql(
+    'mutation($i: CreateRequirementInput!) { createRequirement(input: $i) { id } }',
+    { i: { title: 'Impostor via GraphQL', framework: 'GDPR' } },
+    impostor.key,
+  );
   expect(viaGql.errors).toBeUndefined();
-  const viaTrpc = await gw.request('/trpc/compliance.createRequirement', { method: 'POST', auth: impostor.key, json: { title: 'Impostor via tRPC', framework: 'gdpr' } });
+  const viaTrpc = await gw.request('/trpc/compliance.createRequirement', {
+    method: 'POST',
+    auth: impostor.key,
+    json: { title: 'Impostor via tRPC', framework: 'gdpr' },
+  });
   expect(viaTrpc.status).toBe(200);
   const real = await gw.request('/v1/requirements', { method: 'POST', json: { title: 'Written by the real admin', framework: 'gdpr' } });
   expect(real.status).toBe(201);
@@ -62,13 +70,20 @@ test('the audit trail names the key by id too', async () => {
 test('the live user_activity event (tRPC over SSE) carries the key id', async () => {
   const input = encodeURIComponent(JSON.stringify({ types: ['user_activity'] }));
   const controller = new AbortController();
-  const res = await gw.request(`/trpc/live.complianceEvents?input=${input}`, { auth: impostor.key, signal: controller.signal, headers: { accept: 'text/event-stream' } });
+  const res = await gw.request(`/trpc/live.complianceEvents?input=${input}`, {
+    auth: impostor.key,
+    signal: controller.signal,
+    headers: { accept: 'text/event-stream' },
+  });
   expect(res.status).toBe(200);
   // Matched by key id: this key lacks read:requirements, so the description does not quote the title.
   const reading = readSse(res, { until: (e) => e?.type === 'user.activity' && e.data?.userKeyId === impostor.id });
   // The subscription may still be starting: write until its event arrives.
   let n = 0;
-  const poke = setInterval(() => void gw.request('/v1/requirements', { method: 'POST', auth: impostor.key, json: { title: `Live impostor ${n++}`, framework: 'gdpr' } }), 300);
+  const poke = setInterval(
+    () => void gw.request('/v1/requirements', { method: 'POST', auth: impostor.key, json: { title: `Live impostor ${n++}`, framework: 'gdpr' } }),
+    300,
+  );
   try {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<any[]>((_, reject) => (timer = setTimeout(() => reject(new Error('no SSE event')), 10_000)));

@@ -10,7 +10,8 @@ import { expectScoreByModel } from '../helpers/scoring';
 const gw = useGateway();
 
 const call = (path: string, init?: Parameters<TestGateway['request']>[1]) => callJson(gw, path, init);
-const gql = (query: string, variables: Record<string, unknown> = {}, auth?: string) => call('/graphql', { method: 'POST', json: { query, variables }, ...(auth ? { auth } : {}) });
+const gql = (query: string, variables: Record<string, unknown> = {}, auth?: string) =>
+  call('/graphql', { method: 'POST', json: { query, variables }, ...(auth ? { auth } : {}) });
 const trpc = (path: string, input: unknown, auth?: string) => call(`/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, auth ? { auth } : {});
 
 const part11 = async () => (await call('/v1/compliance/status?framework=fda21cfr11')).body.frameworks.fda21cfr11;
@@ -48,14 +49,20 @@ describe('honest scores (docs/scoring.md)', () => {
 
   test('an open high finding lowers the score and caps it below mostly-compliant; resolving it restores the score', async () => {
     const before = await part11();
-    const high = await call('/v1/audits/findings', { method: 'POST', json: { title: 'Audit entries lack the old value', framework: 'fda21cfr11', severity: 'high', requirementId } });
+    const high = await call('/v1/audits/findings', {
+      method: 'POST',
+      json: { title: 'Audit entries lack the old value', framework: 'fda21cfr11', severity: 'high', requirementId },
+    });
     expect(high.status).toBe(201);
     const during = await part11();
     expect(during.scoring.findings).toEqual({ open: { critical: 0, high: 1, medium: 0, low: 0 }, penalty: 10, cap: 69.9 });
     expect(during.score).toBeLessThan(before.score);
     expectScoreByModel(during);
 
-    const resolved = await call(`/v1/audits/findings/${high.body.id}`, { method: 'PATCH', json: { status: 'resolved', resolution: 'Old values are now stored in before/after' } });
+    const resolved = await call(`/v1/audits/findings/${high.body.id}`, {
+      method: 'PATCH',
+      json: { status: 'resolved', resolution: 'Old values are now stored in before/after' },
+    });
     expect(resolved.status).toBe(200);
     expect((await part11()).score).toBe(before.score);
   });
@@ -65,7 +72,9 @@ describe('honest scores (docs/scoring.md)', () => {
     const entry = metrics.compliance.frameworks.find((f: any) => f.name === 'fda21cfr11');
     expectScoreByModel(entry);
     expect(entry.scoring.coverage.clauses).toBe(17);
-    const res = await gql(`{ complianceStatus(framework: FDA21CFR11) { frameworks { score scoring { coverage { clauses covered percent } implementation validation base findings { open { critical high medium low } penalty cap } } } } }`);
+    const res = await gql(
+      `{ complianceStatus(framework: FDA21CFR11) { frameworks { score scoring { coverage { clauses covered percent } implementation validation base findings { open { critical high medium low } penalty cap } } } } }`,
+    );
     expect(res.body.errors).toBeUndefined();
     expectScoreByModel(res.body.data.complianceStatus.frameworks[0]);
   });
@@ -76,7 +85,14 @@ describe('release gate', () => {
     const score = (await part11()).score;
     const { status, body } = await call(`/v1/compliance/gate?framework=fda21cfr11&minScore=${Math.floor(score)}&maxOpenFindings=0`);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ framework: 'fda21cfr11', result: 'pass', passed: true, reasons: [], score, thresholds: { minScore: Math.floor(score), maxOpenFindings: 0 } });
+    expect(body).toMatchObject({
+      framework: 'fda21cfr11',
+      result: 'pass',
+      passed: true,
+      reasons: [],
+      score,
+      thresholds: { minScore: Math.floor(score), maxOpenFindings: 0 },
+    });
     expect(body.checks.map((c: any) => [c.name, c.passed])).toEqual([
       ['no-open-critical-findings', true],
       ['min-score', true],
@@ -87,7 +103,12 @@ describe('release gate', () => {
   test('fails on an open critical finding, whatever the thresholds, and says why', async () => {
     const critical = await call('/v1/audits/findings', {
       method: 'POST',
-      json: { title: 'Signatures not linked to records', description: 'A signature can be copied to another record.', framework: 'fda21cfr11', severity: 'critical' },
+      json: {
+        title: 'Signatures not linked to records',
+        description: 'A signature can be copied to another record.',
+        framework: 'fda21cfr11',
+        severity: 'critical',
+      },
     });
     expect(critical.status).toBe(201);
     criticalId = critical.body.id;
@@ -100,7 +121,10 @@ describe('release gate', () => {
     expect(body.scoring.findings.cap).toBe(39.9);
 
     // The same answer on GraphQL and tRPC.
-    const g = await gql(`query($f: FrameworkId!) { complianceGate(framework: $f, minScore: 0) { result passed reasons score checks { name passed actual limit } openFindings { critical total } } }`, { f: 'FDA21CFR11' });
+    const g = await gql(
+      `query($f: FrameworkId!) { complianceGate(framework: $f, minScore: 0) { result passed reasons score checks { name passed actual limit } openFindings { critical total } } }`,
+      { f: 'FDA21CFR11' },
+    );
     expect(g.body.errors).toBeUndefined();
     expect(g.body.data.complianceGate).toMatchObject({ result: 'FAIL', passed: false, reasons: ['1 critical finding is open'], score: body.score });
     const t = await trpc('assurance.gate', { framework: 'fda21cfr11', minScore: 0 });
@@ -156,10 +180,20 @@ describe('traceability matrix', () => {
     mapping = (await call(`/v1/requirements/${requirementId}/validate`, { method: 'POST' })).body.complianceMapping.fda21cfr11;
     const open = await call('/v1/audits/findings', {
       method: 'POST',
-      json: { title: 'Trail export lacks time zone', description: 'Exported entries show local time only.', framework: 'fda21cfr11', severity: 'medium', requirementId, evidence: ['SOP-12 rev 3 «signed» ✓'] },
+      json: {
+        title: 'Trail export lacks time zone',
+        description: 'Exported entries show local time only.',
+        framework: 'fda21cfr11',
+        severity: 'medium',
+        requirementId,
+        evidence: ['SOP-12 rev 3 «signed» ✓'],
+      },
     });
     openId = open.body.id;
-    await call(`/v1/requirements/${requirementId}`, { method: 'PUT', json: { implementation: { testFile: 'tests/e2e/audit-trail.test.ts', relatedIssues: ['#15'] } } });
+    await call(`/v1/requirements/${requirementId}`, {
+      method: 'PUT',
+      json: { implementation: { testFile: 'tests/e2e/audit-trail.test.ts', relatedIssues: ['#15'] } },
+    });
 
     const { status, body } = await call('/v1/compliance/traceability?framework=fda21cfr11');
     expect(status).toBe(200);
@@ -170,9 +204,23 @@ describe('traceability matrix', () => {
     const trail = body.clauses.find((c: any) => c.section === '11.10(e)');
     expect(trail).toMatchObject({ clauseId: 'fda21cfr11-11.10e', title: 'Audit trail', covered: true });
     const [req] = trail.requirements;
-    expect(req).toMatchObject({ id: requirementId, status: 'completed', clauses: mapping, latestValidation: { status: expect.stringMatching(/^(passed|failed)$/), score: expect.any(Number) } });
-    expect(req.openFindings).toEqual([expect.objectContaining({ id: openId, severity: 'medium', description: 'Exported entries show local time only.', evidence: ['SOP-12 rev 3 «signed» ✓'] })]);
-    expect(req.resolvedFindings).toEqual([expect.objectContaining({ severity: 'high', status: 'resolved', resolution: 'Old values are now stored in before/after', resolvedAt: expect.any(String) })]);
+    expect(req).toMatchObject({
+      id: requirementId,
+      status: 'completed',
+      clauses: mapping,
+      latestValidation: { status: expect.stringMatching(/^(passed|failed)$/), score: expect.any(Number) },
+    });
+    expect(req.openFindings).toEqual([
+      expect.objectContaining({ id: openId, severity: 'medium', description: 'Exported entries show local time only.', evidence: ['SOP-12 rev 3 «signed» ✓'] }),
+    ]);
+    expect(req.resolvedFindings).toEqual([
+      expect.objectContaining({
+        severity: 'high',
+        status: 'resolved',
+        resolution: 'Old values are now stored in before/after',
+        resolvedAt: expect.any(String),
+      }),
+    ]);
     expect(req.evidence).toEqual([
       { kind: 'finding', value: 'SOP-12 rev 3 «signed» ✓', findingId: openId },
       { kind: 'test-file', value: 'tests/e2e/audit-trail.test.ts', findingId: null },
@@ -190,12 +238,17 @@ describe('traceability matrix', () => {
 
   test('CSV with ?format=csv or Accept: text/csv: one row per clause and requirement, gaps as rows', async () => {
     const parse = (text: string) => text.trimEnd().split('\r\n');
-    for (const init of [{ path: '/v1/compliance/traceability?framework=fda21cfr11&format=csv' }, { path: '/v1/compliance/traceability?framework=fda21cfr11', headers: { accept: 'text/csv' } }]) {
+    for (const init of [
+      { path: '/v1/compliance/traceability?framework=fda21cfr11&format=csv' },
+      { path: '/v1/compliance/traceability?framework=fda21cfr11', headers: { accept: 'text/csv' } },
+    ]) {
       const res = await gw.request(init.path, { headers: init.headers });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
       const lines = parse(await res.text());
-      expect(lines[0]).toBe('row_type,clause,clause_title,covered,requirement_id,requirement_title,requirement_status,priority,validation_status,validation_score,validated_at,open_findings,resolved_findings,evidence');
+      expect(lines[0]).toBe(
+        'row_type,clause,clause_title,covered,requirement_id,requirement_title,requirement_status,priority,validation_status,validation_score,validated_at,open_findings,resolved_findings,evidence',
+      );
       // 17 clauses, and the critical finding linked to no requirement.
       expect(lines).toHaveLength(1 + 17 + 1);
       const trail = lines.find((l) => l.startsWith('clause,11.10(e),'))!;
@@ -213,10 +266,18 @@ describe('traceability matrix', () => {
   test('the CSV holds what the JSON lists: every clause row, unmapped requirement and unlinked finding (issue 35)', async () => {
     const unmapped = await call('/v1/requirements', {
       method: 'POST',
-      json: { title: 'Coffee machine descaling rota', description: 'The kitchen coffee machine is descaled every Friday.', framework: 'fda21cfr11', priority: 'low' },
+      json: {
+        title: 'Coffee machine descaling rota',
+        description: 'The kitchen coffee machine is descaled every Friday.',
+        framework: 'fda21cfr11',
+        priority: 'low',
+      },
     });
     expect(unmapped.status).toBe(201);
-    const loose = await call('/v1/audits/findings', { method: 'POST', json: { title: 'Descaler stock low', description: 'Two packs left.', framework: 'fda21cfr11', severity: 'low', evidence: ['shelf photo'] } });
+    const loose = await call('/v1/audits/findings', {
+      method: 'POST',
+      json: { title: 'Descaler stock low', description: 'Two packs left.', framework: 'fda21cfr11', severity: 'low', evidence: ['shelf photo'] },
+    });
     expect(loose.status).toBe(201);
 
     const json = (await call('/v1/compliance/traceability?framework=fda21cfr11')).body;
@@ -228,12 +289,20 @@ describe('traceability matrix', () => {
     expect(json.unlinkedFindings.map((f: any) => f.id)).toEqual(expect.arrayContaining([criticalId, loose.body.id]));
 
     // Every clause × requirement pair, in the JSON's order; gaps as rows with no requirement.
-    const clausePairs = json.clauses.flatMap((c: any) => (c.requirements.length ? c.requirements.map((r: any) => [c.section, c.title, 'yes', r.id]) : [[c.section, c.title, 'no', '']]));
+    const clausePairs = json.clauses.flatMap((c: any) =>
+      c.requirements.length ? c.requirements.map((r: any) => [c.section, c.title, 'yes', r.id]) : [[c.section, c.title, 'no', '']],
+    );
     expect(pick('clause').map((r) => [r[col('clause')], r[col('clause_title')], r[col('covered')], r[col('requirement_id')]])).toEqual(clausePairs);
     // Requirements mapped to no clause, with their status, validation and findings.
-    expect(pick('unmapped_requirement').map((r) => [r[col('requirement_id')], r[col('requirement_title')], r[col('requirement_status')], r[col('priority')], r[col('validation_status')]])).toEqual(
-      json.unmappedRequirements.map((r: any) => [r.id, r.title, r.status, r.priority, r.latestValidation?.status ?? 'not validated']),
-    );
+    expect(
+      pick('unmapped_requirement').map((r) => [
+        r[col('requirement_id')],
+        r[col('requirement_title')],
+        r[col('requirement_status')],
+        r[col('priority')],
+        r[col('validation_status')],
+      ]),
+    ).toEqual(json.unmappedRequirements.map((r: any) => [r.id, r.title, r.status, r.priority, r.latestValidation?.status ?? 'not validated']));
     // Findings linked to no requirement: id, severity, title and evidence.
     const unlinked = pick('unlinked_finding');
     expect(unlinked).toHaveLength(json.unlinkedFindings.length);

@@ -39,7 +39,11 @@ describe('on one gateway', () => {
     const text = 'Asynchronous speech, delivered to a webhook. It has two sentences.';
     const res = await gw.request('/api/v1/generate', {
       method: 'POST',
-      json: { text, options: { provider: 'mock', format: 'mp3' }, webhook: { url: `${receiver.url}/done/1`, headers: { 'X-Caller': 'abc', Authorization: 'Bearer theirs' }, secret: SECRET } },
+      json: {
+        text,
+        options: { provider: 'mock', format: 'mp3' },
+        webhook: { url: `${receiver.url}/done/1`, headers: { 'X-Caller': 'abc', Authorization: 'Bearer theirs' }, secret: SECRET },
+      },
     });
     expect(res.status).toBe(202);
     const queued: any = await res.json();
@@ -65,11 +69,20 @@ describe('on one gateway', () => {
       const s: any = await (await gw.request(queued.statusUrl)).json();
       return s.webhook?.status === 'delivered' ? s : undefined;
     });
-    expect(status).toMatchObject({ hash: queued.hash, status: 'completed', audioUrl: got.body.audioUrl, cached: false, webhook: { status: 'delivered', attempts: 1 } });
+    expect(status).toMatchObject({
+      hash: queued.hash,
+      status: 'completed',
+      audioUrl: got.body.audioUrl,
+      cached: false,
+      webhook: { status: 'delivered', attempts: 1 },
+    });
 
     // The same request again: still queued (never answered synchronously), now from the cache.
     const again: any = await (
-      await gw.request('/api/v1/generate', { method: 'POST', json: { text, options: { provider: 'mock', format: 'mp3' }, webhook: { url: `${receiver.url}/done/2` } } })
+      await gw.request('/api/v1/generate', {
+        method: 'POST',
+        json: { text, options: { provider: 'mock', format: 'mp3' }, webhook: { url: `${receiver.url}/done/2` } },
+      })
     ).json();
     expect(again).toMatchObject({ hash: queued.hash, status: 'queued', webhookSecret: expect.stringMatching(/^whsec_/) });
     const second = await waitFor(() => receiver.received.find((a) => a.path === '/done/2'));
@@ -80,7 +93,11 @@ describe('on one gateway', () => {
   test('a generation that fails is reported to the webhook as {hash, error}', async () => {
     const res = await gw.request('/api/v1/generate', {
       method: 'POST',
-      json: { text: 'This goes to a provider that is not set up.', options: { provider: 'provider_a' }, webhook: { url: `${receiver.url}/fail`, secret: SECRET } },
+      json: {
+        text: 'This goes to a provider that is not set up.',
+        options: { provider: 'provider_a' },
+        webhook: { url: `${receiver.url}/fail`, secret: SECRET },
+      },
     });
     expect(res.status).toBe(202);
     const { hash }: any = await res.json();
@@ -92,7 +109,8 @@ describe('on one gateway', () => {
   });
 
   test('a receiver that is down for a while gets the outcome once it is back (retries with backoff)', async () => {
-    for (const queue of [(gw.services as any).speechQueue, (gw.services as any).speechDeliveries]) Object.assign(queue.settings, { retryBaseMs: 100, maxRetryDelayMs: 400 });
+    for (const queue of [(gw.services as any).speechQueue, (gw.services as any).speechDeliveries])
+      Object.assign(queue.settings, { retryBaseMs: 100, maxRetryDelayMs: 400 });
     const down = await startReceiver();
     await down.close();
     const res = await gw.request('/api/v1/generate', {
@@ -145,11 +163,15 @@ describe('on one gateway', () => {
   });
 
   test('GraphQL generateAsync and generation, tRPC generateAsync and generation', async () => {
-    const gql = async (query: string, variables: Record<string, unknown>) => (await (await gw.request('/graphql', { method: 'POST', json: { query, variables } })).json()) as any;
-    const q = await gql(`mutation($input: GenerateInput!, $webhook: WebhookTargetInput!) { generateAsync(input: $input, webhook: $webhook) { hash status statusUrl webhookSecret } }`, {
-      input: { text: 'Queued over GraphQL.', options: { provider: 'MOCK', format: 'WAV' } },
-      webhook: { url: `${receiver.url}/gql`, headers: { 'x-from': 'graphql' }, secret: SECRET },
-    });
+    const gql = async (query: string, variables: Record<string, unknown>) =>
+      (await (await gw.request('/graphql', { method: 'POST', json: { query, variables } })).json()) as any;
+    const q = await gql(
+      `mutation($input: GenerateInput!, $webhook: WebhookTargetInput!) { generateAsync(input: $input, webhook: $webhook) { hash status statusUrl webhookSecret } }`,
+      {
+        input: { text: 'Queued over GraphQL.', options: { provider: 'MOCK', format: 'WAV' } },
+        webhook: { url: `${receiver.url}/gql`, headers: { 'x-from': 'graphql' }, secret: SECRET },
+      },
+    );
     expect(q.errors).toBeUndefined();
     expect(q.data.generateAsync).toMatchObject({ status: 'QUEUED', webhookSecret: null });
     const got = await waitFor(() => receiver.received.find((a) => a.path === '/gql'));
@@ -164,7 +186,10 @@ describe('on one gateway', () => {
     const refused = await gw.request('/trpc/tts.generate', { method: 'POST', json: { text: 'Sync.', webhook: { url: `${receiver.url}/never` } } });
     expect(refused.status).toBe(400);
 
-    const t = await gw.request('/trpc/tts.generateAsync', { method: 'POST', json: { text: 'Queued over tRPC.', options: { provider: 'mock' }, webhook: { url: `${receiver.url}/trpc`, secret: SECRET } } });
+    const t = await gw.request('/trpc/tts.generateAsync', {
+      method: 'POST',
+      json: { text: 'Queued over tRPC.', options: { provider: 'mock' }, webhook: { url: `${receiver.url}/trpc`, secret: SECRET } },
+    });
     expect(t.status).toBe(200);
     const queued = ((await t.json()) as any).result.data;
     expect(queued).toMatchObject({ status: 'queued', statusUrl: `/api/v1/generations/${queued.hash}` });

@@ -17,7 +17,12 @@ const longText = (n: number, tag: string) =>
   Array.from({ length: n }, (_, i) => `Sentence ${i + 1} of the ${tag} text goes on a little longer, said the narrator.`).join(' ');
 
 const storedFiles = (dir: string): string[] =>
-  fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.join(d.parentPath ?? d.path, d.name)) : [];
+  fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((d) => d.isFile())
+        .map((d) => path.join(d.parentPath ?? d.path, d.name))
+    : [];
 
 test('a long progressive generation is made on the worker threads while the event loop answers other requests', async () => {
   const workers = gw.audioWorkers!;
@@ -85,5 +90,9 @@ test('a worker that dies during an encode gives 503 SERVICE_UNAVAILABLE with Ret
   expect(generated.cached).toBe(false);
   const audio = await gw.request(generated.audioUrl);
   expect(audio.status).toBe(200);
-  expect(Buffer.from(await audio.arrayBuffer()).subarray(0, 4).toString('latin1')).toBe('OggS');
+  expect(
+    Buffer.from(await audio.arrayBuffer())
+      .subarray(0, 4)
+      .toString('latin1'),
+  ).toBe('OggS');
 });

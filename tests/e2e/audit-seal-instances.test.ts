@@ -51,7 +51,10 @@ test(`${WRITERS} writers, ${INSTANCES} sealers: no writer waits on a lock, every
     Array.from({ length: WRITERS }, async (_, w) => {
       for (let i = 0; i < CREATES_EACH; i++) {
         const t = performance.now();
-        const res = await gw.request('/v1/requirements', { method: 'POST', json: { title: `Access reviews are recorded (${w}.${i})`, framework: 'soc2', priority: 'medium' } });
+        const res = await gw.request('/v1/requirements', {
+          method: 'POST',
+          json: { title: `Access reviews are recorded (${w}.${i})`, framework: 'soc2', priority: 'medium' },
+        });
         expect(res.status).toBe(201);
         latencies.push(performance.now() - t);
       }

@@ -10,7 +10,8 @@ const gw = useGateway({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
 
 const call = (path: string, init?: Parameters<TestGateway['request']>[1]) => callJson(gw, path, init);
 
-const sql = <T = any>(query: string, params: unknown[] = []): Promise<T> => (gw.db.orm.em.fork() as unknown as EntityManager).getConnection().execute(query, params) as Promise<T>;
+const sql = <T = any>(query: string, params: unknown[] = []): Promise<T> =>
+  (gw.db.orm.em.fork() as unknown as EntityManager).getConnection().execute(query, params) as Promise<T>;
 
 /** Entries of one record, oldest first. */
 async function trailOf(entityId: string) {
@@ -31,11 +32,18 @@ describe('every kind of change is recorded with before and after', () => {
   test('requirements: create, update, validate, delete, batch create, batch status', async () => {
     const created = await call('/v1/requirements', {
       method: 'POST',
-      json: { title: 'Audit trail of record changes', framework: 'fda21cfr11', priority: 'high', acceptanceCriteria: ['Every change keeps the previous value'] },
+      json: {
+        title: 'Audit trail of record changes',
+        framework: 'fda21cfr11',
+        priority: 'high',
+        acceptanceCriteria: ['Every change keeps the previous value'],
+      },
     });
     expect(created.status).toBe(201);
     const id = created.body.id;
-    expect((await call(`/v1/requirements/${id}`, { method: 'PUT', json: { status: 'in-progress', title: 'Audit trail of every record change' } })).status).toBe(200);
+    expect((await call(`/v1/requirements/${id}`, { method: 'PUT', json: { status: 'in-progress', title: 'Audit trail of every record change' } })).status).toBe(
+      200,
+    );
     expect((await call(`/v1/requirements/${id}/validate`, { method: 'POST' })).status).toBe(200);
     const batch = await call('/v1/requirements/batch', { method: 'POST', json: { requirements: [{ title: 'Batch one', framework: 'gdpr' }] } });
     const batchId = batch.body.created[0].id;
@@ -44,10 +52,23 @@ describe('every kind of change is recorded with before and after', () => {
 
     const entries = await trailOf(id);
     expect(entries.map((e) => e.action)).toEqual(['requirement.create', 'requirement.update', 'requirement.validate', 'requirement.delete']);
-    for (const e of entries) expect(e).toMatchObject({ keyId: 'admin', actor: 'admin', entityType: 'requirement', entityId: id, contentHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    for (const e of entries)
+      expect(e).toMatchObject({
+        keyId: 'admin',
+        actor: 'admin',
+        entityType: 'requirement',
+        entityId: id,
+        contentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
     const [create, update, validate, remove] = entries;
     expect(create.before).toBeNull();
-    expect(create.after).toMatchObject({ id, title: 'Audit trail of record changes', status: 'pending', priority: 'high', acceptanceCriteria: ['Every change keeps the previous value'] });
+    expect(create.after).toMatchObject({
+      id,
+      title: 'Audit trail of record changes',
+      status: 'pending',
+      priority: 'high',
+      acceptanceCriteria: ['Every change keeps the previous value'],
+    });
     // Only what changed, each with its earlier value.
     expect(update.changedFields.sort()).toEqual(['status', 'title']);
     expect(update.before).toEqual({ status: 'pending', title: 'Audit trail of record changes' });
@@ -64,19 +85,37 @@ describe('every kind of change is recorded with before and after', () => {
   });
 
   test('findings: create and update (resolution, evidence appended)', async () => {
-    const f = await call('/v1/audits/findings', { method: 'POST', json: { title: 'Unsigned batch record', framework: 'fda21cfr11', severity: 'high', evidence: ['scan-1.pdf'] } });
+    const f = await call('/v1/audits/findings', {
+      method: 'POST',
+      json: { title: 'Unsigned batch record', framework: 'fda21cfr11', severity: 'high', evidence: ['scan-1.pdf'] },
+    });
     expect(f.status).toBe(201);
-    const resolved = await call(`/v1/audits/findings/${f.body.id}`, { method: 'PATCH', json: { status: 'resolved', resolution: 'Signature workflow enforced', evidence: ['fix.pdf'] } });
+    const resolved = await call(`/v1/audits/findings/${f.body.id}`, {
+      method: 'PATCH',
+      json: { status: 'resolved', resolution: 'Signature workflow enforced', evidence: ['fix.pdf'] },
+    });
     expect(resolved.status).toBe(200);
     const [create, update] = await trailOf(f.body.id);
-    expect(create).toMatchObject({ action: 'finding.create', before: null, after: expect.objectContaining({ title: 'Unsigned batch record', severity: 'high', status: 'open' }) });
+    expect(create).toMatchObject({
+      action: 'finding.create',
+      before: null,
+      after: expect.objectContaining({ title: 'Unsigned batch record', severity: 'high', status: 'open' }),
+    });
     expect(update.action).toBe('finding.update');
     expect(update.before).toMatchObject({ status: 'open', resolution: null, resolvedAt: null, evidence: ['scan-1.pdf'] });
-    expect(update.after).toMatchObject({ status: 'resolved', resolution: 'Signature workflow enforced', resolvedAt: expect.any(String), evidence: ['scan-1.pdf', 'fix.pdf'] });
+    expect(update.after).toMatchObject({
+      status: 'resolved',
+      resolution: 'Signature workflow enforced',
+      resolvedAt: expect.any(String),
+      evidence: ['scan-1.pdf', 'fix.pdf'],
+    });
   });
 
   test('keys: issue and revoke record the key id, never its secret; the actor is the key that acted', async () => {
-    const issued = await call('/v1/auth/api-keys', { method: 'POST', json: { name: 'issuer', permissions: ['manage:api-keys', 'write:requirements', 'read:requirements'] } });
+    const issued = await call('/v1/auth/api-keys', {
+      method: 'POST',
+      json: { name: 'issuer', permissions: ['manage:api-keys', 'write:requirements', 'read:requirements'] },
+    });
     expect(issued.status).toBe(201);
     const issuer = issued.body;
     // A key named like the admin is still told apart by its key id.
@@ -85,7 +124,13 @@ describe('every kind of change is recorded with before and after', () => {
     expect((await call(`/v1/auth/api-keys/${child.body.id}`, { method: 'DELETE', auth: issuer.key })).status).toBe(200);
 
     const [issue, revoke] = await trailOf(child.body.id);
-    expect(issue).toMatchObject({ action: 'api_key.issue', keyId: issuer.id, actor: 'issuer', before: null, after: expect.objectContaining({ name: 'admin', permissions: ['read:requirements'], createdBy: issuer.id }) });
+    expect(issue).toMatchObject({
+      action: 'api_key.issue',
+      keyId: issuer.id,
+      actor: 'issuer',
+      before: null,
+      after: expect.objectContaining({ name: 'admin', permissions: ['read:requirements'], createdBy: issuer.id }),
+    });
     expect(JSON.stringify(issue)).not.toContain(child.body.key);
     expect(revoke).toMatchObject({ action: 'api_key.revoke', keyId: issuer.id, before: { revokedAt: null }, after: { revokedAt: expect.any(String) } });
 
@@ -110,7 +155,12 @@ describe('every kind of change is recorded with before and after', () => {
     const reportTrail = await trailOf(report.body.reportId);
     expect(reportTrail.map((e) => e.action)).toEqual(['report.request', 'report.complete']);
     expect(reportTrail[0]).toMatchObject({ keyId: 'admin', after: expect.objectContaining({ framework: 'gdpr', format: 'json', status: 'generating' }) });
-    expect(reportTrail[1]).toMatchObject({ keyId: null, actor: 'system', before: { status: 'generating' }, after: expect.objectContaining({ status: 'completed' }) });
+    expect(reportTrail[1]).toMatchObject({
+      keyId: null,
+      actor: 'system',
+      before: { status: 'generating' },
+      after: expect.objectContaining({ status: 'completed' }),
+    });
   });
 });
 
@@ -139,7 +189,9 @@ describe('the chain', () => {
 
   test('a row edited with SQL is detected, and where', async () => {
     await sealed();
-    const [row] = await sql<{ id: string; seq: string; after: any }[]>(`select id, seq, after from audit_trail where action = 'requirement.update' order by seq limit 1`);
+    const [row] = await sql<{ id: string; seq: string; after: any }[]>(
+      `select id, seq, after from audit_trail where action = 'requirement.update' order by seq limit 1`,
+    );
     const tampered = { ...row.after, status: 'completed' };
     await sql(`alter table audit_trail disable trigger audit_trail_append_only`);
     try {
@@ -156,7 +208,18 @@ describe('the chain', () => {
     await sql(`alter table audit_trail disable trigger audit_trail_append_only`);
     try {
       const [r] = await sql<any[]>(`select * from audit_trail where id = ?`, [row.id]);
-      const forged = contentHashOf({ id: r.id, at: new Date(r.at), keyId: r.key_id, actor: r.actor, action: r.action, entityType: r.entity_type, entityId: r.entity_id, requestId: r.request_id, before: r.before, after: r.after });
+      const forged = contentHashOf({
+        id: r.id,
+        at: new Date(r.at),
+        keyId: r.key_id,
+        actor: r.actor,
+        action: r.action,
+        entityType: r.entity_type,
+        entityId: r.entity_id,
+        requestId: r.request_id,
+        before: r.before,
+        after: r.after,
+      });
       expect(forged).not.toBe(again.content_hash);
       await sql(`update audit_trail set content_hash = ? where id = ?`, [forged, row.id]);
       const v2 = (await call('/v1/audit-trail/verify')).body;
@@ -236,7 +299,9 @@ describe('reading the trail', () => {
       call('/graphql', {
         method: 'POST',
         auth,
-        json: { query: `{ auditTrail(filter: { entity: REQUIREMENT }, limit: 2) { data { action keyId before after seq sealed } pagination { total } } auditTrailVerification { intact rows { total } head { seq } } }` },
+        json: {
+          query: `{ auditTrail(filter: { entity: REQUIREMENT }, limit: 2) { data { action keyId before after seq sealed } pagination { total } } auditTrailVerification { intact rows { total } head { seq } } }`,
+        },
       });
     const denied = await gql(without);
     expect(denied.body.errors[0].extensions.code).toBe('AUTHORIZATION_ERROR');
@@ -245,7 +310,8 @@ describe('reading the trail', () => {
     expect(ok.body.data.auditTrail.data[0]).toMatchObject({ action: expect.stringMatching(/^requirement\./), seq: expect.any(Number) });
     expect(typeof ok.body.data.auditTrailVerification.intact).toBe('boolean');
 
-    const trpc = (path: string, auth: string, input?: unknown) => call(`/trpc/${path}${input ? `?input=${encodeURIComponent(JSON.stringify(input))}` : ''}`, { auth });
+    const trpc = (path: string, auth: string, input?: unknown) =>
+      call(`/trpc/${path}${input ? `?input=${encodeURIComponent(JSON.stringify(input))}` : ''}`, { auth });
     expect((await trpc('auditTrail.list', without, { limit: 1 })).body.error.data.domainCode).toBe('AUTHORIZATION_ERROR');
     const list = await trpc('auditTrail.list', withIt, { entity: 'finding', limit: 1 });
     expect(list.body.result.data.data[0].entityType).toBe('finding');

@@ -61,13 +61,27 @@ describe('a compliance report in full', () => {
     await call(`/v1/requirements/${requirementId}/validate`, { method: 'POST' });
     const finding = await call('/v1/audits/findings', {
       method: 'POST',
-      json: { title: 'Zeitzone fehlt im Export', description: 'Exported entries show local time without offset.', framework: 'fda21cfr11', severity: 'medium', requirementId, evidence: ['SOP-12 rev 3 «signed» ✓'] },
+      json: {
+        title: 'Zeitzone fehlt im Export',
+        description: 'Exported entries show local time without offset.',
+        framework: 'fda21cfr11',
+        severity: 'medium',
+        requirementId,
+        evidence: ['SOP-12 rev 3 «signed» ✓'],
+      },
     });
     findingId = finding.body.id;
-    await call(`/v1/audits/findings/${findingId}`, { method: 'PATCH', json: { status: 'resolved', resolution: 'Offsets added to every exported timestamp (UTC±hh:mm).' } });
+    await call(`/v1/audits/findings/${findingId}`, {
+      method: 'PATCH',
+      json: { status: 'resolved', resolution: 'Offsets added to every exported timestamp (UTC±hh:mm).' },
+    });
 
     requesterKey = await issueKey(gw, ['write:compliance', 'read:compliance', 'read:audits'], { name: 'Grace Hopper (QA)' });
-    const created = await call('/v1/compliance/reports', { method: 'POST', auth: requesterKey, json: { framework: 'fda21cfr11', format: 'pdf', includeEvidence: true, title: TITLE } });
+    const created = await call('/v1/compliance/reports', {
+      method: 'POST',
+      auth: requesterKey,
+      json: { framework: 'fda21cfr11', format: 'pdf', includeEvidence: true, title: TITLE },
+    });
     expect(created.status).toBe(202);
     report = await completed(created.body.reportId);
     original = await download(report.downloadUrl, requesterKey);
@@ -113,7 +127,15 @@ describe('a compliance report in full', () => {
 
     const ok = await verify(report.reportId, original);
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ reportId: report.reportId, valid: true, sha256: report.sha256, size: original.length, matches: 'original', current: true, signatures: [] });
+    expect(ok.body).toMatchObject({
+      reportId: report.reportId,
+      valid: true,
+      sha256: report.sha256,
+      size: original.length,
+      matches: 'original',
+      current: true,
+      signatures: [],
+    });
 
     const tampered = Buffer.from(original);
     const at = Math.floor(tampered.length / 2);
@@ -149,9 +171,17 @@ describe('electronic signatures (21 CFR 11.50, 11.70)', () => {
     const res = await call(`/v1/compliance/reports/${report.reportId}/signatures`, { method: 'POST', auth: signer, json: { meaning: 'approved' } });
     expect(res.status).toBe(201);
     signed = res.body;
-    expect(signed.signature).toMatchObject({ signerName: 'Dr. Ada Lovelace', keyId: expect.stringMatching(/^key_/), meaning: 'approved', signedAt: expect.any(String), recordSha256: sha256(original) });
+    expect(signed.signature).toMatchObject({
+      signerName: 'Dr. Ada Lovelace',
+      keyId: expect.stringMatching(/^key_/),
+      meaning: 'approved',
+      signedAt: expect.any(String),
+      recordSha256: sha256(original),
+    });
     const s = signed.signature;
-    expect(s.signatureHash).toBe(sha256(Buffer.from(JSON.stringify(['report-signature/v1', report.reportId, s.recordSha256, s.keyId, s.signerName, s.meaning, s.signedAt]))));
+    expect(s.signatureHash).toBe(
+      sha256(Buffer.from(JSON.stringify(['report-signature/v1', report.reportId, s.recordSha256, s.keyId, s.signerName, s.meaning, s.signedAt]))),
+    );
     // No new rendition: the file served, its published hash and the record hash are those of the original.
     expect(signed.sha256).toBe(report.sha256);
     expect(signed.recordSha256).toBe(report.sha256);
@@ -171,7 +201,10 @@ describe('electronic signatures (21 CFR 11.50, 11.70)', () => {
   test('a stored file that no longer hashes to its published SHA-256 is not signed', async () => {
     const created = await call('/v1/compliance/reports', { method: 'POST', json: { framework: 'fda21cfr11', format: 'json' } });
     const done = await completed(created.body.reportId);
-    await gw.db.orm.em.fork().getConnection().execute(`update reports set content = ? where id = ?`, [Buffer.from('{"changed":true}'), done.reportId]);
+    await gw.db.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update reports set content = ? where id = ?`, [Buffer.from('{"changed":true}'), done.reportId]);
     const res = await call(`/v1/compliance/reports/${done.reportId}/signatures`, { method: 'POST', json: { meaning: 'approved' } });
     expect(res.status).toBe(409);
     expect(res.body.error.message).toMatch(/does not match its published SHA-256/);
@@ -199,7 +232,9 @@ describe('electronic signatures (21 CFR 11.50, 11.70)', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
     expect((await call(`/v1/compliance/reports/${report.reportId}/signatures`, { method: 'POST', json: {} })).status).toBe(400);
-    expect((await call(`/v1/compliance/reports/${report.reportId}/signatures`, { method: 'POST', auth: requesterKey, json: { meaning: 'approved' } })).status).toBe(403);
+    expect(
+      (await call(`/v1/compliance/reports/${report.reportId}/signatures`, { method: 'POST', auth: requesterKey, json: { meaning: 'approved' } })).status,
+    ).toBe(403);
     expect((await call('/v1/compliance/reports/rpt_nope/signatures', { method: 'POST', json: { meaning: 'approved' } })).status).toBe(404);
   });
 
@@ -230,7 +265,13 @@ describe('electronic signatures (21 CFR 11.50, 11.70)', () => {
 
     const t = await call('/trpc/assurance.verifyReport', { method: 'POST', json: { reportId: report.reportId, contentBase64: original.toString('base64') } });
     expect(t.body.result.data).toMatchObject({ valid: true, matches: 'original' });
-    const admin = await call('/graphql', { method: 'POST', json: { query: `mutation($id: String!) { signComplianceReport(reportId: $id, meaning: APPROVED) { signatures { signerName meaning } } }`, variables: { id: report.reportId } } });
+    const admin = await call('/graphql', {
+      method: 'POST',
+      json: {
+        query: `mutation($id: String!) { signComplianceReport(reportId: $id, meaning: APPROVED) { signatures { signerName meaning } } }`,
+        variables: { id: report.reportId },
+      },
+    });
     expect(admin.body.errors).toBeUndefined();
     expect(admin.body.data.signComplianceReport.signatures.map((x: any) => x.meaning)).toEqual(['APPROVED', 'REVIEWED', 'APPROVED']);
   });

@@ -11,7 +11,13 @@ import { issueKey, startGateway, useGateway, type TestGateway } from '../helpers
 const wsUrl = (gw: TestGateway) => `${gw.url.replace(/^http/, 'ws')}/graphql`;
 
 async function wsOnce(gw: TestGateway, query: string, authorization?: string): Promise<any> {
-  const client = createClient({ url: wsUrl(gw), webSocketImpl: WebSocket, connectionParams: authorization ? { authorization } : undefined, retryAttempts: 0, lazy: true });
+  const client = createClient({
+    url: wsUrl(gw),
+    webSocketImpl: WebSocket,
+    connectionParams: authorization ? { authorization } : undefined,
+    retryAttempts: 0,
+    lazy: true,
+  });
   try {
     return await new Promise((resolve) => {
       let value: unknown;
@@ -30,7 +36,11 @@ describe('TTS per-IP limit on every transport', () => {
     for (let i = 0; i < 6; i++) statuses.push((await gw.request('/api/v1/health', { auth: null })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
 
-    const gql = await gw.request('/graphql', { method: 'POST', auth: null, json: { query: 'mutation { generate(input: { text: "Over the limit.", options: { provider: MOCK } }) { hash } }' } });
+    const gql = await gw.request('/graphql', {
+      method: 'POST',
+      auth: null,
+      json: { query: 'mutation { generate(input: { text: "Over the limit.", options: { provider: MOCK } }) { hash } }' },
+    });
     const gqlBody: any = await gql.json();
     expect(gqlBody.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', status: 429 });
     expect(gql.status).toBe(429);

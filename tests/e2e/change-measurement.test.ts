@@ -13,7 +13,13 @@ beforeAll(async () => {
   gw = await startGateway();
   await gw.request('/v1/requirements/batch', {
     method: 'POST',
-    json: { requirements: ['gdpr', 'soc2', 'gdpr', 'iso13485'].map((framework, i) => ({ title: `Access to personal data is logged (${i})`, framework, priority: 'high' })) },
+    json: {
+      requirements: ['gdpr', 'soc2', 'gdpr', 'iso13485'].map((framework, i) => ({
+        title: `Access to personal data is logged (${i})`,
+        framework,
+        priority: 'high',
+      })),
+    },
   });
 });
 afterAll(async () => {

@@ -6,7 +6,16 @@ let gw: TestGateway;
 let requirementId: string;
 let findingId: string;
 
-const COMPLIANCE_PERMISSIONS = ['manage:api-keys', 'read:requirements', 'write:requirements', 'read:compliance', 'write:compliance', 'read:audits', 'write:audits', 'read:audit-trail'];
+const COMPLIANCE_PERMISSIONS = [
+  'manage:api-keys',
+  'read:requirements',
+  'write:requirements',
+  'read:compliance',
+  'write:compliance',
+  'read:audits',
+  'write:audits',
+  'read:audit-trail',
+];
 
 beforeAll(async () => {
   gw = await startGateway();
@@ -43,25 +52,70 @@ interface Row {
 
 const MATRIX: Row[] = [
   { method: 'POST', path: '/v1/auth/api-keys', permission: 'manage:api-keys', body: { name: 'm', permissions: ['manage:api-keys'] }, ok: 201 },
-  { method: 'DELETE', label: '/v1/auth/api-keys/{id}', path: async (caller) => `/v1/auth/api-keys/${await freshKey(caller)}`, permission: 'manage:api-keys', ok: 200 },
+  {
+    method: 'DELETE',
+    label: '/v1/auth/api-keys/{id}',
+    path: async (caller) => `/v1/auth/api-keys/${await freshKey(caller)}`,
+    permission: 'manage:api-keys',
+    ok: 200,
+  },
   { method: 'GET', path: '/v1/requirements', permission: 'read:requirements', ok: 200 },
   { method: 'POST', path: '/v1/requirements', permission: 'write:requirements', body: { title: 'Matrix', framework: 'gdpr' }, ok: 201 },
   { method: 'GET', label: '/v1/requirements/{id}', path: () => Promise.resolve(`/v1/requirements/${requirementId}`), permission: 'read:requirements', ok: 200 },
-  { method: 'PUT', label: '/v1/requirements/{id}', path: () => Promise.resolve(`/v1/requirements/${requirementId}`), permission: 'write:requirements', body: { priority: 'low' }, ok: 200 },
-  { method: 'POST', label: '/v1/requirements/{id}/validate', path: () => Promise.resolve(`/v1/requirements/${requirementId}/validate`), permission: 'write:requirements', ok: 200 },
+  {
+    method: 'PUT',
+    label: '/v1/requirements/{id}',
+    path: () => Promise.resolve(`/v1/requirements/${requirementId}`),
+    permission: 'write:requirements',
+    body: { priority: 'low' },
+    ok: 200,
+  },
+  {
+    method: 'POST',
+    label: '/v1/requirements/{id}/validate',
+    path: () => Promise.resolve(`/v1/requirements/${requirementId}/validate`),
+    permission: 'write:requirements',
+    ok: 200,
+  },
   { method: 'POST', path: '/v1/requirements/batch', permission: 'write:requirements', body: { requirements: [{ title: 'B', framework: 'gdpr' }] }, ok: 200 },
   { method: 'PATCH', path: '/v1/requirements/batch', permission: 'write:requirements', body: { updates: [{ id: 'req_x', status: 'completed' }] }, ok: 200 },
   { method: 'GET', path: '/v1/compliance/status', permission: 'read:compliance', ok: 200 },
   { method: 'GET', path: '/v1/audits/findings', permission: 'read:audits', ok: 200 },
   { method: 'POST', path: '/v1/audits/findings', permission: 'write:audits', body: { title: 'F', framework: 'gdpr', severity: 'low' }, ok: 201 },
-  { method: 'PATCH', label: '/v1/audits/findings/{id}', path: () => Promise.resolve(`/v1/audits/findings/${findingId}`), permission: 'write:audits', body: { evidence: ['e'] }, ok: 200 },
+  {
+    method: 'PATCH',
+    label: '/v1/audits/findings/{id}',
+    path: () => Promise.resolve(`/v1/audits/findings/${findingId}`),
+    permission: 'write:audits',
+    body: { evidence: ['e'] },
+    ok: 200,
+  },
   { method: 'GET', path: '/v1/frameworks', permission: 'read:compliance', ok: 200 },
   { method: 'GET', path: '/v1/frameworks/gdpr', permission: 'read:compliance', ok: 200 },
   { method: 'GET', path: '/api/requirements', permission: 'read:requirements', ok: 200 },
   { method: 'POST', path: '/api/requirements', permission: 'write:requirements', body: { title: 'Short', framework: 'gdpr' }, ok: 201 },
-  { method: 'GET', label: '/api/requirements/{id}', path: () => Promise.resolve(`/api/requirements/${requirementId}`), permission: 'read:requirements', ok: 200 },
-  { method: 'PUT', label: '/api/requirements/{id}', path: () => Promise.resolve(`/api/requirements/${requirementId}`), permission: 'write:requirements', body: { priority: 'medium' }, ok: 200 },
-  { method: 'DELETE', label: '/api/requirements/{id}', path: async () => `/api/requirements/${await freshRequirement()}`, permission: 'write:requirements', ok: 200 },
+  {
+    method: 'GET',
+    label: '/api/requirements/{id}',
+    path: () => Promise.resolve(`/api/requirements/${requirementId}`),
+    permission: 'read:requirements',
+    ok: 200,
+  },
+  {
+    method: 'PUT',
+    label: '/api/requirements/{id}',
+    path: () => Promise.resolve(`/api/requirements/${requirementId}`),
+    permission: 'write:requirements',
+    body: { priority: 'medium' },
+    ok: 200,
+  },
+  {
+    method: 'DELETE',
+    label: '/api/requirements/{id}',
+    path: async () => `/api/requirements/${await freshRequirement()}`,
+    permission: 'write:requirements',
+    ok: 200,
+  },
   { method: 'POST', path: '/api/validate', permission: 'read:requirements', body: { title: 'Inline requirement', framework: 'gdpr' }, ok: 200 },
   { method: 'POST', path: '/api/validate', permission: 'write:requirements', body: { requirementId: 'set-below' }, ok: 200 },
   { method: 'GET', label: '/api/validate/{id}', path: () => Promise.resolve(`/api/validate/${requirementId}`), permission: 'read:requirements', ok: 200 },
@@ -93,41 +147,52 @@ describe('permission matrix of every compliance REST path', () => {
   beforeAll(async () => {
     for (const p of COMPLIANCE_PERMISSIONS) {
       keysWith.set(p, await issueKey(gw, [p]));
-      keysWithout.set(p, await issueKey(gw, COMPLIANCE_PERMISSIONS.filter((q) => q !== p)));
+      keysWithout.set(
+        p,
+        await issueKey(
+          gw,
+          COMPLIANCE_PERMISSIONS.filter((q) => q !== p),
+        ),
+      );
     }
   });
 
-  test.each(MATRIX.map((r) => [`${r.method} ${r.label ?? r.path} (${r.permission})`, r] as const))(
-    '%s',
-    async (_name, row) => {
-      const none = await send(row, null);
-      expect(none.status).toBe(401);
-      expect(none.body.error.code).toBe('AUTHENTICATION_ERROR');
-      expect(typeof none.body.error.requestId).toBe('string');
+  test.each(MATRIX.map((r) => [`${r.method} ${r.label ?? r.path} (${r.permission})`, r] as const))('%s', async (_name, row) => {
+    const none = await send(row, null);
+    expect(none.status).toBe(401);
+    expect(none.body.error.code).toBe('AUTHENTICATION_ERROR');
+    expect(typeof none.body.error.requestId).toBe('string');
 
-      const unknown = await send(row, 'sk_not_a_real_key');
-      expect(unknown.status).toBe(401);
-      expect(unknown.body.error.code).toBe('AUTHENTICATION_ERROR');
+    const unknown = await send(row, 'sk_not_a_real_key');
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.error.code).toBe('AUTHENTICATION_ERROR');
 
-      const lacking = await send(row, keysWithout.get(row.permission)!);
-      expect(lacking.status).toBe(403);
-      expect(lacking.body.error.code).toBe('AUTHORIZATION_ERROR');
+    const lacking = await send(row, keysWithout.get(row.permission)!);
+    expect(lacking.status).toBe(403);
+    expect(lacking.body.error.code).toBe('AUTHORIZATION_ERROR');
 
-      const exact = await send(row, keysWith.get(row.permission)!);
-      expect(exact.status).toBe(row.ok);
+    const exact = await send(row, keysWith.get(row.permission)!);
+    expect(exact.status).toBe(row.ok);
 
-      const admin = await send(row, ADMIN_KEY);
-      expect(admin.status).toBe(row.ok);
-    },
-  );
+    const admin = await send(row, ADMIN_KEY);
+    expect(admin.status).toBe(row.ok);
+  });
 });
 
 describe('API keys', () => {
   test('issue answers 201 with the secret once, and the key works', async () => {
-    const res = await gw.request('/v1/auth/api-keys', { method: 'POST', json: { name: 'ci', permissions: ['read:requirements', 'write:requirements'], expiresIn: '30d' } });
+    const res = await gw.request('/v1/auth/api-keys', {
+      method: 'POST',
+      json: { name: 'ci', permissions: ['read:requirements', 'write:requirements'], expiresIn: '30d' },
+    });
     expect(res.status).toBe(201);
     const body: any = await res.json();
-    expect(body).toMatchObject({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^sk_/), name: 'ci', permissions: ['read:requirements', 'write:requirements'] });
+    expect(body).toMatchObject({
+      id: expect.stringMatching(/^key_/),
+      key: expect.stringMatching(/^sk_/),
+      name: 'ci',
+      permissions: ['read:requirements', 'write:requirements'],
+    });
     const days = (Date.parse(body.expiresAt) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThan(30.1);
@@ -157,7 +222,11 @@ describe('API keys', () => {
     const issuer = await issueKey(gw, ['manage:api-keys', 'read:requirements']);
     const ok = await gw.request('/v1/auth/api-keys', { method: 'POST', json: { name: 'sub', permissions: ['read:requirements'] }, auth: issuer });
     expect(ok.status).toBe(201);
-    const res = await gw.request('/v1/auth/api-keys', { method: 'POST', json: { name: 'escalate', permissions: ['read:requirements', 'write:requirements'] }, auth: issuer });
+    const res = await gw.request('/v1/auth/api-keys', {
+      method: 'POST',
+      json: { name: 'escalate', permissions: ['read:requirements', 'write:requirements'] },
+      auth: issuer,
+    });
     const body: any = await res.json();
     expect(res.status).toBe(403);
     expect(body.error.code).toBe('AUTHORIZATION_ERROR');
@@ -172,7 +241,10 @@ describe('API keys', () => {
       const at = (offsetMs: number) => clock.use(clockStartingAt(Date.parse(instant) + offsetMs));
       let restore = at(0);
       try {
-        const issued = await gw.request('/v1/auth/api-keys', { method: 'POST', json: { name: 'short-lived', permissions: ['read:compliance'], expiresIn: '1m' } });
+        const issued = await gw.request('/v1/auth/api-keys', {
+          method: 'POST',
+          json: { name: 'short-lived', permissions: ['read:compliance'], expiresIn: '1m' },
+        });
         const { key, expiresAt }: any = await issued.json();
         expect(Date.parse(expiresAt) - Date.parse(instant)).toBeGreaterThanOrEqual(60_000);
         expect(Date.parse(expiresAt) - Date.parse(instant)).toBeLessThan(62_000);

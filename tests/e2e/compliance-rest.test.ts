@@ -44,9 +44,7 @@ describe('requirements', () => {
   test('detail has all fields', async () => {
     const { status, body } = await call(`/v1/requirements/${id}`);
     expect(status).toBe(200);
-    expect(Object.keys(body).sort()).toEqual(
-      ['acceptanceCriteria', 'category', 'implementation', 'technicalContext', 'validation', ...LIST_KEYS].sort(),
-    );
+    expect(Object.keys(body).sort()).toEqual(['acceptanceCriteria', 'category', 'implementation', 'technicalContext', 'validation', ...LIST_KEYS].sort());
     expect(body.category).toBe('audit-trail');
   });
 
@@ -59,7 +57,11 @@ describe('requirements', () => {
   });
 
   test('VALIDATION_ERROR lists fields and carries the requestId', async () => {
-    const res = await gw.request('/v1/requirements', { method: 'POST', json: { framework: 'gdpr', priority: 'urgent' }, headers: { 'x-request-id': 'req-abc-123' } });
+    const res = await gw.request('/v1/requirements', {
+      method: 'POST',
+      json: { framework: 'gdpr', priority: 'urgent' },
+      headers: { 'x-request-id': 'req-abc-123' },
+    });
     const body: any = await res.json();
     expect(res.status).toBe(400);
     expect(body.error.code).toBe('VALIDATION_ERROR');
@@ -314,7 +316,8 @@ describe('compliance status', () => {
   test('POST /api/compliance/{framework}/assess records the assessment in history and returns the status', async () => {
     const em = gw.db.orm.em.fork();
     const count = async () => (await em.getConnection().execute(`select count(*)::int as n from metric_snapshots where framework = 'soc2'`))[0].n;
-    const latest = async () => new Date((await em.getConnection().execute(`select max(taken_at) as at from metric_snapshots where framework = 'soc2'`))[0].at).getTime();
+    const latest = async () =>
+      new Date((await em.getConnection().execute(`select max(taken_at) as at from metric_snapshots where framework = 'soc2'`))[0].at).getTime();
     const before = await count();
     const started = Date.now();
     const r = await post('/api/compliance/soc2/assess', undefined);
@@ -371,7 +374,15 @@ describe('audit findings', () => {
       dueDate: '2027-01-31',
     });
     expect(status).toBe(201);
-    expect(body).toMatchObject({ framework: 'soc2', severity: 'high', status: 'open', requirementId: reqId, evidence: ['ticket-1'], resolution: null, resolvedAt: null });
+    expect(body).toMatchObject({
+      framework: 'soc2',
+      severity: 'high',
+      status: 'open',
+      requirementId: reqId,
+      evidence: ['ticket-1'],
+      resolution: null,
+      resolvedAt: null,
+    });
     expect(body.dueDate).toBe('2027-01-31T00:00:00.000Z');
     expect(Date.parse(body.discoveredAt)).toBeGreaterThan(0);
     findingId = body.id;

@@ -25,12 +25,23 @@ describe('GraphQL', () => {
 
   test('createRequirement, then requirements with nested findings (batched through the DataLoader)', async () => {
     for (const title of ['GraphQL one', 'GraphQL two', 'GraphQL three']) {
-      const { body } = await gql(
-        `mutation($input: CreateRequirementInput!) { createRequirement(input: $input) { ${REQUIREMENT_FIELDS} } }`,
-        { input: { title, framework: 'GDPR', priority: 'HIGH', acceptanceCriteria: ['Data export completes within 30 days'], technicalContext: { scope: 'export' } } },
-      );
+      const { body } = await gql(`mutation($input: CreateRequirementInput!) { createRequirement(input: $input) { ${REQUIREMENT_FIELDS} } }`, {
+        input: {
+          title,
+          framework: 'GDPR',
+          priority: 'HIGH',
+          acceptanceCriteria: ['Data export completes within 30 days'],
+          technicalContext: { scope: 'export' },
+        },
+      });
       expect(body.errors).toBeUndefined();
-      expect(body.data.createRequirement).toMatchObject({ title, framework: 'GDPR', priority: 'HIGH', status: 'PENDING', technicalContext: { scope: 'export', relatedComponents: null } });
+      expect(body.data.createRequirement).toMatchObject({
+        title,
+        framework: 'GDPR',
+        priority: 'HIGH',
+        status: 'PENDING',
+        technicalContext: { scope: 'export', relatedComponents: null },
+      });
       ids.push(body.data.createRequirement.id);
     }
     for (const [i, title] of [
@@ -80,11 +91,16 @@ describe('GraphQL', () => {
   });
 
   test('update, validate, status, frameworks, batch and delete', async () => {
-    const upd = await gql(`mutation($id: String!) { updateRequirement(id: $id, input: {status: COMPLETED}) { status implementation { completedAt } } }`, { id: ids[1] });
+    const upd = await gql(`mutation($id: String!) { updateRequirement(id: $id, input: {status: COMPLETED}) { status implementation { completedAt } } }`, {
+      id: ids[1],
+    });
     expect(upd.body.data.updateRequirement.status).toBe('COMPLETED');
     expect(upd.body.data.updateRequirement.implementation.completedAt).toEqual(expect.any(String));
 
-    const val = await gql(`mutation($id: String!) { validateRequirement(id: $id) { valid score issues { ruleId severity field message } suggestions complianceMapping } }`, { id: ids[1] });
+    const val = await gql(
+      `mutation($id: String!) { validateRequirement(id: $id) { valid score issues { ruleId severity field message } suggestions complianceMapping } }`,
+      { id: ids[1] },
+    );
     expect(val.body.errors).toBeUndefined();
     expect(typeof val.body.data.validateRequirement.score).toBe('number');
     const stored = await gql(`query($id: String!) { requirement(id: $id) { validation { status score } } }`, { id: ids[1] });
@@ -104,20 +120,31 @@ describe('GraphQL', () => {
     expect(fw.body.data.frameworks[0].requirements).toHaveLength(fw.body.data.frameworks[0].requirementCount);
     expect(fw.body.data.framework.name).toEqual(expect.any(String));
 
-    const batch = await gql(`mutation { batchCreateRequirements(requirements: [{title: "B1", framework: SOC2}, {title: " ", framework: GDPR}]) { created { id title status } errors { index field message } } }`);
+    const batch = await gql(
+      `mutation { batchCreateRequirements(requirements: [{title: "B1", framework: SOC2}, {title: " ", framework: GDPR}]) { created { id title status } errors { index field message } } }`,
+    );
     expect(batch.body.data.batchCreateRequirements.created).toEqual([{ id: expect.any(String), title: 'B1', status: 'created' }]);
     expect(batch.body.data.batchCreateRequirements.errors).toEqual([{ index: 1, field: 'title', message: expect.any(String) }]);
 
-    const bs = await gql(`mutation($u: [StatusUpdateInput!]!) { batchUpdateRequirementStatus(updates: $u) { updated { id status } errors { index id message } } }`, {
-      u: [{ id: ids[2], status: 'IN_PROGRESS' }, { id: 'req_missing', status: 'COMPLETED' }],
-    });
+    const bs = await gql(
+      `mutation($u: [StatusUpdateInput!]!) { batchUpdateRequirementStatus(updates: $u) { updated { id status } errors { index id message } } }`,
+      {
+        u: [
+          { id: ids[2], status: 'IN_PROGRESS' },
+          { id: 'req_missing', status: 'COMPLETED' },
+        ],
+      },
+    );
     expect(bs.body.data.batchUpdateRequirementStatus.updated).toEqual([{ id: ids[2], status: 'IN_PROGRESS' }]);
     expect(bs.body.data.batchUpdateRequirementStatus.errors[0]).toMatchObject({ index: 1, id: 'req_missing' });
 
     const findings = await gql(`{ findings(filter: {framework: GDPR}, limit: 2) { data { id } pagination { total hasMore } } }`);
     expect(findings.body.data.findings.pagination).toEqual({ total: 3, hasMore: true });
     const fid = findings.body.data.findings.data[0].id;
-    const resolved = await gql(`mutation($id: String!) { updateFinding(id: $id, input: {status: RESOLVED, resolution: "Fixed"}) { status resolvedAt resolution } }`, { id: fid });
+    const resolved = await gql(
+      `mutation($id: String!) { updateFinding(id: $id, input: {status: RESOLVED, resolution: "Fixed"}) { status resolvedAt resolution } }`,
+      { id: fid },
+    );
     expect(resolved.body.data.updateFinding).toMatchObject({ status: 'RESOLVED', resolution: 'Fixed', resolvedAt: expect.any(String) });
 
     const del = await gql(`mutation($id: String!) { deleteRequirement(id: $id) { id deleted deletedAt } }`, { id: ids[0] });
@@ -153,7 +180,9 @@ describe('GraphQL', () => {
   });
 
   test('createApiKey issues a working key', async () => {
-    const { body } = await gql(`mutation { createApiKey(input: {name: "gql", permissions: [READ_COMPLIANCE], expiresIn: "1h"}) { id key name permissions expiresAt } }`);
+    const { body } = await gql(
+      `mutation { createApiKey(input: {name: "gql", permissions: [READ_COMPLIANCE], expiresIn: "1h"}) { id key name permissions expiresAt } }`,
+    );
     expect(body.errors).toBeUndefined();
     const issued = body.data.createApiKey;
     expect(issued).toMatchObject({ name: 'gql', permissions: ['READ_COMPLIANCE'] });

@@ -68,7 +68,9 @@ test('without Connection: close, the SSE answer keeps the connection alive', asy
       }
     });
     socket.on('error', reject);
-    socket.write(`POST /api/v1/generate-progressive HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.write(
+      `POST /api/v1/generate-progressive HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   });
   expect(connectionOf(head)).toBe('keep-alive');
 });

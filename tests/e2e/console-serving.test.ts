@@ -21,7 +21,15 @@ test('GET / is the console page, under a CSP that allows its own scripts, styles
   expect(res.headers.get('content-type')).toMatch(/^text\/html/);
   expect(res.headers.get('cache-control')).toBe('no-cache');
   const csp = res.headers.get('content-security-policy')!;
-  for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "media-src 'self' blob:", "frame-ancestors 'none'", "object-src 'none'"]) {
+  for (const directive of [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "connect-src 'self'",
+    "media-src 'self' blob:",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+  ]) {
     expect(csp).toContain(directive);
   }
   expect(res.headers.get('x-frame-options')).toBe('DENY');

@@ -41,7 +41,9 @@ test('openapi-typescript types every answer that has a body (no `never` but for 
   }
   const bodiless = (entry: string) => {
     const [op, status] = entry.split(' ');
-    const method = Object.values<any>(doc.paths).flatMap((p) => Object.entries<any>(p)).find(([, o]) => o.operationId === op)?.[0];
+    const method = Object.values<any>(doc.paths)
+      .flatMap((p) => Object.entries<any>(p))
+      .find(([, o]) => o.operationId === op)?.[0];
     return method === 'head' || status === '204' || status === '304' || (op.startsWith('webhook_') && status === '2XX');
   };
   expect(untyped.filter((e) => !bodiless(e))).toEqual([]);
@@ -52,7 +54,11 @@ test('openapi-typescript types every answer that has a body (no `never` but for 
 });
 
 test('redocly lint with the recommended rules passes', () => {
-  const run = spawnSync(bin('redocly'), ['lint', path.join(dir, 'openapi.json'), '--extends', 'recommended', '--format', 'stylish'], { encoding: 'utf8', env: quietEnv, timeout: 120_000 });
+  const run = spawnSync(bin('redocly'), ['lint', path.join(dir, 'openapi.json'), '--extends', 'recommended', '--format', 'stylish'], {
+    encoding: 'utf8',
+    env: quietEnv,
+    timeout: 120_000,
+  });
   expect(`${run.stdout}\n${run.stderr}`).toContain('valid');
   expect(run.status).toBe(0);
 });

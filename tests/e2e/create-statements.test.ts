@@ -70,7 +70,11 @@ afterAll(async () => {
 });
 
 test(`one create: at most ${MAX_STATEMENTS} statements in at most ${MAX_ROUND_TRIPS} round trips, no seal of its own`, async () => {
-  for (const [i, framework] of [[1, 'gdpr'], [2, 'soc2'], [3, 'iso13485']] as const) {
+  for (const [i, framework] of [
+    [1, 'gdpr'],
+    [2, 'soc2'],
+    [3, 'iso13485'],
+  ] as const) {
     const seen = await createTransactionDuring(() => create(i, framework));
     const message = `statements:\n${seen.stated.map((s) => s.slice(0, 160)).join('\n')}`;
     expect({ statements: seen.stated.length, roundTrips: seen.sent.length, message }).toEqual({
@@ -96,14 +100,22 @@ test('creates in a burst share their seal passes; every row ends up sealed and t
 test("what a create counts as its rows' tally equals what the tally triggers wrote, and its snapshot the figures read after it", async () => {
   const id = await create(200, 'soc2');
   const [row] = await sql(`select *, xmin::text as tx from requirements where id = ?`, [id]);
-  const written = await sql<{ kind: string; framework: string; status: string | null; priority: string | null; clause: string | null; severity: string | null; n: number; passed: number }>(
-    `select kind, framework, status, priority, clause, severity, n, passed from compliance_tally where xmin::text = ? order by kind, clause`,
-    [row.tx],
-  );
+  const written = await sql<{
+    kind: string;
+    framework: string;
+    status: string | null;
+    priority: string | null;
+    clause: string | null;
+    severity: string | null;
+    n: number;
+    passed: number;
+  }>(`select kind, framework, status, priority, clause, severity, n, passed from compliance_tally where xmin::text = ? order by kind, clause`, [row.tx]);
   expect(written.length).toBeGreaterThan(0);
   const stated = tallyDeltaOf('requirements', row).sort((a, b) => a.kind.localeCompare(b.kind) || String(a.clause).localeCompare(String(b.clause)));
   expect(stated).toEqual(written.map((w) => ({ ...w, n: Number(w.n), passed: Number(w.passed) })));
-  const [snapshot] = await sql<{ score: number }>(`select compliance_score as score from metric_snapshots where framework = 'soc2' order by taken_at desc, id desc limit 1`);
+  const [snapshot] = await sql<{ score: number }>(
+    `select compliance_score as score from metric_snapshots where framework = 'soc2' order by taken_at desc, id desc limit 1`,
+  );
   const now = await gw.services.complianceStatus.measure(root().fork() as EntityManager);
   expect(Number(snapshot.score)).toBe(now.frameworks.soc2.score);
 });

@@ -31,7 +31,10 @@ test('a damaged shared file invalidates every entry pointing at it', async () =>
   const first = await generate('The first text.');
   const second = await generate('A second, different text.');
   expect(first.hash).not.toBe(second.hash);
-  const files = fs.readdirSync(path.join(gw.dataDir, 'audio'), { recursive: true }).map(String).filter((f) => /[0-9a-f]{64}$/.test(f));
+  const files = fs
+    .readdirSync(path.join(gw.dataDir, 'audio'), { recursive: true })
+    .map(String)
+    .filter((f) => /[0-9a-f]{64}$/.test(f));
   expect(files).toHaveLength(1); // one file, two entries
   expect((await generate('A second, different text.')).cached).toBe(true);
 
@@ -59,7 +62,11 @@ test('a stored file that vanished likewise drops every entry sharing it', async 
   const one = await generate('Vanishing one.');
   await generate('Vanishing two.');
   const root = path.join(gw.dataDir, 'audio');
-  for (const f of fs.readdirSync(root, { recursive: true }).map(String).filter((f) => /[0-9a-f]{64}$/.test(f))) fs.rmSync(path.join(root, f));
+  for (const f of fs
+    .readdirSync(root, { recursive: true })
+    .map(String)
+    .filter((f) => /[0-9a-f]{64}$/.test(f)))
+    fs.rmSync(path.join(root, f));
   expect((await gw.request(one.audioUrl)).status).toBe(404);
   expect((await generate('Vanishing two.')).cached).toBe(false);
 });

@@ -46,7 +46,10 @@ test('history over more than 20,000 snapshots shows the newest readings of every
     [threeDaysAgo.toISOString()],
   );
   // ...then one reading of 77 now.
-  await conn.execute(`insert into metric_snapshots (id, taken_at, framework, compliance_score, requirement_completion, validation_rate) values ('snap_flood_now', ?, null, 77, 55, 33)`, [new Date().toISOString()]);
+  await conn.execute(
+    `insert into metric_snapshots (id, taken_at, framework, compliance_score, requirement_completion, validation_rate) values ('snap_flood_now', ?, null, 77, 55, 33)`,
+    [new Date().toISOString()],
+  );
 
   for (const period of ['7d', '30d', '90d', '1y']) {
     const res = await gw.request(`/v1/dashboard/history?metric=compliance_score&period=${period}`);

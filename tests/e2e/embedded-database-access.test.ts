@@ -93,7 +93,11 @@ describe('a gateway on its embedded database', () => {
 
   test('works, while its database refuses the fixed password on every loopback port the database process listens on', async () => {
     gw = await startGateway({ DATABASE_URL: '' }); // embedded, even when the suite runs on PostgreSQL
-    const created = await gw.request('/v1/requirements', { method: 'POST', auth: ADMIN_KEY, json: { title: 'Embedded database access check', framework: 'soc2' } });
+    const created = await gw.request('/v1/requirements', {
+      method: 'POST',
+      auth: ADMIN_KEY,
+      json: { title: 'Embedded database access check', framework: 'soc2' },
+    });
     expect(created.status).toBe(201);
     const ports = listeningPortsOfChildren(process.pid);
     expect(ports.length).toBeGreaterThan(0);
@@ -126,7 +130,9 @@ function listeningPortsOfChildren(pid: number): number[] {
       if (m) inodes.add(m[1]);
     }
     for (const table of ['tcp', 'tcp6']) {
-      for (const line of safe(() => fs.readFileSync(`/proc/${child}/net/${table}`, 'utf8'), '').split('\n').slice(1)) {
+      for (const line of safe(() => fs.readFileSync(`/proc/${child}/net/${table}`, 'utf8'), '')
+        .split('\n')
+        .slice(1)) {
         const cols = line.trim().split(/\s+/);
         if (cols.length < 10 || cols[3] !== '0A' || !inodes.has(cols[9])) continue; // 0A: LISTEN
         const [addr, port] = cols[1].split(':');

@@ -20,7 +20,14 @@ let ids: string[];
 beforeAll(async () => {
   ids = [];
   for (const [i, framework] of ['gdpr', 'soc2'].entries()) {
-    ids.push((await okJson(gw, '/v1/requirements', { method: 'POST', json: { title: `GraphQL seam requirement ${i}`, framework, priority: 'high', acceptanceCriteria: ['kept'] } })).id);
+    ids.push(
+      (
+        await okJson(gw, '/v1/requirements', {
+          method: 'POST',
+          json: { title: `GraphQL seam requirement ${i}`, framework, priority: 'high', acceptanceCriteria: ['kept'] },
+        })
+      ).id,
+    );
   }
   key = await issueKey(gw, ['read:requirements', 'write:requirements', 'read:audits']);
 });
@@ -164,7 +171,12 @@ describe('what the seam hands on', () => {
   });
 
   test('invalid JSON, a JSON string, a batch: the same 400 whichever way the front reads the body', async () => {
-    for (const text of ['{"query": "{ requirements { pagination { total } } "', '"{ requirements { pagination { total } } }"', `[${JSON.stringify(body)}]`, `\uFEFF{"query"`]) {
+    for (const text of [
+      '{"query": "{ requirements { pagination { total } } "',
+      '"{ requirements { pagination { total } } }"',
+      `[${JSON.stringify(body)}]`,
+      `\uFEFF{"query"`,
+    ]) {
       const behindTheSeam = apollo();
       const read = await post(text);
       const notRead = await post(text, { chunked: true }); // no Content-Length: read by express's parser in the front
@@ -184,7 +196,9 @@ describe('what the seam hands on', () => {
 
   test('a mutation, a result with an error (another caller without read:audits), a refused key, no key, a key without the permission: Apollo answers', async () => {
     const behindTheSeam = apollo();
-    const created = await post({ query: 'mutation { createRequirement(input: { title: "Made past the seam", framework: GDPR, priority: HIGH, acceptanceCriteria: ["x"] }) { id } }' });
+    const created = await post({
+      query: 'mutation { createRequirement(input: { title: "Made past the seam", framework: GDPR, priority: HIGH, acceptanceCriteria: ["x"] }) { id } }',
+    });
     expect(created.status).toBe(200);
     expect(behindTheSeam).toHaveBeenCalledTimes(1);
 
@@ -294,6 +308,8 @@ describe('charging', () => {
 
 async function metricValue(route: string): Promise<number> {
   const text = await (await fetch(`${gw.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('http_requests_total{') && l.includes(`route="${route}"`) && l.includes('method="POST"') && l.includes('status="200"'));
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith('http_requests_total{') && l.includes(`route="${route}"`) && l.includes('method="POST"') && l.includes('status="200"'));
   return line ? Number(line.split(' ').pop()) : 0;
 }

@@ -15,7 +15,8 @@ let key: string;
 let ids: string[];
 beforeAll(async () => {
   ids = await seedRequirements(gw, 'Seam requirement', 'kept');
-  key = (await okJson(gw, '/v1/auth/api-keys', { method: 'POST', json: { name: 'seam reader', permissions: ['read:requirements', 'write:requirements'] } })).key;
+  key = (await okJson(gw, '/v1/auth/api-keys', { method: 'POST', json: { name: 'seam reader', permissions: ['read:requirements', 'write:requirements'] } }))
+    .key;
 });
 
 const read = (path: string, auth: string | null = key, headers: Record<string, string> = {}): Promise<Answer> => readAnswer(gw, path, auth, headers);
@@ -48,18 +49,21 @@ async function seamAndBehind(path: string, auth: string | null = key) {
 }
 
 describe('REST', () => {
-  test.each(['/v1/requirements?limit=2', '/api/requirements?framework=gdpr&limit=50', '/v1/requirements'])('GET %s: the seam answers what express answers', async (path) => {
-    const { seam, behind } = await seamAndBehind(path);
-    expect(seam.status).toBe(200);
-    expect(seam.text).toBe(behind.text);
-    expect(comparable(seam)).toEqual(comparable(behind));
-    expect(Object.keys(comparable(seam)).sort()).toEqual(Object.keys(comparable(behind)).sort());
-    expect(seam.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(seam.headers['x-ratelimit-limit']).toBe('1000');
-    // Counted once each, on one counter.
-    expect(Number(behind.headers['x-ratelimit-remaining'])).toBe(Number(seam.headers['x-ratelimit-remaining']) - 1);
-    expect(seam.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-  });
+  test.each(['/v1/requirements?limit=2', '/api/requirements?framework=gdpr&limit=50', '/v1/requirements'])(
+    'GET %s: the seam answers what express answers',
+    async (path) => {
+      const { seam, behind } = await seamAndBehind(path);
+      expect(seam.status).toBe(200);
+      expect(seam.text).toBe(behind.text);
+      expect(comparable(seam)).toEqual(comparable(behind));
+      expect(Object.keys(comparable(seam)).sort()).toEqual(Object.keys(comparable(behind)).sort());
+      expect(seam.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(seam.headers['x-ratelimit-limit']).toBe('1000');
+      // Counted once each, on one counter.
+      expect(Number(behind.headers['x-ratelimit-remaining'])).toBe(Number(seam.headers['x-ratelimit-remaining']) - 1);
+      expect(seam.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    },
+  );
 
   test('GET /v1/requirements/{id} and its /api alias, for an issued key and for the admin (no plan headers)', async () => {
     for (const auth of [key, ADMIN_KEY]) {
@@ -163,7 +167,8 @@ describe('the plan limit and changes', () => {
     const id = ids[0];
     const list = async () => JSON.parse((await read('/v1/requirements?limit=50')).text).data.find((r: any) => r.id === id);
     const detail = async () => JSON.parse((await read(`/v1/requirements/${id}`)).text);
-    const trpcDetail = async () => JSON.parse((await read(`/trpc/compliance.requirement?input=${encodeURIComponent(JSON.stringify({ id }))}`)).text).result.data;
+    const trpcDetail = async () =>
+      JSON.parse((await read(`/trpc/compliance.requirement?input=${encodeURIComponent(JSON.stringify({ id }))}`)).text).result.data;
     await list();
     await detail();
     await trpcDetail();
@@ -195,7 +200,9 @@ describe('the plan limit and changes', () => {
     // Most of it in tRPC batches (each call counts one), the end one request at a time.
     const call = encodeURIComponent(JSON.stringify({ id: ids[2] }));
     while (left > 105) {
-      const batch = await read(`/trpc/${Array(100).fill('compliance.requirement').join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: 100 }, (_, i) => [i, { id: ids[2] }]))))}`);
+      const batch = await read(
+        `/trpc/${Array(100).fill('compliance.requirement').join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: 100 }, (_, i) => [i, { id: ids[2] }]))))}`,
+      );
       expect(batch.status).toBe(200);
       res = await read(path);
       expect(Number(res.headers['x-ratelimit-remaining'])).toBe(left - 101);
@@ -229,6 +236,8 @@ describe('the plan limit and changes', () => {
 
 async function metricValue(route: string): Promise<number> {
   const text = await (await fetch(`${gw.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('http_requests_total{') && l.includes(`route="${route}"`) && l.includes('method="GET"') && l.includes('status="200"'));
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith('http_requests_total{') && l.includes(`route="${route}"`) && l.includes('method="GET"') && l.includes('status="200"'));
   return line ? Number(line.split(' ').pop()) : 0;
 }

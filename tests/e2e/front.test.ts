@@ -80,11 +80,19 @@ describe('computed reads and their errors are the frameworks’, each counted on
     const spender = await issueKey(gw, ['read:requirements', 'write:requirements']);
     const counted = planCount();
     const apollo = jest.spyOn(ApolloServer.prototype, 'executeHTTPGraphQLRequest');
-    const two = await gw.request('/graphql', { method: 'POST', auth: spender, json: { query: '{ a: requirements(limit: 1) { pagination { total } } b: requirements(limit: 2) { pagination { total } } }' } });
+    const two = await gw.request('/graphql', {
+      method: 'POST',
+      auth: spender,
+      json: { query: '{ a: requirements(limit: 1) { pagination { total } } b: requirements(limit: 2) { pagination { total } } }' },
+    });
     expect(two.status).toBe(200);
     expect(counted()).toBe(2);
     const create = jest.spyOn(gw.services.requirements, 'create');
-    const made = await gw.request('/graphql', { method: 'POST', auth: spender, json: { query: 'mutation { createRequirement(input: { title: "Through the front", framework: GDPR }) { id } }' } });
+    const made = await gw.request('/graphql', {
+      method: 'POST',
+      auth: spender,
+      json: { query: 'mutation { createRequirement(input: { title: "Through the front", framework: GDPR }) { id } }' },
+    });
     expect(((await made.json()) as any).data.createRequirement.id).toMatch(/^req_/);
     expect(create).toHaveBeenCalledTimes(1);
     expect(apollo).toHaveBeenCalledTimes(2);
@@ -120,7 +128,12 @@ describe('per request', () => {
   });
 
   test('a GraphQL operation is logged at info under its operation, as the client sent its path', async () => {
-    const res = await gw.request('/graphql', { method: 'POST', auth: key, headers: { 'x-request-id': 'front-graphql-line' }, json: { query: '{ requirements(limit: 1) { pagination { total } } }' } });
+    const res = await gw.request('/graphql', {
+      method: 'POST',
+      auth: key,
+      headers: { 'x-request-id': 'front-graphql-line' },
+      json: { query: '{ requirements(limit: 1) { pagination { total } } }' },
+    });
     expect(res.status).toBe(200);
     const [line] = await loggedRequests('front-graphql-line');
     expect(line).toMatchObject({ level: 30, method: 'POST', route: '/graphql:anonymous', status: 200 });

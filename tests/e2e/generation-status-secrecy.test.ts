@@ -37,7 +37,11 @@ test('only the caller that set a webhook sees its error text; others see its sta
   expect(JSON.stringify(theirs)).not.toContain('private-target');
 
   const gql: any = await (
-    await gw.request('/graphql', { method: 'POST', auth: other, json: { query: 'query($h: String!) { generation(hash: $h) { status webhook { status attempts lastError } } }', variables: { h: hash } } })
+    await gw.request('/graphql', {
+      method: 'POST',
+      auth: other,
+      json: { query: 'query($h: String!) { generation(hash: $h) { status webhook { status attempts lastError } } }', variables: { h: hash } },
+    })
   ).json();
   expect(gql.data.generation.webhook).toMatchObject({ lastError: null });
   expect(JSON.stringify(gql)).not.toContain(port);

@@ -38,7 +38,10 @@ test('a repeated read-model query is answered from the cache; every kind of writ
   expect(list).toHaveBeenCalledTimes(2);
 
   // A new finding (the other table of the read model) shows up nested.
-  const f = await gw.request('/v1/audits/findings', { method: 'POST', json: { title: 'Cached finding', framework: 'gdpr', severity: 'low', requirementId: id } });
+  const f = await gw.request('/v1/audits/findings', {
+    method: 'POST',
+    json: { title: 'Cached finding', framework: 'gdpr', severity: 'low', requirementId: id },
+  });
   expect(f.status).toBe(201);
   const afterFinding = await gql(QUERY, { limit: 10 });
   expect(afterFinding.body.data.requirements.data.find((r: any) => r.id === id).findings.map((x: any) => x.title)).toContain('Cached finding');
@@ -81,7 +84,11 @@ test('mutations and queries outside the read model are never cached', async () =
   await gql('{ complianceStatus { overallScore } }');
   await gql('{ complianceStatus { overallScore } }');
   expect(status.mock.calls.length).toBeGreaterThanOrEqual(2);
-  const made = await gql(`mutation { createRequirement(input: {title: "Via a mutation", description: "Mutations always run.", framework: SOC2, priority: LOW, acceptanceCriteria: ["runs"]}) { id } }`);
-  const again = await gql(`mutation { createRequirement(input: {title: "Via a mutation", description: "Mutations always run.", framework: SOC2, priority: LOW, acceptanceCriteria: ["runs"]}) { id } }`);
+  const made = await gql(
+    `mutation { createRequirement(input: {title: "Via a mutation", description: "Mutations always run.", framework: SOC2, priority: LOW, acceptanceCriteria: ["runs"]}) { id } }`,
+  );
+  const again = await gql(
+    `mutation { createRequirement(input: {title: "Via a mutation", description: "Mutations always run.", framework: SOC2, priority: LOW, acceptanceCriteria: ["runs"]}) { id } }`,
+  );
   expect(made.body.data.createRequirement.id).not.toBe(again.body.data.createRequirement.id);
 });

@@ -22,7 +22,8 @@ afterAll(async () => {
   await small?.close();
 });
 
-const NESTED = 'data { id title description status priority acceptanceCriteria createdAt findings { id title severity status evidence } frameworkInfo { id name } } pagination { total }';
+const NESTED =
+  'data { id title description status priority acceptanceCriteria createdAt findings { id title severity status evidence } frameworkInfo { id name } } pagination { total }';
 const gql = (g: TestGateway, query: string, variables?: Record<string, unknown>) => graphql(g, query, variables);
 
 test('twenty aliases of requirements(limit: 500) with nested fields: 400, refused before running', async () => {
@@ -50,10 +51,19 @@ test('the same query with a small page is allowed; the limit in a variable count
 });
 
 test('over graphql-ws the same cost is refused', async () => {
-  const client = createClient({ url: `${gw.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: 'test-admin-key-0123456789abcdef' }, retryAttempts: 0, lazy: true });
+  const client = createClient({
+    url: `${gw.url.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: 'test-admin-key-0123456789abcdef' },
+    retryAttempts: 0,
+    lazy: true,
+  });
   try {
     const errors: any = await new Promise((resolve) => {
-      client.subscribe({ query: `{ a: requirements(limit: 500) { ${NESTED} } b: requirements(limit: 500) { ${NESTED} } }` }, { next: () => undefined, error: resolve, complete: () => resolve(null) });
+      client.subscribe(
+        { query: `{ a: requirements(limit: 500) { ${NESTED} } b: requirements(limit: 500) { ${NESTED} } }` },
+        { next: () => undefined, error: resolve, complete: () => resolve(null) },
+      );
     });
     expect(errors?.[0]?.extensions?.code).toBe('VALIDATION_ERROR');
   } finally {
@@ -98,12 +108,18 @@ describe('traceability: weights from measured CPU (parts/cost-weights.ts)', () =
     expect(ids).toHaveLength(40);
     expect((await gw.request('/api/validate/batch', { method: 'POST', json: { requirementIds: ids } })).status).toBe(200);
     for (let i = 0; i < 12; i++) {
-      const f = (await (await gw.request('/v1/audits/findings', { method: 'POST', json: { title: `Finding ${i}`, framework: 'soc2', severity: 'medium', requirementId: i < 10 ? ids[i] : null, evidence: [`e${i}.pdf`] } })).json()) as any;
-      if (i % 3 === 0) expect((await gw.request(`/v1/audits/findings/${f.id}`, { method: 'PATCH', json: { status: 'resolved', resolution: 'Fixed' } })).status).toBe(200);
+      const f = (await (
+        await gw.request('/v1/audits/findings', {
+          method: 'POST',
+          json: { title: `Finding ${i}`, framework: 'soc2', severity: 'medium', requirementId: i < 10 ? ids[i] : null, evidence: [`e${i}.pdf`] },
+        })
+      ).json()) as any;
+      if (i % 3 === 0)
+        expect((await gw.request(`/v1/audits/findings/${f.id}`, { method: 'PATCH', json: { status: 'resolved', resolution: 'Fixed' } })).status).toBe(200);
     }
   });
 
-  test('a query selecting every field of the largest framework\'s matrix is answered, the same as REST', async () => {
+  test("a query selecting every field of the largest framework's matrix is answered, the same as REST", async () => {
     const { status, body } = await gql(gw, `query($f: FrameworkId!) { ${FULL} }`, { f: 'SOC2' });
     expect(body.errors).toBeUndefined();
     expect(status).toBe(200);
@@ -111,7 +127,9 @@ describe('traceability: weights from measured CPU (parts/cost-weights.ts)', () =
     const rest = (await (await gw.request('/v1/compliance/traceability?framework=soc2')).json()) as any;
     expect(m.summary).toEqual(rest.summary);
     expect(m.clauses).toHaveLength(61);
-    expect(m.clauses.map((c: any) => [c.section, c.requirements.map((r: any) => r.id)])).toEqual(rest.clauses.map((c: any) => [c.section, c.requirements.map((r: any) => r.id)]));
+    expect(m.clauses.map((c: any) => [c.section, c.requirements.map((r: any) => r.id)])).toEqual(
+      rest.clauses.map((c: any) => [c.section, c.requirements.map((r: any) => r.id)]),
+    );
     expect(m.summary.openFindings + m.summary.resolvedFindings).toBe(12);
     expect(m.clauses.flatMap((c: any) => c.requirements).some((r: any) => r.openFindings.length && r.evidence.length)).toBe(true);
   });

@@ -29,7 +29,12 @@ async function get(g: TestGateway, params: Record<string, unknown>, headers: Rec
 }
 
 async function post(g: TestGateway, body: object, headers: Record<string, string> = bearer()): Promise<Answer> {
-  const res = await g.request('/graphql', { method: 'POST', auth: null, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await g.request('/graphql', {
+    method: 'POST',
+    auth: null,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
@@ -57,7 +62,8 @@ describe('GET and the CSRF rule', () => {
     expect(body.errors).toHaveLength(1);
     expect(body.errors[0].extensions.code).toBe('BAD_REQUEST');
     expect(body.errors[0].message).toMatch(/Cross-Site Request Forgery/);
-    for (const header of ['authorization', 'apollo-require-preflight', 'x-apollo-operation-name', 'graphql-preflight']) expect(body.errors[0].message).toContain(header);
+    for (const header of ['authorization', 'apollo-require-preflight', 'x-apollo-operation-name', 'graphql-preflight'])
+      expect(body.errors[0].message).toContain(header);
   });
 
   test('an empty Authorization or preflight header does not count', async () => {
@@ -65,7 +71,11 @@ describe('GET and the CSRF rule', () => {
   });
 
   test('a form-encoded POST (what a cross-site form sends) is still refused', async () => {
-    const res = await fetch(`${gw.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'query=%7B__typename%7D' });
+    const res = await fetch(`${gw.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'query=%7B__typename%7D',
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).errors[0].message).toMatch(/Cross-Site Request Forgery/);
   });

@@ -27,7 +27,12 @@ test.each([
 });
 
 test('the same document over graphql-ws is refused with the same code, and the socket stays usable', async () => {
-  const client = createClient({ url: gw.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ADMIN_KEY}` }, retryAttempts: 0 });
+  const client = createClient({
+    url: gw.url.replace('http', 'ws') + '/graphql',
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${ADMIN_KEY}` },
+    retryAttempts: 0,
+  });
   try {
     const run = (query: string) =>
       new Promise<any>((resolve) => {
@@ -46,7 +51,17 @@ test('the same document over graphql-ws is refused with the same code, and the s
 });
 
 test('ordinary nesting (a few levels, strings with brackets, comments) is parsed as before', async () => {
-  const { status, body } = await graphql(gw, `# a comment with {{{{ [[[[ \n query { viewer { name } } `);
+  const { status, body } = await graphql(
+    gw,
+    `
+      # a comment with {{{{ [[[[
+      query {
+        viewer {
+          name
+        }
+      }
+    `,
+  );
   expect(status).toBe(200);
   expect(body.data.viewer).toBeTruthy();
   const deepString = `query { requirements(filter: {search: "${'{['.repeat(2000)}"}) { totalCount } }`;

@@ -72,7 +72,7 @@ test('detail is read when asked for, through fragments too', async () => {
   expect(reads.some((sql) => /implementation|validation/.test(sql))).toBe(false);
 });
 
-test("nested findings read only their selected columns, evidence only when asked for", async () => {
+test('nested findings read only their selected columns, evidence only when asked for', async () => {
   const plain = await query(`{ requirements(limit: 3) { data { id findings { id title severity } } } }`, 'audit_findings');
   expect(plain.data.requirements.data[0].findings).toEqual([{ id: expect.any(String), title: 'Backups unencrypted', severity: 'HIGH' }]);
   expect(plain.reads).toHaveLength(1);

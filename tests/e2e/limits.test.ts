@@ -58,7 +58,10 @@ describe('REST', () => {
 
   test(`a batch of ${MAX_BATCH_SIZE + 1} items is 400 naming the batch field`, async () => {
     const item = (i: number) => ({ title: `Requirement ${i}`, framework: 'ISO27001', priority: 'medium' });
-    const res = await gw.request('/v1/requirements/batch', { method: 'POST', json: { requirements: Array.from({ length: MAX_BATCH_SIZE + 1 }, (_, i) => item(i)) } });
+    const res = await gw.request('/v1/requirements/batch', {
+      method: 'POST',
+      json: { requirements: Array.from({ length: MAX_BATCH_SIZE + 1 }, (_, i) => item(i)) },
+    });
     expect(res.status).toBe(400);
     const body: any = await res.json();
     expect(body.error.code).toBe('VALIDATION_ERROR');

@@ -10,7 +10,8 @@ import { listenToStatements } from '../../domain/database/statement-tap';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 
 let gw: TestGateway;
-const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => (gw.db.orm.em as unknown as EntityManager).getConnection().execute<T[]>(text, params);
+const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+  (gw.db.orm.em as unknown as EntityManager).getConnection().execute<T[]>(text, params);
 
 beforeAll(async () => {
   gw = await startGateway();
@@ -23,7 +24,10 @@ beforeAll(async () => {
     `insert into requirements (id, title, framework, priority, status, acceptance_criteria, clauses, created_at, updated_at)
      select 'req_new_' || g, 'New ' || g, 'gdpr', 'medium', 'pending', '[]', '[]', now() + g * interval '1 ms', now() from generate_series(1, 6000) g`,
   );
-  for (const [prefix, framework, severity, status, n, age] of [['old', 'soc2', 'high', 'resolved', 60, '1 day'], ['new', 'gdpr', 'low', 'open', 6000, '0 days']] as const) {
+  for (const [prefix, framework, severity, status, n, age] of [
+    ['old', 'soc2', 'high', 'resolved', 60, '1 day'],
+    ['new', 'gdpr', 'low', 'open', 6000, '0 days'],
+  ] as const) {
     await sql(
       `insert into audit_findings (id, title, framework, severity, status, evidence, resolution, resolved_at, discovered_at, created_at, updated_at)
        select 'fnd_${prefix}_' || g, 'Finding ' || g, '${framework}', '${severity}', '${status}', '[]', ${status === 'resolved' ? `'fixed', now()` : 'null, null'},

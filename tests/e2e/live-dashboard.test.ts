@@ -65,7 +65,13 @@ describe('dashboard REST', () => {
       expect(s.systemHealth).toEqual({ validation: 'operational', compliance: 'operational', monitoring: 'operational' });
       expect(s.recentActivity.length).toBeGreaterThan(0);
       expect(s.recentActivity.length).toBeLessThanOrEqual(10);
-      expect(s.recentActivity[0]).toEqual({ timestamp: expect.any(String), type: expect.any(String), user: 'admin', userKeyId: 'admin', description: expect.any(String) });
+      expect(s.recentActivity[0]).toEqual({
+        timestamp: expect.any(String),
+        type: expect.any(String),
+        user: 'admin',
+        userKeyId: 'admin',
+        description: expect.any(String),
+      });
       expect(s.lastActivity).toBe(s.recentActivity[0].timestamp);
     }
   });
@@ -176,7 +182,14 @@ describe('dashboard REST', () => {
   test('permissions: read:dashboard for every read path', async () => {
     const other = await issueKey(gw, ['read:requirements']);
     const reader = await issueKey(gw, ['read:dashboard']);
-    for (const path of ['/v1/dashboard/metrics', '/v1/dashboard/status', '/v1/dashboard/history', '/api/dashboard/metrics', '/api/dashboard/status', '/v1/dashboard/reports']) {
+    for (const path of [
+      '/v1/dashboard/metrics',
+      '/v1/dashboard/status',
+      '/v1/dashboard/history',
+      '/api/dashboard/metrics',
+      '/api/dashboard/status',
+      '/v1/dashboard/reports',
+    ]) {
       const anon = await gw.request(path, { auth: null });
       expect(anon.status).toBe(401);
       expect(((await anon.json()) as any).error).toEqual(expect.objectContaining({ code: 'AUTHENTICATION_ERROR', details: expect.any(Object) }));
@@ -192,13 +205,18 @@ describe('dashboard REST', () => {
     expect(t.result.data.requirements.total).toBe(3);
     const gql = await gw.request('/graphql', {
       method: 'POST',
-      json: { query: '{ dashboardStatus { status uptime activeUsers systemHealth { compliance } } dashboardHistory(period: LAST_7_DAYS, framework: FDA21CFR11) { trend dataPoints { value } } }' },
+      json: {
+        query:
+          '{ dashboardStatus { status uptime activeUsers systemHealth { compliance } } dashboardHistory(period: LAST_7_DAYS, framework: FDA21CFR11) { trend dataPoints { value } } }',
+      },
     });
     const g: any = await gql.json();
     expect(g.errors).toBeUndefined();
     expect(g.data.dashboardStatus.status).toBe('HEALTHY');
     expect(g.data.dashboardHistory.trend).toBe('INCREASING');
-    const denied: any = await (await gw.request('/graphql', { method: 'POST', json: { query: '{ dashboardMetrics { requirements { total } } }' }, auth: null })).json();
+    const denied: any = await (
+      await gw.request('/graphql', { method: 'POST', json: { query: '{ dashboardMetrics { requirements { total } } }' }, auth: null })
+    ).json();
     expect(denied.errors[0].extensions.code).toBe('AUTHENTICATION_ERROR');
   });
 });
@@ -287,7 +305,12 @@ describe('dashboard WebSocket', () => {
   });
 
   test('GraphQL subscription over graphql-ws receives a compliance event', async () => {
-    const client = createClient({ url: `${wsUrl}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ADMIN_KEY}` }, retryAttempts: 0 });
+    const client = createClient({
+      url: `${wsUrl}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${ADMIN_KEY}` },
+      retryAttempts: 0,
+    });
     const received: any[] = [];
     let resolveFirst!: () => void;
     const first = new Promise<void>((r) => (resolveFirst = r));
@@ -315,7 +338,13 @@ describe('dashboard WebSocket', () => {
       }
       expect(errors).toEqual([]);
       const event = received[0].data.complianceEvents;
-      expect(event).toEqual({ id: expect.stringMatching(/^evt_/), type: 'REQUIREMENT_UPDATED', wsType: 'REQUIREMENT_UPDATED', data: expect.objectContaining({ id: req.id }), createdAt: expect.any(String) });
+      expect(event).toEqual({
+        id: expect.stringMatching(/^evt_/),
+        type: 'REQUIREMENT_UPDATED',
+        wsType: 'REQUIREMENT_UPDATED',
+        data: expect.objectContaining({ id: req.id }),
+        createdAt: expect.any(String),
+      });
     } finally {
       dispose();
       await client.dispose();
@@ -337,7 +366,9 @@ test('tRPC subscription live.complianceEvents streams events over SSE', async ()
     const timeout = new Promise<any[]>((_, reject) => (timer = setTimeout(() => reject(new Error('no SSE event')), 10_000)));
     const events = await Promise.race([reading, timeout]).finally(() => clearTimeout(timer));
     const last = events[events.length - 1];
-    expect(last).toEqual(expect.objectContaining({ type: 'requirement.updated', wsType: 'requirement_updated', data: expect.objectContaining({ id: req.id }) }));
+    expect(last).toEqual(
+      expect.objectContaining({ type: 'requirement.updated', wsType: 'requirement_updated', data: expect.objectContaining({ id: req.id }) }),
+    );
   } finally {
     clearInterval(poke);
     controller.abort();
@@ -355,14 +386,21 @@ test('a dashboard client that stops reading is closed with 1008 once more than W
   reader.socket.send(JSON.stringify({ type: 'subscribe', events: ['requirement_updated'] }));
   await reader.next((m) => m.type === 'subscribed');
 
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   (socket as any)._socket.pause(); // stop reading: the kernel buffers fill, then the server's
   const padding = 'x'.repeat(64 * 1024);
   // Published straight on the bus (as any instance would): 200 events of 64 KB, far past the kernel's buffers and 1 MiB.
   // In batches the reading client has taken before the next: it keeps up by construction, however
   // busy the machine, while the paused one falls behind by every batch.
   for (let i = 0; i < 200; i++) {
-    await gw.services.bus.publish('compliance', { id: `evt_slow_${i}`, type: 'requirement.created', data: { id: `req_slow_${i}`, padding }, createdAt: new Date().toISOString() });
+    await gw.services.bus.publish('compliance', {
+      id: `evt_slow_${i}`,
+      type: 'requirement.created',
+      data: { id: `req_slow_${i}`, padding },
+      createdAt: new Date().toISOString(),
+    });
     if (i % 10 === 9) await reader.next((m) => m.data?.id === `req_slow_${i}`, 20_000);
   }
   (socket as any)._socket.resume();

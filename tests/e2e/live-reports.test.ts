@@ -53,7 +53,10 @@ const range = () => ({ start: new Date(Date.now() - 86_400_000).toISOString(), e
 
 describe('compliance reports', () => {
   test('json: request → 202 generating → completed → downloaded and parsed; the date range excludes the old requirement', async () => {
-    const res = await gw.request('/v1/compliance/reports', { method: 'POST', json: { framework: 'gdpr', format: 'json', includeEvidence: true, dateRange: range() } });
+    const res = await gw.request('/v1/compliance/reports', {
+      method: 'POST',
+      json: { framework: 'gdpr', format: 'json', includeEvidence: true, dateRange: range() },
+    });
     expect(res.status).toBe(202);
     const created: any = await res.json();
     expect(created.reportId).toMatch(/^rpt_/);
@@ -81,13 +84,17 @@ describe('compliance reports', () => {
     expect(model.evidence).toEqual([{ findingId: model.findings[0].id, items: ['audit-2026.pdf'] }]);
     // Only the in-range requirement counts: one medium, completed → implementation 100; the score weighs it with
     // coverage, validation and the open finding (docs/scoring.md), as the live status does.
-    expect(model.summary.frameworks).toEqual([expect.objectContaining({ id: 'gdpr', total: 1, completed: 1, scoring: expect.objectContaining({ implementation: 100 }) })]);
+    expect(model.summary.frameworks).toEqual([
+      expect.objectContaining({ id: 'gdpr', total: 1, completed: 1, scoring: expect.objectContaining({ implementation: 100 }) }),
+    ]);
     expectScoreByModel(model.summary.frameworks[0]);
     expect(model.summary.frameworks[0].score).toBeLessThan(100);
   });
 
   test('csv: downloaded file parses into rows with the header and the in-range requirement only', async () => {
-    const created: any = await (await gw.request('/v1/compliance/reports', { method: 'POST', json: { framework: 'gdpr', format: 'csv', includeEvidence: false, dateRange: range() } })).json();
+    const created: any = await (
+      await gw.request('/v1/compliance/reports', { method: 'POST', json: { framework: 'gdpr', format: 'csv', includeEvidence: false, dateRange: range() } })
+    ).json();
     const done = await waitCompleted(`/v1/compliance/reports/${created.reportId}`);
     const file = await gw.request(done.downloadUrl);
     expect(file.status).toBe(200);
@@ -104,7 +111,9 @@ describe('compliance reports', () => {
   });
 
   test('pdf: downloaded file is a PDF with page objects', async () => {
-    const created: any = await (await gw.request('/v1/compliance/reports', { method: 'POST', json: { framework: 'gdpr', format: 'pdf', includeEvidence: true, dateRange: range() } })).json();
+    const created: any = await (
+      await gw.request('/v1/compliance/reports', { method: 'POST', json: { framework: 'gdpr', format: 'pdf', includeEvidence: true, dateRange: range() } })
+    ).json();
     const done = await waitCompleted(`/v1/compliance/reports/${created.reportId}`);
     const file = await gw.request(done.downloadUrl);
     expect(file.status).toBe(200);
@@ -145,7 +154,9 @@ describe('compliance reports', () => {
     settings.ttlMs = 60_000;
     try {
       const compliance: any = await (await gw.request('/v1/compliance/reports', { method: 'POST', json: { framework: 'soc2', format: 'json' } })).json();
-      const dashboard: any = await (await gw.request('/v1/dashboard/reports', { method: 'POST', json: { type: 'summary', format: 'json', period: 'last_7_days' } })).json();
+      const dashboard: any = await (
+        await gw.request('/v1/dashboard/reports', { method: 'POST', json: { type: 'summary', format: 'json', period: 'last_7_days' } })
+      ).json();
       const done = await waitCompleted(`/v1/compliance/reports/${compliance.reportId}`);
       await waitCompleted(`/v1/dashboard/reports/${dashboard.reportId}`);
       expect(done).toMatchObject({ status: 'completed', downloadUrl: expect.any(String) });
@@ -164,7 +175,9 @@ describe('compliance reports', () => {
         const listed = (await json('/api/dashboard/reports')).data.find((r: any) => r.reportId === dashboard.reportId);
         expect(listed).toMatchObject({ status: 'expired', downloadUrl: null });
 
-        const g = await gql(`{ complianceReport(reportId: "${compliance.reportId}") { status downloadUrl } dashboardReport(reportId: "${dashboard.reportId}") { status downloadUrl } }`);
+        const g = await gql(
+          `{ complianceReport(reportId: "${compliance.reportId}") { status downloadUrl } dashboardReport(reportId: "${dashboard.reportId}") { status downloadUrl } }`,
+        );
         expect(g.errors).toBeUndefined();
         expect(g.data).toEqual({ complianceReport: { status: 'EXPIRED', downloadUrl: null }, dashboardReport: { status: 'EXPIRED', downloadUrl: null } });
 
@@ -195,7 +208,10 @@ describe('compliance reports', () => {
     expect(fmtBody.error.code).toBe('VALIDATION_ERROR');
     expect(fmtBody.error.details).toEqual([expect.objectContaining({ field: 'format' })]);
 
-    const reversed = await gw.request('/v1/compliance/reports', { method: 'POST', json: { framework: 'gdpr', dateRange: { start: '2026-02-01', end: '2026-01-01' } } });
+    const reversed = await gw.request('/v1/compliance/reports', {
+      method: 'POST',
+      json: { framework: 'gdpr', dateRange: { start: '2026-02-01', end: '2026-01-01' } },
+    });
     expect(reversed.status).toBe(400);
     expect(((await reversed.json()) as any).error.details[0].field).toBe('dateRange.end');
 

@@ -21,7 +21,8 @@ afterAll(async () => {
   await gw?.close();
 });
 
-const mint = (permissions: string[], extra: Record<string, unknown> = {}, auth?: string) => mintKey(gw, { name: `live ${permissions.join(',')}`, permissions, ...extra }, auth);
+const mint = (permissions: string[], extra: Record<string, unknown> = {}, auth?: string) =>
+  mintKey(gw, { name: `live ${permissions.join(',')}`, permissions, ...extra }, auth);
 
 const revoke = async (id: string) => expect((await gw.request(`/v1/auth/api-keys/${id}`, { method: 'DELETE' })).status).toBe(200);
 const wsUrl = () => gw.url.replace(/^http/, 'ws');
@@ -57,10 +58,20 @@ interface Subscription {
 async function gqlSubscription(key: string): Promise<Subscription> {
   let acknowledged!: () => void;
   const ack = new Promise<void>((r) => (acknowledged = r));
-  const client = createClient({ url: `${wsUrl()}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0, lazy: false, on: { connected: () => acknowledged() } });
+  const client = createClient({
+    url: `${wsUrl()}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${key}` },
+    retryAttempts: 0,
+    lazy: false,
+    on: { connected: () => acknowledged() },
+  });
   const results: any[] = [];
   const ended = new Promise<'complete' | { error: unknown }>((resolve) => {
-    client.subscribe({ query: 'subscription { complianceEvents { id type } }' }, { next: (v) => results.push(v), error: (error) => resolve({ error }), complete: () => resolve('complete') });
+    client.subscribe(
+      { query: 'subscription { complianceEvents { id type } }' },
+      { next: (v) => results.push(v), error: (error) => resolve({ error }), complete: () => resolve('complete') },
+    );
   });
   await ack;
   // The operation is registered once a query on the same socket has been answered after it.
@@ -71,7 +82,10 @@ async function gqlSubscription(key: string): Promise<Subscription> {
 function gqlOnSocket(client: WsClient, query: string): Promise<any[]> {
   const results: any[] = [];
   return new Promise((resolve) => {
-    client.subscribe({ query }, { next: (v) => results.push(v), error: (e) => (results.push({ error: e }), resolve(results)), complete: () => resolve(results) });
+    client.subscribe(
+      { query },
+      { next: (v) => results.push(v), error: (e) => (results.push({ error: e }), resolve(results)), complete: () => resolve(results) },
+    );
   });
 }
 
@@ -143,7 +157,11 @@ test('revoking an issuer closes the live channels of its child and grandchild (c
   const grandchildSub = await gqlSubscription(grandchild.key);
 
   const text = 'A long text that keeps the slow mock provider busy for a while. '.repeat(150);
-  const sse = await gw.request('/api/v1/generate-progressive', { method: 'POST', auth: child.key, json: { text, options: { provider: 'mock', format: 'wav' } } });
+  const sse = await gw.request('/api/v1/generate-progressive', {
+    method: 'POST',
+    auth: child.key,
+    json: { text, options: { provider: 'mock', format: 'wav' } },
+  });
   expect(sse.status).toBe(200);
   const progress = readSse(sse);
   await waitFor(() => gw.services.principals.size >= 4, 'the progress stream to be watched');

@@ -24,15 +24,27 @@ afterAll(async () => {
 });
 
 test('registration returns the secret once; a requirement change is POSTed signed, with the documented headers', async () => {
-  const res = await gw.request('/v1/webhooks', { method: 'POST', json: { url: `${receiver.url}/hooks/a`, events: ['requirement.created', 'requirement.updated'] } });
+  const res = await gw.request('/v1/webhooks', {
+    method: 'POST',
+    json: { url: `${receiver.url}/hooks/a`, events: ['requirement.created', 'requirement.updated'] },
+  });
   expect(res.status).toBe(201);
   const hook: any = await res.json();
-  expect(hook).toEqual({ id: expect.stringMatching(/^whk_/), url: `${receiver.url}/hooks/a`, events: ['requirement.created', 'requirement.updated'], secret: expect.any(String), createdAt: expect.any(String) });
+  expect(hook).toEqual({
+    id: expect.stringMatching(/^whk_/),
+    url: `${receiver.url}/hooks/a`,
+    events: ['requirement.created', 'requirement.updated'],
+    secret: expect.any(String),
+    createdAt: expect.any(String),
+  });
   expect(hook.secret.length).toBeGreaterThanOrEqual(32);
   const listed: any = await (await gw.request('/v1/webhooks')).json();
   expect(listed.data).toEqual([{ id: hook.id, url: hook.url, events: hook.events, createdAt: hook.createdAt }]);
 
-  const created = await gw.request('/v1/requirements', { method: 'POST', json: { title: 'Encrypt personal data at rest', framework: 'gdpr', priority: 'high' } });
+  const created = await gw.request('/v1/requirements', {
+    method: 'POST',
+    json: { title: 'Encrypt personal data at rest', framework: 'gdpr', priority: 'high' },
+  });
   expect(created.status).toBe(201);
   const requirement: any = await created.json();
   const got = await waitFor(() => receiver.received.find((r) => r.body.type === 'requirement.created' && r.body.data.id === requirement.id));
@@ -41,7 +53,12 @@ test('registration returns the secret once; a requirement change is POSTed signe
   expect(got.headers['webhook-timestamp']).toBe(String(t));
   expect(Math.abs(t - Date.now() / 1000)).toBeLessThan(60);
   expect(got.headers['webhook-id']).toBe(got.body.id);
-  expect(got.body).toEqual({ id: expect.stringMatching(/^evt_/), type: 'requirement.created', data: expect.objectContaining({ id: requirement.id, title: 'Encrypt personal data at rest' }), createdAt: expect.any(String) });
+  expect(got.body).toEqual({
+    id: expect.stringMatching(/^evt_/),
+    type: 'requirement.created',
+    data: expect.objectContaining({ id: requirement.id, title: 'Encrypt personal data at rest' }),
+    createdAt: expect.any(String),
+  });
   // A wrong secret would not verify.
   expect(signedAt('wrong', String(got.headers['x-service-signature']), got.raw)).toBeNull();
 
@@ -66,28 +83,30 @@ test('registration returns the secret once; a requirement change is POSTed signe
 
 test('a receiver that answers 500 twice then 200 gets the event delivered once, after retries with backoff', async () => {
   const secret = 'a-caller-chosen-secret-0123456789';
-  const hook: any = await (await gw.request('/v1/webhooks', { method: 'POST', json: { url: `${receiver.url}/hooks/flaky`, events: ['requirement.created'], secret } })).json();
+  const hook: any = await (
+    await gw.request('/v1/webhooks', { method: 'POST', json: { url: `${receiver.url}/hooks/flaky`, events: ['requirement.created'], secret } })
+  ).json();
   expect(hook.secret).toBe(secret);
   receiver.answer([500, 500]);
   try {
-  const start = receiver.received.length;
-  const res = await gw.request('/v1/requirements', { method: 'POST', json: { title: 'Retention schedule', framework: 'gdpr' } });
-  const requirement: any = await res.json();
-  const isOurs = (r: ReceivedDelivery) => r.headers['x-service-signature'] && r.body.type === 'requirement.created' && r.body.data.id === requirement.id;
-  await waitFor(() => receiver.received.slice(start).filter(isOurs).length >= 3 || undefined);
-  await new Promise((r) => setTimeout(r, 800));
-  const attempts = receiver.received.slice(start).filter(isOurs);
-  expect(attempts).toHaveLength(3);
-  // Same event each time (receivers de-duplicate on webhook-id), signed afresh.
-  expect(new Set(attempts.map((a) => a.headers['webhook-id'])).size).toBe(1);
-  for (const a of attempts) verifySignature(secret, String(a.headers['x-service-signature']), a.raw);
-  // Exponential backoff: the second wait is longer than the first (100 ms base ± jitter, then 200 ms).
-  expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(70);
-  expect(attempts[2].at - attempts[1].at).toBeGreaterThanOrEqual(140);
+    const start = receiver.received.length;
+    const res = await gw.request('/v1/requirements', { method: 'POST', json: { title: 'Retention schedule', framework: 'gdpr' } });
+    const requirement: any = await res.json();
+    const isOurs = (r: ReceivedDelivery) => r.headers['x-service-signature'] && r.body.type === 'requirement.created' && r.body.data.id === requirement.id;
+    await waitFor(() => receiver.received.slice(start).filter(isOurs).length >= 3 || undefined);
+    await new Promise((r) => setTimeout(r, 800));
+    const attempts = receiver.received.slice(start).filter(isOurs);
+    expect(attempts).toHaveLength(3);
+    // Same event each time (receivers de-duplicate on webhook-id), signed afresh.
+    expect(new Set(attempts.map((a) => a.headers['webhook-id'])).size).toBe(1);
+    for (const a of attempts) verifySignature(secret, String(a.headers['x-service-signature']), a.raw);
+    // Exponential backoff: the second wait is longer than the first (100 ms base ± jitter, then 200 ms).
+    expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(70);
+    expect(attempts[2].at - attempts[1].at).toBeGreaterThanOrEqual(140);
 
-  const deliveries: any = await (await gw.request(`/v1/webhooks/${hook.id}/deliveries`)).json();
-  const ours = deliveries.data.find((d: any) => d.eventId === attempts[0].headers['webhook-id']);
-  expect(ours).toEqual(expect.objectContaining({ status: 'delivered', attempts: 3, lastStatusCode: 200, deliveredAt: expect.any(String) }));
+    const deliveries: any = await (await gw.request(`/v1/webhooks/${hook.id}/deliveries`)).json();
+    const ours = deliveries.data.find((d: any) => d.eventId === attempts[0].headers['webhook-id']);
+    expect(ours).toEqual(expect.objectContaining({ status: 'delivered', attempts: 3, lastStatusCode: 200, deliveredAt: expect.any(String) }));
   } finally {
     await gw.request(`/v1/webhooks/${hook.id}`, { method: 'DELETE' });
   }
@@ -97,7 +116,9 @@ test('a delivery that never succeeds ends failed after the last attempt', async 
   const settings = (gw.services as any).webhookDelivery.settings;
   const maxBefore = settings.maxAttempts;
   settings.maxAttempts = 2;
-  const hook: any = await (await gw.request('/v1/webhooks', { method: 'POST', json: { url: `${receiver.url}/hooks/down`, events: ['requirement.created'] } })).json();
+  const hook: any = await (
+    await gw.request('/v1/webhooks', { method: 'POST', json: { url: `${receiver.url}/hooks/down`, events: ['requirement.created'] } })
+  ).json();
   try {
     receiver.answer([503, 503, 503, 503, 503]);
     await gw.request('/v1/requirements', { method: 'POST', json: { title: 'Breach notification', framework: 'gdpr' } });
@@ -169,15 +190,19 @@ describe('SSRF guard (gateway without WEBHOOK_ALLOW_PRIVATE_NETWORKS)', () => {
     await strict?.close();
   });
 
-  test.each(['http://127.0.0.1/hooks', 'http://10.0.0.1/', 'http://localhost:8080/x', 'http://[::1]/x', 'http://169.254.169.254/latest/meta-data', 'http://192.168.1.10/'])(
-    '%s is refused with 400 naming the rule',
-    async (url) => {
-      const res = await strict.request('/v1/webhooks', { method: 'POST', json: { url, events: ['*'] } });
-      expect(res.status).toBe(400);
-      const body: any = await res.json();
-      expect(body.error.code).toBe('VALIDATION_ERROR');
-      expect(body.error.message).toMatch(/loopback|private|link-local/);
-      expect(body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'url' })]));
-    },
-  );
+  test.each([
+    'http://127.0.0.1/hooks',
+    'http://10.0.0.1/',
+    'http://localhost:8080/x',
+    'http://[::1]/x',
+    'http://169.254.169.254/latest/meta-data',
+    'http://192.168.1.10/',
+  ])('%s is refused with 400 naming the rule', async (url) => {
+    const res = await strict.request('/v1/webhooks', { method: 'POST', json: { url, events: ['*'] } });
+    expect(res.status).toBe(400);
+    const body: any = await res.json();
+    expect(body.error.code).toBe('VALIDATION_ERROR');
+    expect(body.error.message).toMatch(/loopback|private|link-local/);
+    expect(body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'url' })]));
+  });
 });

@@ -67,7 +67,10 @@ async function graphqlWsQuery(authorization: string): Promise<unknown[]> {
   const results: unknown[] = [];
   try {
     await new Promise<void>((resolve) => {
-      client.subscribe({ query: '{ requirements(limit: 1) { data { id } } }' }, { next: (v) => results.push(v), error: (e) => (results.push({ error: String((e as any)?.reason ?? e) }), resolve()), complete: resolve });
+      client.subscribe(
+        { query: '{ requirements(limit: 1) { data { id } } }' },
+        { next: (v) => results.push(v), error: (e) => (results.push({ error: String((e as any)?.reason ?? e) }), resolve()), complete: resolve },
+      );
     });
   } finally {
     await client.dispose();
@@ -87,7 +90,10 @@ test('no key, bearer header or access_token appears in a trace-level log of auth
   const gql = await gw.request('/graphql', { method: 'POST', auth: reader, json: { query: '{ requirements(limit: 1) { data { id } } }' } });
   expect(gql.status).toBe(200);
   expect((await gw.request('/trpc/compliance.requirements', { auth: reader })).status).toBe(200);
-  const hook = await gw.request('/v1/webhooks', { method: 'POST', json: { url: 'http://127.0.0.1:9/in', events: ['requirement.updated'], secret: webhookSecret } });
+  const hook = await gw.request('/v1/webhooks', {
+    method: 'POST',
+    json: { url: 'http://127.0.0.1:9/in', events: ['requirement.updated'], secret: webhookSecret },
+  });
   expect(hook.status).toBe(201);
   const issuedLater = await issueKey(gw, ['read:requirements']); // a key that only ever travelled in a response body
 
@@ -158,9 +164,14 @@ test('vendor error text quoting the vendor key in any form reaches no client (RE
   let calls = 0;
   for (const [form, quoted] of Object.entries(forms)) {
     const status = statuses[n++ % statuses.length];
-    const reply = n % 2
-      ? { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: `Invalid API key (${form}): ${quoted}`, code: 'invalid_api_key' } }) }
-      : { status, headers: { 'content-type': 'text/plain' }, body: `key ${quoted} is not valid for this project` };
+    const reply =
+      n % 2
+        ? {
+            status,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ error: { message: `Invalid API key (${form}): ${quoted}`, code: 'invalid_api_key' } }),
+          }
+        : { status, headers: { 'content-type': 'text/plain' }, body: `key ${quoted} is not valid for this project` };
     vendor.reset(() => reply);
     const input = (transport: string) => ({ text: `Vendor secrecy ${form} over ${transport}.`, options: { provider: 'provider_a', voice: 'alloy' } });
 
@@ -171,7 +182,13 @@ test('vendor error text quoting the vendor key in any form reaches no client (RE
     expect(typeof restBody.error.details.reason).toBe('string');
     answers.push(JSON.stringify(restBody));
 
-    const gql = await gw.request('/graphql', { method: 'POST', json: { query: 'mutation($input: GenerateInput!) { generate(input: $input) { hash } }', variables: { input: { ...input('graphql'), options: { provider: 'PROVIDER_A', voice: 'alloy' } } } } });
+    const gql = await gw.request('/graphql', {
+      method: 'POST',
+      json: {
+        query: 'mutation($input: GenerateInput!) { generate(input: $input) { hash } }',
+        variables: { input: { ...input('graphql'), options: { provider: 'PROVIDER_A', voice: 'alloy' } } },
+      },
+    });
     const gqlBody: any = await gql.json();
     expect(gqlBody.errors[0].extensions).toMatchObject({ code: 'PROVIDER_A_GENERATION_ERROR' });
     answers.push(JSON.stringify(gqlBody));
@@ -185,7 +202,9 @@ test('vendor error text quoting the vendor key in any form reaches no client (RE
     expect(events.at(-1)).toMatchObject({ type: 'error' });
     answers.push(JSON.stringify(events));
 
-    const trpcSse = await gw.request(`/trpc/tts.generateProgressive?input=${encodeURIComponent(JSON.stringify(input('trpc-sse')))}`, { headers: { accept: 'text/event-stream' } });
+    const trpcSse = await gw.request(`/trpc/tts.generateProgressive?input=${encodeURIComponent(JSON.stringify(input('trpc-sse')))}`, {
+      headers: { accept: 'text/event-stream' },
+    });
     const trpcEvents = await trpcSse.text();
     expect(trpcEvents).toContain('"code":"PROVIDER_A_GENERATION_ERROR"');
     answers.push(trpcEvents);

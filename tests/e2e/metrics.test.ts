@@ -102,7 +102,10 @@ test('speech: generations by provider and outcome, cache hits by tier, upstream 
   // Not cached: not a lookup, but a generation.
   expect((await gw.request('/api/v1/generate', { method: 'POST', json: { ...body, options: { provider: 'mock', cache: false } } })).status).toBe(200);
   // provider_a's vendor fails: an error outcome, and its circuit opens.
-  const failed = await gw.request('/api/v1/generate', { method: 'POST', json: { text: 'The vendor is down.', options: { provider: 'provider_a', voice: 'echo' } } });
+  const failed = await gw.request('/api/v1/generate', {
+    method: 'POST',
+    json: { text: 'The vendor is down.', options: { provider: 'provider_a', voice: 'echo' } },
+  });
   expect(failed.status).toBeGreaterThanOrEqual(500);
   expect(vendor.requests.length).toBe(1);
 

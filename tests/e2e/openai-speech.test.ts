@@ -46,7 +46,9 @@ test.each(['opus', 'aac', 'flac', 'pcm', 'mp4'])('response_format %s is refused 
 
 test('the same request as /api/v1/generate is the same audio, from the cache', async () => {
   const input = fresh('Shared with the native path');
-  const native: any = await (await gw.request('/api/v1/generate', { method: 'POST', json: { text: input, options: { provider: 'mock', voice: 'mock-voice-3', format: 'wav' } } })).json();
+  const native: any = await (
+    await gw.request('/api/v1/generate', { method: 'POST', json: { text: input, options: { provider: 'mock', voice: 'mock-voice-3', format: 'wav' } } })
+  ).json();
   const res = await speech({ model: 'mock', input, voice: 'mock-voice-3', response_format: 'wav' });
   expect(res.status).toBe(200);
   expect(res.headers.get('x-audio-hash')).toBe(native.hash);

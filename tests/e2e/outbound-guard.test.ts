@@ -21,7 +21,10 @@ afterAll(async () => {
 
 test('a vendor host name that resolves to loopback is refused when connecting; the vendor never sees the call', async () => {
   vendor.reset();
-  const res = await gw.request('/api/v1/generate', { method: 'POST', json: { text: 'Guarded vendor call.', options: { provider: 'provider_a', voice: 'echo' } } });
+  const res = await gw.request('/api/v1/generate', {
+    method: 'POST',
+    json: { text: 'Guarded vendor call.', options: { provider: 'provider_a', voice: 'echo' } },
+  });
   const body: any = await res.json();
   expect(res.status).toBeGreaterThanOrEqual(500);
   expect(body.error.code).toBe('PROVIDER_A_GENERATION_ERROR');
@@ -29,13 +32,16 @@ test('a vendor host name that resolves to loopback is refused when connecting; t
   expect(vendor.requests).toHaveLength(0);
 });
 
-test.each(['[::ffff:0:127.0.0.1]', '[2002:7f00:1::]', '[2001::7f00:1]', '[100::1]', '[fec0::1]'])('a speech callback to %s is refused with 400 before anything is queued', async (host) => {
-  const res = await gw.request('/api/v1/generate', { method: 'POST', json: { text: `Callback to ${host}.`, webhook: { url: `http://${host}:9/hook` } } });
-  const body: any = await res.json();
-  expect(res.status).toBe(400);
-  expect(body.error.code).toBe('VALIDATION_ERROR');
-  expect(JSON.stringify(body.error)).toMatch(/public address/);
-});
+test.each(['[::ffff:0:127.0.0.1]', '[2002:7f00:1::]', '[2001::7f00:1]', '[100::1]', '[fec0::1]'])(
+  'a speech callback to %s is refused with 400 before anything is queued',
+  async (host) => {
+    const res = await gw.request('/api/v1/generate', { method: 'POST', json: { text: `Callback to ${host}.`, webhook: { url: `http://${host}:9/hook` } } });
+    const body: any = await res.json();
+    expect(res.status).toBe(400);
+    expect(body.error.code).toBe('VALIDATION_ERROR');
+    expect(JSON.stringify(body.error)).toMatch(/public address/);
+  },
+);
 
 test.each(['[::ffff:0:127.0.0.1]', '[2002:7f00:1::]', '[64:ff9b::7f00:1]', '[fc00::1]'])('a compliance webhook to %s is refused with 400', async (host) => {
   const key = await issueKey(gw, ['manage:webhooks', 'read:requirements']);

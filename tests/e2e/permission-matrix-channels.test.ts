@@ -31,8 +31,17 @@ const NEEDS: Record<string, string[]> = {
 };
 
 const ALL = [
-  'read:requirements', 'write:requirements', 'read:compliance', 'write:compliance', 'read:audits', 'write:audits',
-  'read:dashboard', 'write:dashboard', 'manage:webhooks', 'read:audit-trail', 'sign:reports',
+  'read:requirements',
+  'write:requirements',
+  'read:compliance',
+  'write:compliance',
+  'read:audits',
+  'write:audits',
+  'read:dashboard',
+  'write:dashboard',
+  'manage:webhooks',
+  'read:audit-trail',
+  'sign:reports',
 ];
 const without = (...ps: string[]) => ALL.filter((p) => !ps.includes(p));
 
@@ -42,9 +51,17 @@ const without = (...ps: string[]) => ALL.filter((p) => !ps.includes(p));
  */
 const KEYS = {
   control: { permissions: ALL, forbidden: [] as string[], secrets: [] as string[] },
-  noRequirements: { permissions: without('read:requirements'), forbidden: notRequester(typesNeeding('read:requirements')), secrets: ['SECRET-REQ', 'REPORT-ID'] },
+  noRequirements: {
+    permissions: without('read:requirements'),
+    forbidden: notRequester(typesNeeding('read:requirements')),
+    secrets: ['SECRET-REQ', 'REPORT-ID'],
+  },
   noAudits: { permissions: without('read:audits'), forbidden: notRequester(typesNeeding('read:audits')), secrets: ['SECRET-FINDING', 'REPORT-ID'] },
-  noScores: { permissions: without('read:compliance', 'read:dashboard'), forbidden: notRequester(typesNeeding('read:compliance', 'read:dashboard')), secrets: ['REPORT-ID'] },
+  noScores: {
+    permissions: without('read:compliance', 'read:dashboard'),
+    forbidden: notRequester(typesNeeding('read:compliance', 'read:dashboard')),
+    secrets: ['REPORT-ID'],
+  },
   noDashboard: { permissions: without('read:dashboard'), forbidden: notRequester(typesNeeding('read:dashboard')), secrets: ['REPORT-ID'] },
   // Every permission, but not the report's requester.
   other: { permissions: ALL, forbidden: notRequester([]), secrets: ['REPORT-ID'] },
@@ -123,7 +140,9 @@ async function openDashboardSocket(name: KeyName) {
     socket.once('open', () => resolve());
     socket.once('error', reject);
   });
-  socket.send(JSON.stringify({ type: 'subscribe', events: ['requirement_updated', 'compliance_changed', 'validation_completed', 'user_activity', 'system_alert'] }));
+  socket.send(
+    JSON.stringify({ type: 'subscribe', events: ['requirement_updated', 'compliance_changed', 'validation_completed', 'user_activity', 'system_alert'] }),
+  );
   await ready;
   closers.push(() => socket.close());
 }
@@ -131,7 +150,12 @@ async function openDashboardSocket(name: KeyName) {
 const DOTTED_OF: Record<string, string> = Object.fromEntries(COMPLIANCE_EVENT_TYPES.map((t) => [graphqlEnumName(t), t]));
 
 function openGraphqlWs(name: KeyName) {
-  const client: Client = createClient({ url: `${wsUrl}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${keys[name].key}` }, retryAttempts: 0 });
+  const client: Client = createClient({
+    url: `${wsUrl}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${keys[name].key}` },
+    retryAttempts: 0,
+  });
   const dispose = client.subscribe(
     { query: 'subscription { complianceEvents { id type data } }' },
     {
@@ -192,7 +216,8 @@ async function warmUp() {
   const until = Date.now() + 20_000;
   let n = 0;
   while (!LIVE.every((k) => liveChannels(k).every((c) => seen[c]?.length))) {
-    if (Date.now() > until) throw new Error(`live channels did not start: ${JSON.stringify(Object.fromEntries(Object.entries(seen).map(([c, s]) => [c, s.length])))}`);
+    if (Date.now() > until)
+      throw new Error(`live channels did not start: ${JSON.stringify(Object.fromEntries(Object.entries(seen).map(([c, s]) => [c, s.length])))}`);
     await gw.request('/v1/requirements', { method: 'POST', json: { title: `warm-up ${n++}`, framework: 'iso13485' } });
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -214,16 +239,26 @@ const warmUpDeliveries = new Set<string>();
 
 /** One event of every type, made by the admin (the report by the control key), then a marker. */
 async function scenario() {
-  const req: any = await (await gw.request('/v1/requirements', { method: 'POST', json: { title: 'Title SECRET-REQ', description: 'Body SECRET-REQ', framework: 'gdpr', priority: 'critical' } })).json();
+  const req: any = await (
+    await gw.request('/v1/requirements', {
+      method: 'POST',
+      json: { title: 'Title SECRET-REQ', description: 'Body SECRET-REQ', framework: 'gdpr', priority: 'critical' },
+    })
+  ).json();
   ids.requirement = req.id;
   await gw.request(`/v1/requirements/${req.id}`, { method: 'PUT', json: { status: 'completed' } });
   await gw.request(`/v1/requirements/${req.id}/validate`, { method: 'POST' });
   const finding: any = await (
-    await gw.request('/v1/audits/findings', { method: 'POST', json: { title: 'Title SECRET-FINDING', framework: 'gdpr', severity: 'critical', evidence: ['Evidence SECRET-FINDING'] } })
+    await gw.request('/v1/audits/findings', {
+      method: 'POST',
+      json: { title: 'Title SECRET-FINDING', framework: 'gdpr', severity: 'critical', evidence: ['Evidence SECRET-FINDING'] },
+    })
   ).json();
   ids.finding = finding.id;
   await gw.request(`/v1/audits/findings/${finding.id}`, { method: 'PATCH', json: { status: 'resolved', resolution: 'Fixed SECRET-FINDING' } });
-  const report: any = await (await gw.request('/v1/compliance/reports', { method: 'POST', auth: keys.control.key, json: { framework: 'gdpr', format: 'json' } })).json();
+  const report: any = await (
+    await gw.request('/v1/compliance/reports', { method: 'POST', auth: keys.control.key, json: { framework: 'gdpr', format: 'json' } })
+  ).json();
   ids.report = report.reportId;
   await waitFor(() => seen[`ws:control`]?.some((e) => e.type === 'report.completed'));
   expect((await gw.request(`/api/requirements/${req.id}`, { method: 'DELETE' })).status).toBe(200);
@@ -279,26 +314,39 @@ test.each(['noScores', 'noDashboard'] as const)('key %s is refused by every live
   expect(status).toBe(403);
   const sse = await gw.request('/trpc/live.complianceEvents', { auth: keys[name].key, headers: { accept: 'text/event-stream' } });
   expect(await sse.text()).toMatch(/FORBIDDEN|AUTHORIZATION_ERROR/);
-  const client = createClient({ url: `${wsUrl}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${keys[name].key}` }, retryAttempts: 0 });
+  const client = createClient({
+    url: `${wsUrl}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${keys[name].key}` },
+    retryAttempts: 0,
+  });
   const result = await new Promise<any>((resolve) => {
-    client.subscribe({ query: 'subscription { complianceEvents { id } }' }, { next: (v) => resolve(v), error: (e) => resolve({ error: e }), complete: () => resolve(null) });
+    client.subscribe(
+      { query: 'subscription { complianceEvents { id } }' },
+      { next: (v) => resolve(v), error: (e) => resolve({ error: e }), complete: () => resolve(null) },
+    );
   });
   await client.dispose();
   expect(JSON.stringify(result)).toMatch(/AUTHORIZATION_ERROR/);
 });
 
-test.each(Object.keys(KEYS).filter((k) => k !== 'control') as KeyName[])('webhook of key %s: nothing it may not read is queued or received, every delivery signed', async (name) => {
-  const deliveries = (((await (await gw.request(`/v1/webhooks/${hooks[name].id}/deliveries?limit=200`)).json()) as any).data as any[]).filter((d) => !warmUpDeliveries.has(d.id));
-  expect(deliveries.filter((d) => KEYS[name].forbidden.includes(d.type)).map((d) => d.type)).toEqual([]);
-  expect(deliveries.every((d) => d.status === 'delivered')).toBe(true);
-  const received = receiver.verified(`/${name}`, hooks[name].secret);
-  expect(received.length).toBe(deliveries.length);
-  expect(received.filter((e) => KEYS[name].forbidden.includes(e.type)).map((e) => e.type)).toEqual([]);
-  const raw = receiver.received.filter((r) => r.path === `/${name}`).map((r) => r.raw);
-  for (const secret of secretsOf(name)) expect(raw.filter((r) => r.includes(secret))).toEqual([]);
-  const allowed = COMPLIANCE_EVENT_TYPES.filter((t) => t !== 'system.alert' && !KEYS[name].forbidden.includes(t));
-  expect([...new Set(received.map((e) => e.type))].sort()).toEqual([...allowed].sort());
-});
+test.each(Object.keys(KEYS).filter((k) => k !== 'control') as KeyName[])(
+  'webhook of key %s: nothing it may not read is queued or received, every delivery signed',
+  async (name) => {
+    const deliveries = (((await (await gw.request(`/v1/webhooks/${hooks[name].id}/deliveries?limit=200`)).json()) as any).data as any[]).filter(
+      (d) => !warmUpDeliveries.has(d.id),
+    );
+    expect(deliveries.filter((d) => KEYS[name].forbidden.includes(d.type)).map((d) => d.type)).toEqual([]);
+    expect(deliveries.every((d) => d.status === 'delivered')).toBe(true);
+    const received = receiver.verified(`/${name}`, hooks[name].secret);
+    expect(received.length).toBe(deliveries.length);
+    expect(received.filter((e) => KEYS[name].forbidden.includes(e.type)).map((e) => e.type)).toEqual([]);
+    const raw = receiver.received.filter((r) => r.path === `/${name}`).map((r) => r.raw);
+    for (const secret of secretsOf(name)) expect(raw.filter((r) => r.includes(secret))).toEqual([]);
+    const allowed = COMPLIANCE_EVENT_TYPES.filter((t) => t !== 'system.alert' && !KEYS[name].forbidden.includes(t));
+    expect([...new Set(received.map((e) => e.type))].sort()).toEqual([...allowed].sort());
+  },
+);
 
 describe('report downloads, for every report type', () => {
   const TYPES = [

@@ -23,12 +23,39 @@ import { issueKey, startGateway, type TestGateway } from '../helpers/gateway';
  * The lists come from the live schema and router, so a new operation is covered automatically.
  */
 const OPEN_GRAPHQL = new Set([
-  'generate', 'generateAsync', 'generation', 'estimate', 'providers', 'voices', 'languages', 'hashInfo', 'hashLookup', 'hashExists',
-  'audioMetadata', 'audioExists', 'providerStats', 'health', 'ready', 'live',
+  'generate',
+  'generateAsync',
+  'generation',
+  'estimate',
+  'providers',
+  'voices',
+  'languages',
+  'hashInfo',
+  'hashLookup',
+  'hashExists',
+  'audioMetadata',
+  'audioExists',
+  'providerStats',
+  'health',
+  'ready',
+  'live',
 ]);
 const OPEN_TRPC = new Set([
-  'tts.generate', 'tts.generateAsync', 'tts.generation', 'tts.estimate', 'tts.providers', 'tts.voices', 'tts.languages', 'tts.hashInfo', 'tts.hashLookup',
-  'tts.hashExists', 'tts.audioMetadata', 'tts.providerStats', 'tts.health', 'tts.ready', 'tts.live',
+  'tts.generate',
+  'tts.generateAsync',
+  'tts.generation',
+  'tts.estimate',
+  'tts.providers',
+  'tts.voices',
+  'tts.languages',
+  'tts.hashInfo',
+  'tts.hashLookup',
+  'tts.hashExists',
+  'tts.audioMetadata',
+  'tts.providerStats',
+  'tts.health',
+  'tts.ready',
+  'tts.live',
 ]);
 
 /** Any valid key may describe itself (tests/e2e/viewer.test.ts checks it answers 401 without one). */
@@ -95,7 +122,10 @@ test('every GraphQL query and mutation checks the key and the permission', async
         const res = await gw.request('/graphql', { method: 'POST', json: op, auth });
         const body: any = await res.json();
         const code = body.errors?.[0]?.extensions?.code;
-        if (code !== expected) throw new Error(`${kind} ${field.name} with ${auth ? 'a key' : 'no key'}: expected ${expected}, got ${code ?? 'data'} ${JSON.stringify(body).slice(0, 300)}`);
+        if (code !== expected)
+          throw new Error(
+            `${kind} ${field.name} with ${auth ? 'a key' : 'no key'}: expected ${expected}, got ${code ?? 'data'} ${JSON.stringify(body).slice(0, 300)}`,
+          );
       }
       checked.push(field.name);
     }
@@ -122,10 +152,20 @@ test('every tRPC query and mutation checks the key and the permission', async ()
           : await gw.request(`/trpc/${path}`, { method: 'POST', json: input, auth });
       const body: any = await res.json();
       const code = body.error?.data?.code;
-      if (code !== expected) throw new Error(`${type} ${path} with ${auth ? 'a key' : 'no key'}: expected ${expected}, got ${code ?? 'data'} ${JSON.stringify(body).slice(0, 300)}`);
+      if (code !== expected)
+        throw new Error(`${type} ${path} with ${auth ? 'a key' : 'no key'}: expected ${expected}, got ${code ?? 'data'} ${JSON.stringify(body).slice(0, 300)}`);
     }
     checked.push(path);
   }
   expect(checked.length).toBeGreaterThan(30);
-  expect(checked).toEqual(expect.arrayContaining(['compliance.requirements', 'compliance.createRequirement', 'live.dashboardMetrics', 'auth.createApiKey', 'tts.cacheStats', 'tts.clearCache']));
+  expect(checked).toEqual(
+    expect.arrayContaining([
+      'compliance.requirements',
+      'compliance.createRequirement',
+      'live.dashboardMetrics',
+      'auth.createApiKey',
+      'tts.cacheStats',
+      'tts.clearCache',
+    ]),
+  );
 });

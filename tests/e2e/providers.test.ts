@@ -73,20 +73,35 @@ test('long text is split into WAV calls (streamed headers repaired) and joined i
 
 test('OpenAI-compatible speech: tts-1-hd is provider_a HD; instructions go with gpt-4o-mini-tts and are part of the hash', async () => {
   vendor.reset((req) => openAiLike(req.json().response_format));
-  const speech = (body: Record<string, unknown>) => gw.request('/v1/audio/speech', { method: 'POST', json: { input: 'Spoken through the OpenAI path.', voice: 'nova', ...body } });
+  const speech = (body: Record<string, unknown>) =>
+    gw.request('/v1/audio/speech', { method: 'POST', json: { input: 'Spoken through the OpenAI path.', voice: 'nova', ...body } });
   const hd = await speech({ model: 'tts-1-hd' });
   expect(hd.status).toBe(200);
   expect(Buffer.from(await hd.arrayBuffer()).equals(await sampleAudio('mp3'))).toBe(true);
-  expect(vendor.requests.map((r) => r.json())).toEqual([{ model: 'tts-1-hd', input: 'Spoken through the OpenAI path.', voice: 'nova', response_format: 'mp3', speed: 1 }]);
+  expect(vendor.requests.map((r) => r.json())).toEqual([
+    { model: 'tts-1-hd', input: 'Spoken through the OpenAI path.', voice: 'nova', response_format: 'mp3', speed: 1 },
+  ]);
   // The same audio as provider_a with quality high on the native path: one hash, from the cache.
-  const native: any = await (await gw.request('/api/v1/generate', { method: 'POST', json: { text: 'Spoken through the OpenAI path.', options: { provider: 'provider_a', voice: 'nova', quality: 'high' } } })).json();
+  const native: any = await (
+    await gw.request('/api/v1/generate', {
+      method: 'POST',
+      json: { text: 'Spoken through the OpenAI path.', options: { provider: 'provider_a', voice: 'nova', quality: 'high' } },
+    })
+  ).json();
   expect(native).toMatchObject({ hash: hd.headers.get('x-audio-hash'), cached: true });
 
   vendor.reset((req) => openAiLike(req.json().response_format));
   const instructed = await speech({ model: 'gpt-4o-mini-tts', instructions: 'Slowly, and warmly.' });
   expect(instructed.status).toBe(200);
   expect(vendor.requests.map((r) => r.json())).toEqual([
-    { model: 'gpt-4o-mini-tts', input: 'Spoken through the OpenAI path.', voice: 'nova', response_format: 'mp3', speed: 1, instructions: 'Slowly, and warmly.' },
+    {
+      model: 'gpt-4o-mini-tts',
+      input: 'Spoken through the OpenAI path.',
+      voice: 'nova',
+      response_format: 'mp3',
+      speed: 1,
+      instructions: 'Slowly, and warmly.',
+    },
   ]);
   const plain = await speech({ model: 'gpt-4o-mini-tts' });
   expect(plain.headers.get('x-audio-hash')).not.toBe(instructed.headers.get('x-audio-hash'));

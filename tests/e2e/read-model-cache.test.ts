@@ -21,7 +21,8 @@ afterAll(async () => {
 });
 
 const restList = async (auth?: string) => (await (await gw.request('/v1/requirements?limit=10', { auth })).json()) as any;
-const trpcList = async () => ((await (await gw.request(`/trpc/compliance.requirements?input=${encodeURIComponent(JSON.stringify({ limit: 10 }))}`)).json()) as any).result.data;
+const trpcList = async () =>
+  ((await (await gw.request(`/trpc/compliance.requirements?input=${encodeURIComponent(JSON.stringify({ limit: 10 }))}`)).json()) as any).result.data;
 
 test('a repeated read is computed once for every caller and transport; each kind of change is seen by the next read', async () => {
   const created = await gw.request('/v1/requirements', { method: 'POST', json: { title: 'Shared answer', framework: 'gdpr', priority: 'high' } });

@@ -10,10 +10,18 @@ let findingId: string;
 
 beforeAll(async () => {
   gw = await startGateway();
-  const req: any = await (await gw.request('/v1/requirements', { method: 'POST', json: { title: 'Encrypt exports', framework: 'soc2', priority: 'high' } })).json();
+  const req: any = await (
+    await gw.request('/v1/requirements', { method: 'POST', json: { title: 'Encrypt exports', framework: 'soc2', priority: 'high' } })
+  ).json();
   const finding = await gw.request('/v1/audits/findings', {
     method: 'POST',
-    json: { title: 'Unencrypted export found', framework: 'soc2', severity: 'critical', requirementId: req.id, evidence: ['bucket listing with customer names'] },
+    json: {
+      title: 'Unencrypted export found',
+      framework: 'soc2',
+      severity: 'critical',
+      requirementId: req.id,
+      evidence: ['bucket listing with customer names'],
+    },
   });
   expect(finding.status).toBe(201);
   findingId = ((await finding.json()) as any).id;
@@ -27,8 +35,10 @@ async function mint(name: string, permissions: string[]) {
   expect(res.status).toBe(201);
   return (await res.json()) as { id: string; key: string };
 }
-const gql = async (auth: string, query: string, variables: Record<string, unknown> = {}) => (await (await gw.request('/graphql', { method: 'POST', auth, json: { query, variables } })).json()) as any;
-const trpcMutation = async (auth: string, path: string, input: unknown) => (await (await gw.request(`/trpc/${path}`, { method: 'POST', auth, json: input })).json()) as any;
+const gql = async (auth: string, query: string, variables: Record<string, unknown> = {}) =>
+  (await (await gw.request('/graphql', { method: 'POST', auth, json: { query, variables } })).json()) as any;
+const trpcMutation = async (auth: string, path: string, input: unknown) =>
+  (await (await gw.request(`/trpc/${path}`, { method: 'POST', auth, json: input })).json()) as any;
 const trpcQuery = async (auth: string, path: string, input?: unknown) =>
   (await (await gw.request(`/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, { auth })).json()) as any;
 
@@ -52,7 +62,11 @@ describe('a key without read:audits gets no findings or evidence through a repor
   });
 
   test('includeEvidence and audit reports are refused with 403 on REST, GraphQL and tRPC', async () => {
-    const rest = await gw.request('/v1/compliance/reports', { method: 'POST', auth: writer.key, json: { framework: 'soc2', format: 'csv', includeEvidence: true } });
+    const rest = await gw.request('/v1/compliance/reports', {
+      method: 'POST',
+      auth: writer.key,
+      json: { framework: 'soc2', format: 'csv', includeEvidence: true },
+    });
     expect(rest.status).toBe(403);
     const refused = ((await rest.json()) as any).error;
     expect(refused).toMatchObject({ code: 'AUTHORIZATION_ERROR', details: [{ field: 'includeEvidence', message: 'needs read:audits' }] });
@@ -60,11 +74,17 @@ describe('a key without read:audits gets no findings or evidence through a repor
     const audit = await gw.request('/v1/dashboard/reports', { method: 'POST', auth: dashWriter.key, json: { type: 'audit', format: 'csv' } });
     expect(audit.status).toBe(403);
 
-    const g1 = await gql(writer.key, 'mutation($i: ComplianceReportInput!) { requestComplianceReport(input: $i) { reportId } }', { i: { framework: 'SOC2', format: 'CSV', includeEvidence: true } });
+    const g1 = await gql(writer.key, 'mutation($i: ComplianceReportInput!) { requestComplianceReport(input: $i) { reportId } }', {
+      i: { framework: 'SOC2', format: 'CSV', includeEvidence: true },
+    });
     expect(g1.errors[0].extensions.code).toBe('AUTHORIZATION_ERROR');
-    const g2 = await gql(dashWriter.key, 'mutation($i: DashboardReportInput!) { requestDashboardReport(input: $i) { reportId } }', { i: { type: 'AUDIT', format: 'CSV' } });
+    const g2 = await gql(dashWriter.key, 'mutation($i: DashboardReportInput!) { requestDashboardReport(input: $i) { reportId } }', {
+      i: { type: 'AUDIT', format: 'CSV' },
+    });
     expect(g2.errors[0].extensions.code).toBe('AUTHORIZATION_ERROR');
-    expect((await trpcMutation(writer.key, 'live.requestComplianceReport', { framework: 'soc2', format: 'csv', includeEvidence: true })).error.data.code).toBe('FORBIDDEN');
+    expect((await trpcMutation(writer.key, 'live.requestComplianceReport', { framework: 'soc2', format: 'csv', includeEvidence: true })).error.data.code).toBe(
+      'FORBIDDEN',
+    );
     expect((await trpcMutation(dashWriter.key, 'live.requestDashboardReport', { type: 'audit', format: 'csv' })).error.data.code).toBe('FORBIDDEN');
   });
 
@@ -91,7 +111,9 @@ describe('a key without read:audits gets no findings or evidence through a repor
 
   test('the same request by a key with read:audits does include them (the control)', async () => {
     const auditor = await mint('auditor', ['write:compliance', 'read:compliance', 'read:audits']);
-    const created: any = await (await gw.request('/v1/compliance/reports', { method: 'POST', auth: auditor.key, json: { framework: 'soc2', format: 'json', includeEvidence: true } })).json();
+    const created: any = await (
+      await gw.request('/v1/compliance/reports', { method: 'POST', auth: auditor.key, json: { framework: 'soc2', format: 'json', includeEvidence: true } })
+    ).json();
     const done = await completed(`/v1/compliance/reports/${created.reportId}`, auditor.key);
     const doc: any = await (await gw.request(done.downloadUrl, { auth: auditor.key })).json();
     expect(doc.findings.map((f: any) => f.id)).toContain(findingId);
@@ -116,7 +138,12 @@ describe('reports are owned: only the requester and the admin list, read and dow
   });
 
   test('REST: another key gets 404 for status and download, and does not see it listed', async () => {
-    for (const path of [`/v1/compliance/reports/${compliance.reportId}`, compliance.downloadUrl, `/v1/dashboard/reports/${dashboard.reportId}`, dashboard.downloadUrl]) {
+    for (const path of [
+      `/v1/compliance/reports/${compliance.reportId}`,
+      compliance.downloadUrl,
+      `/v1/dashboard/reports/${dashboard.reportId}`,
+      dashboard.downloadUrl,
+    ]) {
       const res = await gw.request(path, { auth: bob.key });
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
       expect((await gw.request(path, { auth: alice.key })).status).toBe(200);

@@ -47,7 +47,14 @@ test('CORS in development allows any origin (preflight answers Access-Control-Al
 });
 
 test('malformed path values and odd ids answer 4xx without stack traces or SQL', async () => {
-  for (const path of ['/api/v1/audio/%00', '/api/v1/audio/%C3%28/metadata', '/v1/requirements/%00', '/v1/requirements/%FF', `/v1/requirements/${'x'.repeat(5000)}`, '/api/v1/cache/..%2f..%2f']) {
+  for (const path of [
+    '/api/v1/audio/%00',
+    '/api/v1/audio/%C3%28/metadata',
+    '/v1/requirements/%00',
+    '/v1/requirements/%FF',
+    `/v1/requirements/${'x'.repeat(5000)}`,
+    '/api/v1/cache/..%2f..%2f',
+  ]) {
     const method = path.startsWith('/api/v1/cache') ? 'DELETE' : 'GET';
     const res = await gw.request(path, { method });
     expect(res.status).toBeGreaterThanOrEqual(400);
@@ -68,7 +75,10 @@ describe('with CORS_ORIGINS and NODE_ENV=production', () => {
 
   test('only the configured origin is allowed', async () => {
     const preflight = (origin: string) =>
-      fetch(`${prod.url}/v1/requirements`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+      fetch(`${prod.url}/v1/requirements`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      });
     expect((await preflight('https://app.example')).headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect((await preflight('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
   });

@@ -14,7 +14,10 @@ function sseEvents(res: Response) {
       buffer += decoder.decode(value, { stream: true });
       let i: number;
       while ((i = buffer.indexOf('\n\n')) >= 0) {
-        const line = buffer.slice(0, i).split('\n').find((l) => l.startsWith('data:'));
+        const line = buffer
+          .slice(0, i)
+          .split('\n')
+          .find((l) => l.startsWith('data:'));
         buffer = buffer.slice(i + 2);
         if (line) events.push(JSON.parse(line.slice(5)));
         waiter.notify?.();
@@ -32,7 +35,10 @@ test('stopping the gateway ends open SSE streams with an error event and closes 
   const gw = await startGateway({ MOCK_LATENCY_MS: '5000' });
   try {
     const text = 'First sentence of a long story. Second sentence of the same story. Third and last sentence.';
-    const res = await gw.request('/api/v1/generate-progressive', { method: 'POST', json: { text: text.repeat(8), options: { provider: 'mock', format: 'wav' } } });
+    const res = await gw.request('/api/v1/generate-progressive', {
+      method: 'POST',
+      json: { text: text.repeat(8), options: { provider: 'mock', format: 'wav' } },
+    });
     expect(res.status).toBe(200);
     const stream = sseEvents(res);
     await stream.waitFor((e) => e.type === 'started');

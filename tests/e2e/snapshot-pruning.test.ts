@@ -42,7 +42,17 @@ test('only the last snapshot of each earlier UTC day is kept, and every history 
   const t = Date.parse(TODAY);
   let i = 0;
   // Three earlier days (one of them a month's last, across midnight UTC) with several changes each, then today.
-  for (const instant of [t - 3 * DAY + 1_000, t - 3 * DAY + 3_600_000, t - 3 * DAY + 7_200_000, t - 2 * DAY - 60_000, t - 2 * DAY + 60_000, t - DAY, t - DAY + 5_000, t - 60_000, t])
+  for (const instant of [
+    t - 3 * DAY + 1_000,
+    t - 3 * DAY + 3_600_000,
+    t - 3 * DAY + 7_200_000,
+    t - 2 * DAY - 60_000,
+    t - 2 * DAY + 60_000,
+    t - DAY,
+    t - DAY + 5_000,
+    t - 60_000,
+    t,
+  ])
     await changeAt(instant, i++);
   const restore = clock.use(clockStartingAt(t + 60_000));
   try {

@@ -62,13 +62,24 @@ test('a deleted requirement is kept in its table, and left out of every read and
   expect((await gw.request(`/v1/requirements/${gone.id}`, { method: 'PUT', json: { status: 'completed' } })).status).toBe(404);
   expect((await gw.request(`/v1/requirements/${gone.id}/validate`, { method: 'POST' })).status).toBe(404);
   expect((await gw.request(`/api/requirements/${gone.id}`, { method: 'DELETE' })).status).toBe(404);
-  const batch = await json('/v1/requirements/batch', { method: 'PATCH', json: { updates: [{ id: gone.id, status: 'completed' }, { id: kept.id, status: 'in-progress' }] } });
+  const batch = await json('/v1/requirements/batch', {
+    method: 'PATCH',
+    json: {
+      updates: [
+        { id: gone.id, status: 'completed' },
+        { id: kept.id, status: 'in-progress' },
+      ],
+    },
+  });
   expect(batch.updated).toEqual([{ id: kept.id, status: 'in-progress' }]);
   expect(batch.errors).toEqual([{ index: 0, id: gone.id, message: expect.stringMatching(/not found/) }]);
   const validated = await json('/api/validate/batch', { method: 'POST', json: { requirementIds: [gone.id, kept.id] } });
   expect(validated.results.map((r: any) => r.requirementId)).toEqual([kept.id]);
   expect(validated.errors).toEqual([{ requirementId: gone.id, message: expect.stringMatching(/not found/) }]);
-  const finding = await gw.request('/v1/audits/findings', { method: 'POST', json: { title: 'On a deleted requirement', framework: 'gdpr', severity: 'low', requirementId: gone.id } });
+  const finding = await gw.request('/v1/audits/findings', {
+    method: 'POST',
+    json: { title: 'On a deleted requirement', framework: 'gdpr', severity: 'low', requirementId: gone.id },
+  });
   expect(finding.status).toBe(400);
 
   // The row is still there, unchanged by the refused changes.

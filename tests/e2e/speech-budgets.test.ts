@@ -7,12 +7,12 @@ import { issueKey, useGateway } from '../helpers/gateway';
  * (full: 503 with Retry-After). Each mock chunk takes MOCK_LATENCY_MS, so generations overlap.
  */
 const gw = useGateway({
-    MOCK_LATENCY_MS: '1200',
-    TTS_CHARS_PER_MINUTE: '1000',
-    TTS_MAX_CONCURRENT_PER_CLIENT: '1',
-    TTS_MAX_CONCURRENT_GENERATIONS: '2',
-    TTS_ADMISSION_QUEUE: '6',
-  });
+  MOCK_LATENCY_MS: '1200',
+  TTS_CHARS_PER_MINUTE: '1000',
+  TTS_MAX_CONCURRENT_PER_CLIENT: '1',
+  TTS_MAX_CONCURRENT_GENERATIONS: '2',
+  TTS_ADMISSION_QUEUE: '6',
+});
 
 const speechKey = () => issueKey(gw, ['tts:generate', 'tts:read']);
 let serial = 0;
@@ -21,7 +21,8 @@ const text = (n: number) => {
   const head = `Sentence ${++serial} of the budget test. `;
   return (head + 'a'.repeat(n)).slice(0, n - 1) + '.';
 };
-const generate = (key: string | null, t: string) => gw.request('/api/v1/generate', { method: 'POST', auth: key, json: { text: t, options: { provider: 'mock' } } });
+const generate = (key: string | null, t: string) =>
+  gw.request('/api/v1/generate', { method: 'POST', auth: key, json: { text: t, options: { provider: 'mock' } } });
 const codeOf = async (res: Response) => {
   const body: any = await res.json();
   return body?.error?.code ?? body?.code;
@@ -51,7 +52,11 @@ test('characters per minute per client, shown in RateLimit-* headers; cache hits
   // The audio already made is still served, and asking for it again costs nothing.
   expect((await generate(key, first)).status).toBe(200);
 
-  const gql = await gw.request('/graphql', { method: 'POST', auth: key, json: { query: 'mutation($t: String!) { generate(input: { text: $t, options: { provider: MOCK } }) { hash } }', variables: { t: text(400) } } });
+  const gql = await gw.request('/graphql', {
+    method: 'POST',
+    auth: key,
+    json: { query: 'mutation($t: String!) { generate(input: { text: $t, options: { provider: MOCK } }) { hash } }', variables: { t: text(400) } },
+  });
   const gqlBody: any = await gql.json();
   expect(gqlBody.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', status: 429 });
   expect(gql.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -71,7 +76,9 @@ test('one client flooding: its generations run one at a time, a sixth at once is
   const flooder = await speechKey();
   const other = await speechKey();
   const started = Date.now();
-  const flood = Array.from({ length: 6 }, () => generate(flooder, text(150)).then(async (res) => ({ status: res.status, code: res.status === 200 ? null : await codeOf(res), at: Date.now() - started })));
+  const flood = Array.from({ length: 6 }, () =>
+    generate(flooder, text(150)).then(async (res) => ({ status: res.status, code: res.status === 200 ? null : await codeOf(res), at: Date.now() - started })),
+  );
   await new Promise((r) => setTimeout(r, 300));
   const otherRes = await generate(other, text(150));
   const otherDone = Date.now() - started;
@@ -94,7 +101,11 @@ test('a full server-wide queue answers 503 with Retry-After, on REST and GraphQL
   // (MOCK_LATENCY_MS), however long the nine took to arrive on a busy machine.
   const refused = new Promise<void>((resolve) => calls.forEach((call) => void call.then((status) => status === 503 && resolve())));
   await Promise.race([refused, Promise.all(calls)]); // none refused: the counts below say so
-  const gql = await gw.request('/graphql', { method: 'POST', auth: keys[9], json: { query: 'mutation($t: String!) { generate(input: { text: $t, options: { provider: MOCK } }) { hash } }', variables: { t: text(120) } } });
+  const gql = await gw.request('/graphql', {
+    method: 'POST',
+    auth: keys[9],
+    json: { query: 'mutation($t: String!) { generate(input: { text: $t, options: { provider: MOCK } }) { hash } }', variables: { t: text(120) } },
+  });
   const gqlBody: any = await gql.json();
   const statuses = await Promise.all(calls);
   expect(statuses.filter((s) => s === 200)).toHaveLength(8);

@@ -112,7 +112,8 @@ test('a client that joins midway gets the whole stream from the start, identical
         early = gw.request(streamUrl).then(readAll);
       }
       // Joins once some chunks have been streamed already.
-      if (e.type === 'progress' && e.chunkIndex === 1) late = gw.request(streamUrl).then(async (r) => ({ live: r.headers.get('x-stream'), body: await readAll(r) }));
+      if (e.type === 'progress' && e.chunkIndex === 1)
+        late = gw.request(streamUrl).then(async (r) => ({ live: r.headers.get('x-stream'), body: await readAll(r) }));
       return e.type === 'complete' || e.type === 'error';
     },
   });
@@ -129,7 +130,12 @@ test('a client that joins midway gets the whole stream from the start, identical
 
 test('GraphQL and tRPC subscriptions carry streamUrl, chunkIndex and chunkAudioUrl', async () => {
   const text = sentences(5, 'subscribed');
-  const client = createClient({ url: gw.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ADMIN_KEY}` }, retryAttempts: 0 });
+  const client = createClient({
+    url: gw.url.replace('http', 'ws') + '/graphql',
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${ADMIN_KEY}` },
+    retryAttempts: 0,
+  });
   const events: any[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
@@ -153,10 +159,15 @@ test('GraphQL and tRPC subscriptions carry streamUrl, chunkIndex and chunkAudioU
   expect(progress[0].chunkAudioUrl).toBe(`/api/v1/audio/${hash}/chunks/0`);
 
   const text2 = sentences(4, 'trpc');
-  const sse = await gw.request(`/trpc/tts.generateProgressive?input=${encodeURIComponent(JSON.stringify({ text: text2, options: { provider: 'mock', format: 'wav' } }))}`, {
-    headers: { accept: 'text/event-stream' },
-  });
-  const trpcEvents = (await readSse(sse, { until: (e) => e?.type === 'complete' || e?.type === 'error' })).filter((e) => e && typeof e === 'object' && 'type' in e);
+  const sse = await gw.request(
+    `/trpc/tts.generateProgressive?input=${encodeURIComponent(JSON.stringify({ text: text2, options: { provider: 'mock', format: 'wav' } }))}`,
+    {
+      headers: { accept: 'text/event-stream' },
+    },
+  );
+  const trpcEvents = (await readSse(sse, { until: (e) => e?.type === 'complete' || e?.type === 'error' })).filter(
+    (e) => e && typeof e === 'object' && 'type' in e,
+  );
   const h = trpcEvents.at(-1).hash;
   expect(trpcEvents[0]).toMatchObject({ type: 'started', streamUrl: `/api/v1/audio/${h}/stream` });
   expect(trpcEvents.find((e) => e.type === 'progress')).toMatchObject({ chunkIndex: 0, chunkAudioUrl: `/api/v1/audio/${h}/chunks/0` });

@@ -13,7 +13,11 @@ const ROOT = path.resolve(__dirname, '../..');
 test('every start-up line is JSON; the generated admin key is printed once and works', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-startup-'));
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'test' };
-  const child = spawn(process.execPath, ['-r', path.join(ROOT, 'tests/helpers/ts-register.cjs'), path.join(ROOT, 'gateway/main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['-r', path.join(ROOT, 'tests/helpers/ts-register.cjs'), path.join(ROOT, 'gateway/main.ts')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -36,7 +40,8 @@ test('every start-up line is JSON; the generated admin key is printed once and w
     const lines = stdout.split('\n').filter((l) => l.trim());
     expect(lines.length).toBeGreaterThanOrEqual(2);
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
-    for (const line of lines) expect(JSON.parse(line)).toEqual(expect.objectContaining({ level: expect.any(Number), time: expect.any(String), msg: expect.any(String) }));
+    for (const line of lines)
+      expect(JSON.parse(line)).toEqual(expect.objectContaining({ level: expect.any(Number), time: expect.any(String), msg: expect.any(String) }));
 
     const printed = lines.map((l) => JSON.parse(l)).filter((l) => l.adminApiKey);
     expect(printed).toHaveLength(1);

@@ -235,7 +235,11 @@ describe('estimate, catalogue and hashes', () => {
   test('providers, voices, languages', async () => {
     const p: any = await (await gw.request('/api/v1/providers')).json();
     expect(p.providers.map((x: any) => x.name)).toEqual(['provider_a', 'provider_b', 'provider_c', 'mock']);
-    expect(p.providers[0]).toMatchObject({ name: 'provider_a', voices: expect.arrayContaining(['alloy', 'coral']), languages: expect.arrayContaining(['en', 'ko']) });
+    expect(p.providers[0]).toMatchObject({
+      name: 'provider_a',
+      voices: expect.arrayContaining(['alloy', 'coral']),
+      languages: expect.arrayContaining(['en', 'ko']),
+    });
     const v: any = await (await gw.request('/api/v1/voices?provider=provider_b')).json();
     expect(v.voices).toEqual(['barbershop-man', 'broadway-diva', 'confident-british-man']);
     const all: any = await (await gw.request('/api/v1/voices')).json();
@@ -248,7 +252,13 @@ describe('estimate, catalogue and hashes', () => {
 
   test("each provider's listed defaults are what a request that names no option gets", async () => {
     const p: any = await (await gw.request('/api/v1/providers')).json();
-    expect(p.providers.find((x: any) => x.name === 'provider_a').defaults).toEqual({ voice: 'alloy', format: 'mp3', quality: 'standard', speed: 1, language: 'en' });
+    expect(p.providers.find((x: any) => x.name === 'provider_a').defaults).toEqual({
+      voice: 'alloy',
+      format: 'mp3',
+      quality: 'standard',
+      speed: 1,
+      language: 'en',
+    });
     expect(p.providers.find((x: any) => x.name === 'mock').defaults).toMatchObject({ quality: 'medium' });
     const text = 'Defaults, named or left out, are the same request.';
     for (const provider of p.providers) {
@@ -305,7 +315,7 @@ describe('progressive generation over SSE', () => {
     expect(complete.hash).toBe(whole.hashes.direct);
     const audio = Buffer.from(await (await gw.request(complete.audioUrl)).arrayBuffer());
     const pcm = await decode(audio, 'mp3');
-    expect(Math.abs(pcm.samples.length / pcm.sampleRate - text.length / 15)).toBeLessThan(text.length / 15 * 0.1);
+    expect(Math.abs(pcm.samples.length / pcm.sampleRate - text.length / 15)).toBeLessThan((text.length / 15) * 0.1);
     const cached = await post('/api/v1/generate', { text, options: { provider: 'mock', format: 'mp3' } });
     expect(((await cached.json()) as any).cached).toBe(true);
   });
@@ -320,7 +330,11 @@ describe('progressive generation over SSE', () => {
 describe('admin, health and statistics', () => {
   test('cache administration needs the admin key', async () => {
     const readOnly = await issueKey(gw, ['tts:read', 'tts:generate']);
-    for (const [method, path] of [['GET', '/api/v1/cache/stats'], ['DELETE', '/api/v1/cache'], ['DELETE', `/api/v1/cache/${'b'.repeat(64)}`]]) {
+    for (const [method, path] of [
+      ['GET', '/api/v1/cache/stats'],
+      ['DELETE', '/api/v1/cache'],
+      ['DELETE', `/api/v1/cache/${'b'.repeat(64)}`],
+    ]) {
       const none = await gw.request(path, { method, auth: null });
       expect(none.status).toBe(401);
       expect(((await none.json()) as any).error.code).toBe('AUTHENTICATION_ERROR');
@@ -364,7 +378,12 @@ describe('admin, health and statistics', () => {
     const after: any = await (await gw.request('/api/v1/stats/providers')).json();
     expect(after.stats.mock.requests).toBe(before.stats.mock.requests + 1);
     expect(after.stats.mock.charactersProcessed).toBeGreaterThan(before.stats.mock.charactersProcessed);
-    expect(after.stats.provider_a).toMatchObject({ requests: expect.any(Number), errors: expect.any(Number), avgLatency: expect.any(Number), totalCost: expect.any(Number) });
+    expect(after.stats.provider_a).toMatchObject({
+      requests: expect.any(Number),
+      errors: expect.any(Number),
+      avgLatency: expect.any(Number),
+      totalCost: expect.any(Number),
+    });
   });
 
   test('rate limit headers are present', async () => {

@@ -9,15 +9,23 @@ const gw = useGateway();
 const gql = (query: string, variables: Record<string, unknown> = {}, auth: string | null = ADMIN_KEY) => graphql(gw, query, variables, auth);
 
 test('GraphQL: generate, metadata and a domain error with its code', async () => {
-  const { body } = await gql(`mutation($input: GenerateInput!) { generate(input: $input) { hash audioUrl cached duration cost metadata { provider voice fileSize } } }`, {
-    input: { text: 'Hello from GraphQL.', options: { provider: 'MOCK', format: 'WAV' } },
-  });
+  const { body } = await gql(
+    `mutation($input: GenerateInput!) { generate(input: $input) { hash audioUrl cached duration cost metadata { provider voice fileSize } } }`,
+    {
+      input: { text: 'Hello from GraphQL.', options: { provider: 'MOCK', format: 'WAV' } },
+    },
+  );
   expect(body.errors).toBeUndefined();
   const g = body.data.generate;
   expect(g).toMatchObject({ cached: false, audioUrl: `/api/v1/audio/${g.hash}`, metadata: { provider: 'MOCK', voice: 'mock-voice-1' } });
-  const rest: any = await (await gw.request('/api/v1/generate', { method: 'POST', json: { text: 'Hello from GraphQL.', options: { provider: 'mock', format: 'wav' } } })).json();
+  const rest: any = await (
+    await gw.request('/api/v1/generate', { method: 'POST', json: { text: 'Hello from GraphQL.', options: { provider: 'mock', format: 'wav' } } })
+  ).json();
   expect(rest).toMatchObject({ hash: g.hash, cached: true });
-  const meta = await gql(`query($h: String!) { audioMetadata(hash: $h) { hash format fileSize cost { amount currency charactersCharged } hashes { direct } } }`, { h: g.hash });
+  const meta = await gql(
+    `query($h: String!) { audioMetadata(hash: $h) { hash format fileSize cost { amount currency charactersCharged } hashes { direct } } }`,
+    { h: g.hash },
+  );
   expect(meta.body.data.audioMetadata).toMatchObject({ hash: g.hash, format: 'WAV', hashes: { direct: g.hash } });
   const bad = await gql(`mutation { generate(input: { text: "x", options: { voice: "nope" } }) { hash } }`);
   expect(bad.body.errors[0].extensions).toMatchObject({ code: 'INVALID_VOICE', status: 400 });
@@ -30,7 +38,12 @@ test('GraphQL: generate, metadata and a domain error with its code', async () =>
 });
 
 test('GraphQL subscription over graphql-ws streams progressive generation', async () => {
-  const client = createClient({ url: gw.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ADMIN_KEY}` }, retryAttempts: 0 });
+  const client = createClient({
+    url: gw.url.replace('http', 'ws') + '/graphql',
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${ADMIN_KEY}` },
+    retryAttempts: 0,
+  });
   const text = Array.from({ length: 6 }, (_, i) => `This is streamed sentence ${i + 1}.`).join(' ');
   const events: any[] = [];
   try {
@@ -77,7 +90,26 @@ test('tRPC: a query, a mutation and a domain error code', async () => {
 test('OpenAPI document lists every REST path and the docs page is served', async () => {
   const doc: any = await (await gw.request('/api/openapi.json')).json();
   expect(doc.openapi).toBe('3.1.0');
-  for (const p of ['/api/v1/generate', '/api/v1/generate-progressive', '/api/v1/audio/{hash}', '/api/v1/audio/{hash}/metadata', '/api/v1/estimate', '/api/v1/providers', '/api/v1/voices', '/api/v1/hash-info', '/api/v1/hash-lookup', '/api/v1/hash-exists', '/api/v1/cache/{hash}', '/api/v1/cache/stats', '/api/v1/cache', '/api/v1/health', '/api/v1/languages', '/api/v1/stats/providers', '/api/v1/health/ready', '/api/v1/health/live']) {
+  for (const p of [
+    '/api/v1/generate',
+    '/api/v1/generate-progressive',
+    '/api/v1/audio/{hash}',
+    '/api/v1/audio/{hash}/metadata',
+    '/api/v1/estimate',
+    '/api/v1/providers',
+    '/api/v1/voices',
+    '/api/v1/hash-info',
+    '/api/v1/hash-lookup',
+    '/api/v1/hash-exists',
+    '/api/v1/cache/{hash}',
+    '/api/v1/cache/stats',
+    '/api/v1/cache',
+    '/api/v1/health',
+    '/api/v1/languages',
+    '/api/v1/stats/providers',
+    '/api/v1/health/ready',
+    '/api/v1/health/live',
+  ]) {
     expect(doc.paths[p]).toBeDefined();
   }
   expect(doc.paths['/api/v1/audio/{hash}'].head).toBeDefined();

@@ -20,7 +20,10 @@ let scoresBefore: any;
 
 beforeAll(async () => {
   // An assigned requirement, so there are scores that must not move.
-  expect((await json('/v1/requirements', { method: 'POST', json: { title: 'Audit trail of every record change', framework: 'fda21cfr11', priority: 'high' } })).status).toBe(201);
+  expect(
+    (await json('/v1/requirements', { method: 'POST', json: { title: 'Audit trail of every record change', framework: 'fda21cfr11', priority: 'high' } }))
+      .status,
+  ).toBe(201);
   scoresBefore = (await json('/v1/compliance/status')).body;
 });
 
@@ -41,7 +44,10 @@ describe('created with a title alone on every transport', () => {
   });
 
   test('REST batch: items without a framework are created', async () => {
-    const batch = await json('/v1/requirements/batch', { method: 'POST', json: { requirements: [{ title: 'Batch unassigned' }, { title: 'Batch unassigned too', framework: null }, { title: '' }] } });
+    const batch = await json('/v1/requirements/batch', {
+      method: 'POST',
+      json: { requirements: [{ title: 'Batch unassigned' }, { title: 'Batch unassigned too', framework: null }, { title: '' }] },
+    });
     expect(batch.status).toBe(200);
     expect(batch.body.created).toHaveLength(2);
     expect(batch.body.errors).toEqual([{ index: 2, field: 'title', message: expect.any(String) }]);
@@ -126,7 +132,7 @@ describe('shown as unassigned, not scored', () => {
     const created = await json('/v1/dashboard/reports', { method: 'POST', json: { type: 'requirements', period: 'last_7_days', format: 'json' } });
     expect(created.status).toBe(202);
     let done: any;
-    for (const until = Date.now() + 30_000; ; ) {
+    for (const until = Date.now() + 30_000; ;) {
       done = (await json(`/v1/dashboard/reports/${created.body.reportId}`)).body;
       if (done.status === 'completed' || done.status === 'failed' || Date.now() > until) break;
       await new Promise((r) => setTimeout(r, 100));

@@ -29,7 +29,10 @@ const LONE = '\ud800';
 const audioFiles = () => {
   const root = path.join(gw.dataDir, 'audio');
   if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root, { recursive: true }).map(String).filter((f) => /[0-9a-f]{64}$/.test(f));
+  return fs
+    .readdirSync(root, { recursive: true })
+    .map(String)
+    .filter((f) => /[0-9a-f]{64}$/.test(f));
 };
 
 async function rest(method: string, pathname: string, json: unknown) {
@@ -65,7 +68,11 @@ describe('REST', () => {
   test('twenty refused generations write no audio file, and the log holds no SQL', async () => {
     const before = audioFiles().length;
     for (let i = 0; i < 20; i++) {
-      const r = await rest('POST', '/api/v1/generate', { text: `Orphan number ${i}.`, options: { provider: 'mock' }, metadata: { tags: [`t${LONE}`], contentId: `c${i}` } });
+      const r = await rest('POST', '/api/v1/generate', {
+        text: `Orphan number ${i}.`,
+        options: { provider: 'mock' },
+        metadata: { tags: [`t${LONE}`], contentId: `c${i}` },
+      });
       expect(r.status).toBe(400);
     }
     expect(audioFiles().length).toBe(before);
@@ -83,10 +90,26 @@ describe('GraphQL', () => {
     return (await res.json()) as any;
   };
   test.each([
-    ['acceptanceCriteria', 'mutation($i: CreateRequirementInput!) { createRequirement(input: $i) { id } }', { i: { title: 'G', framework: 'GDPR', acceptanceCriteria: [LONE] } }],
-    ['technicalContext', 'mutation($i: CreateRequirementInput!) { createRequirement(input: $i) { id } }', { i: { title: 'G', framework: 'GDPR', technicalContext: { scope: LONE } } }],
-    ['evidence', 'mutation($i: CreateFindingInput!) { createFinding(input: $i) { id } }', { i: { title: 'G', framework: 'GDPR', severity: 'LOW', evidence: [LONE] } }],
-    ['metadata.tags', 'mutation($i: GenerateInput!) { generate(input: $i) { hash } }', { i: { text: 'Hi there.', options: { provider: 'MOCK' }, metadata: { tags: [LONE] } } }],
+    [
+      'acceptanceCriteria',
+      'mutation($i: CreateRequirementInput!) { createRequirement(input: $i) { id } }',
+      { i: { title: 'G', framework: 'GDPR', acceptanceCriteria: [LONE] } },
+    ],
+    [
+      'technicalContext',
+      'mutation($i: CreateRequirementInput!) { createRequirement(input: $i) { id } }',
+      { i: { title: 'G', framework: 'GDPR', technicalContext: { scope: LONE } } },
+    ],
+    [
+      'evidence',
+      'mutation($i: CreateFindingInput!) { createFinding(input: $i) { id } }',
+      { i: { title: 'G', framework: 'GDPR', severity: 'LOW', evidence: [LONE] } },
+    ],
+    [
+      'metadata.tags',
+      'mutation($i: GenerateInput!) { generate(input: $i) { hash } }',
+      { i: { text: 'Hi there.', options: { provider: 'MOCK' }, metadata: { tags: [LONE] } } },
+    ],
   ])('%s: VALIDATION_ERROR (status 400), nothing created', async (_field, query, variables) => {
     const body = await gql(query, variables);
     expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', status: 400 });
@@ -94,11 +117,17 @@ describe('GraphQL', () => {
   });
 
   test('a lone surrogate written inline in the document is a GraphQL syntax error, not a 500', async () => {
-    const res = await gw.request('/graphql', { method: 'POST', json: { query: `mutation { createRequirement(input: { title: "x${LONE}", framework: GDPR }) { id } }` } });
+    const res = await gw.request('/graphql', {
+      method: 'POST',
+      json: { query: `mutation { createRequirement(input: { title: "x${LONE}", framework: GDPR }) { id } }` },
+    });
     expect(res.status).toBeLessThan(500);
     const body: any = await res.json();
     expect(body.errors?.length).toBeGreaterThan(0);
-    const escaped = await gw.request('/graphql', { method: 'POST', json: { query: 'mutation { createRequirement(input: { title: "x\\ud800", framework: GDPR }) { id } }' } });
+    const escaped = await gw.request('/graphql', {
+      method: 'POST',
+      json: { query: 'mutation { createRequirement(input: { title: "x\\ud800", framework: GDPR }) { id } }' },
+    });
     expect(escaped.status).toBeLessThan(500);
     expect(((await escaped.json()) as any).errors?.length).toBeGreaterThan(0);
   });

@@ -37,7 +37,9 @@ describe('inline validation', () => {
     expect(viaRest.status).toBe(200);
     expect(viaRest.body.issues.length).toBeGreaterThan(0);
 
-    const viaGql = await gql(`query($input: CreateRequirementInput!) { validateInline(input: $input) { ${RESULT} } }`, { input: { ...INLINE, framework: 'GDPR' } });
+    const viaGql = await gql(`query($input: CreateRequirementInput!) { validateInline(input: $input) { ${RESULT} } }`, {
+      input: { ...INLINE, framework: 'GDPR' },
+    });
     expect(viaGql.body.errors).toBeUndefined();
     // GraphQL spells enum values its own way (HIGH, ERROR); the rest is the same answer.
     const gqlResult = viaGql.body.data.validateInline;
@@ -88,10 +90,17 @@ describe('inline validation', () => {
   test('inline needs read:requirements; by id needs write:requirements', async () => {
     const reader = await issueKey(gw, ['read:requirements']);
     const other = await issueKey(gw, ['read:audits']);
-    expect((await gql(`query($input: CreateRequirementInput!) { validateInline(input: $input) { valid } }`, { input: { ...INLINE, framework: 'GDPR' } }, reader)).body.errors).toBeUndefined();
+    expect(
+      (await gql(`query($input: CreateRequirementInput!) { validateInline(input: $input) { valid } }`, { input: { ...INLINE, framework: 'GDPR' } }, reader))
+        .body.errors,
+    ).toBeUndefined();
     expect((await trpcQuery('compliance.validateInline', INLINE, reader)).status).toBe(200);
     expect((await trpcMutation('compliance.validate', INLINE, reader)).status).toBe(200);
-    const refused = await gql(`query($input: CreateRequirementInput!) { validateInline(input: $input) { valid } }`, { input: { ...INLINE, framework: 'GDPR' } }, other);
+    const refused = await gql(
+      `query($input: CreateRequirementInput!) { validateInline(input: $input) { valid } }`,
+      { input: { ...INLINE, framework: 'GDPR' } },
+      other,
+    );
     expect(refused.body.errors[0].extensions.code).toBe('AUTHORIZATION_ERROR');
     expect((await trpcMutation('compliance.validate', INLINE, other)).status).toBe(403);
     const id = await create('Validate by id needs write');
@@ -103,9 +112,12 @@ describe('inline validation', () => {
 describe('batch validation', () => {
   test('GraphQL validateBatch and tRPC validateBatch record each outcome and report unknown ids, as POST /api/validate/batch does', async () => {
     const [a, b] = [await create('Batch A over GraphQL'), await create('Batch B over tRPC')];
-    const viaGql = await gql(`mutation($ids: [String!]!) { validateBatch(requirementIds: $ids) { results { requirementId ${RESULT} } errors { requirementId message } } }`, {
-      ids: [a, 'req_missing'],
-    });
+    const viaGql = await gql(
+      `mutation($ids: [String!]!) { validateBatch(requirementIds: $ids) { results { requirementId ${RESULT} } errors { requirementId message } } }`,
+      {
+        ids: [a, 'req_missing'],
+      },
+    );
     expect(viaGql.body.errors).toBeUndefined();
     const gqlOut = viaGql.body.data.validateBatch;
     expect(gqlOut.results).toHaveLength(1);

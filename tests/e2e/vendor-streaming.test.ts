@@ -85,15 +85,14 @@ describe.each(['mp3', 'ogg', 'wav'] as AudioFormat[])('%s', (format) => {
     const rest = gate();
     let lastPartSent = false;
     const first = firstSentence(`streamed ${format}`);
-    vendor.reset(
-      async (req): Promise<FakeReply> =>
-        req.json().input === first
-          ? {
-              status: 200,
-              headers: { 'content-type': 'audio/wav' },
-              parts: [{ bytes: wav.subarray(0, split) }, { after: rest.promise, bytes: wav.subarray(split), sent: () => (lastPartSent = true) }],
-            }
-          : { status: 200, headers: { 'content-type': 'audio/wav' }, body: wav },
+    vendor.reset(async (req): Promise<FakeReply> =>
+      req.json().input === first
+        ? {
+            status: 200,
+            headers: { 'content-type': 'audio/wav' },
+            parts: [{ bytes: wav.subarray(0, split) }, { after: rest.promise, bytes: wav.subarray(split), sent: () => (lastPartSent = true) }],
+          }
+        : { status: 200, headers: { 'content-type': 'audio/wav' }, body: wav },
     );
     let vendorDoneAtFirstBytes: boolean | undefined;
     let stream!: Promise<StreamRead>;
@@ -145,7 +144,8 @@ test('failures before the first byte is handed on are retried: a body that is no
   vendor.reset(async (req): Promise<FakeReply> => {
     if (req.json().input !== first) return { status: 200, headers: { 'content-type': 'audio/wav' }, body: wav };
     const attempt = requestsFor(first).length;
-    if (attempt === 1) return { status: 200, headers: { 'content-type': 'text/html' }, parts: [{ bytes: '<html><body>Service warming up, try again</body></html>' }] };
+    if (attempt === 1)
+      return { status: 200, headers: { 'content-type': 'text/html' }, parts: [{ bytes: '<html><body>Service warming up, try again</body></html>' }] };
     if (attempt === 2) return { status: 200, headers: { 'content-type': 'audio/wav' }, parts: [{ cut: true }] };
     return { status: 200, headers: { 'content-type': 'audio/wav' }, parts: [{ bytes: wav.subarray(0, 1000) }, { bytes: wav.subarray(1000) }] };
   });
@@ -174,11 +174,14 @@ test('a failure after the first byte ends the stream with an error and leaves no
   const first = firstSentence('broken');
   const text = textOf('broken');
   const seen = gate();
-  vendor.reset(
-    async (req): Promise<FakeReply> =>
-      req.json().input === first
-        ? { status: 200, headers: { 'content-type': 'audio/wav' }, parts: [{ bytes: wav.subarray(0, Math.floor(wav.length / 2)) }, { after: seen.promise, cut: true }] }
-        : { status: 200, headers: { 'content-type': 'audio/wav' }, body: wav },
+  vendor.reset(async (req): Promise<FakeReply> =>
+    req.json().input === first
+      ? {
+          status: 200,
+          headers: { 'content-type': 'audio/wav' },
+          parts: [{ bytes: wav.subarray(0, Math.floor(wav.length / 2)) }, { after: seen.promise, cut: true }],
+        }
+      : { status: 200, headers: { 'content-type': 'audio/wav' }, body: wav },
   );
   let stream!: Promise<StreamRead>;
   let streamUrl = '';

@@ -48,7 +48,11 @@ test('a key may have WEBHOOK_MAX_PER_KEY active webhooks; the next is refused wi
   expect(body.error).toMatchObject({ code: 'WEBHOOK_LIMIT_EXCEEDED' });
   expect(body.error.message).toMatch(/120/);
   const gql: any = await (
-    await gw.request('/graphql', { method: 'POST', auth: key, json: { query: 'mutation { createWebhook(input: {url: "https://example.com/gql", events: [REQUIREMENT_CREATED]}) { id } }' } })
+    await gw.request('/graphql', {
+      method: 'POST',
+      auth: key,
+      json: { query: 'mutation { createWebhook(input: {url: "https://example.com/gql", events: [REQUIREMENT_CREATED]}) { id } }' },
+    })
   ).json();
   expect(gql.errors[0].extensions).toMatchObject({ code: 'WEBHOOK_LIMIT_EXCEEDED', status: 409 });
   // Deleting one makes room again.
@@ -74,7 +78,11 @@ test("one owner's 100 webhooks at a receiver that never answers do not hold anot
     const events = await sql(`select id, payload from webhook_events where type = 'requirement.created' order by created_at desc limit 1`);
     expect(events).toHaveLength(1);
     // Expanded by the worker into one delivery per webhook, none of which carries the payload again.
-    await waitFor(async () => ((await sql(`select count(*)::int as n from webhook_deliveries where event_id = ?`, [events[0].id]))[0].n === 101 ? true : undefined), 9_000, 'the expansion');
+    await waitFor(
+      async () => ((await sql(`select count(*)::int as n from webhook_deliveries where event_id = ?`, [events[0].id]))[0].n === 101 ? true : undefined),
+      9_000,
+      'the expansion',
+    );
     const got = await waitFor(() => good.received.find((r) => r.path === '/other'), 9_000, "the other owner's delivery");
     expect(got.at - started).toBeLessThan(9_000);
     // The dead receiver got at most its share at once (per-receiver concurrency 2).

@@ -34,10 +34,16 @@ test('existing deliveries keep their payload (once per event) and are still sent
       `insert into webhooks (id, url, events, secret, owner_key_id, active, created_at) values ('whk_old', ?, '["*"]', 'whsec_0123456789abcdef0123', 'admin', true, now())`,
       [`${receiver.url}/old`],
     );
-    await conn.execute(`insert into webhooks (id, url, events, secret, owner_key_id, active, created_at) values ('whk_old2', ?, '["*"]', 'whsec_0123456789abcdef0123', 'admin', true, now())`, [
-      `${receiver.url}/old2`,
-    ]);
-    const payload = JSON.stringify({ id: 'evt_old', type: 'requirement.created', data: { id: 'req_1', title: 'Before the migration' }, createdAt: new Date().toISOString() });
+    await conn.execute(
+      `insert into webhooks (id, url, events, secret, owner_key_id, active, created_at) values ('whk_old2', ?, '["*"]', 'whsec_0123456789abcdef0123', 'admin', true, now())`,
+      [`${receiver.url}/old2`],
+    );
+    const payload = JSON.stringify({
+      id: 'evt_old',
+      type: 'requirement.created',
+      data: { id: 'req_1', title: 'Before the migration' },
+      createdAt: new Date().toISOString(),
+    });
     for (const [id, hook, status] of [
       ['dlv_a', 'whk_old', 'pending'],
       ['dlv_b', 'whk_old2', 'delivered'],
@@ -58,7 +64,11 @@ test('existing deliveries keep their payload (once per event) and are still sent
     const receivers = await conn.execute(`select distinct receiver from webhooks`);
     expect(receivers).toEqual([{ receiver: receiver.url }]);
 
-    const worker = new DeliveryWorker(orm.em as unknown as EntityManager, { instanceId: 'migration-test', policy: { allowPrivateNetworks: true } }, { pollIntervalMs: 50 });
+    const worker = new DeliveryWorker(
+      orm.em as unknown as EntityManager,
+      { instanceId: 'migration-test', policy: { allowPrivateNetworks: true } },
+      { pollIntervalMs: 50 },
+    );
     worker.start();
     try {
       const got = await waitFor(() => receiver.received.find((r) => r.path === '/old'));

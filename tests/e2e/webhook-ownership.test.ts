@@ -37,7 +37,14 @@ async function register(via: Transport, auth: string, path: string, events: stri
     return (await res.json()) as any;
   }
   if (via === 'graphql') {
-    const res = await gw.request('/graphql', { method: 'POST', auth, json: { query: 'mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { id secret } }', variables: { i: { url, events: events.map(graphqlEnumName) } } } });
+    const res = await gw.request('/graphql', {
+      method: 'POST',
+      auth,
+      json: {
+        query: 'mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { id secret } }',
+        variables: { i: { url, events: events.map(graphqlEnumName) } },
+      },
+    });
     const body: any = await res.json();
     expect(body.errors).toBeUndefined();
     return body.data.createWebhook;
@@ -55,10 +62,15 @@ async function deliveries(id: string, auth?: string): Promise<any[]> {
 
 /** Requirement, validation, finding with evidence, update: one event of most types, made by the admin. */
 async function activity(tag: string) {
-  const req: any = await (await gw.request('/v1/requirements', { method: 'POST', json: { title: `Requirement ${tag}`, framework: 'gdpr', description: `secret body ${tag}` } })).json();
+  const req: any = await (
+    await gw.request('/v1/requirements', { method: 'POST', json: { title: `Requirement ${tag}`, framework: 'gdpr', description: `secret body ${tag}` } })
+  ).json();
   await gw.request(`/v1/requirements/${req.id}/validate`, { method: 'POST' });
   const finding: any = await (
-    await gw.request('/v1/audits/findings', { method: 'POST', json: { title: `Finding ${tag}`, framework: 'gdpr', severity: 'high', requirementId: req.id, evidence: [`evidence ${tag}`] } })
+    await gw.request('/v1/audits/findings', {
+      method: 'POST',
+      json: { title: `Finding ${tag}`, framework: 'gdpr', severity: 'high', requirementId: req.id, evidence: [`evidence ${tag}`] },
+    })
   ).json();
   await gw.request(`/v1/audits/findings/${finding.id}`, { method: 'PATCH', json: { status: 'in-progress' } });
   return { requirementId: req.id as string, findingId: finding.id as string };
@@ -96,7 +108,10 @@ describe('a key with only manage:webhooks registering * gets nothing it cannot r
     const readerTypes = new Set((await deliveries(readerHook.id, reader.key)).map((d) => d.type));
     expect([...readerTypes].sort()).toEqual(['requirement.created', 'validation.completed']);
     expect(receiver.verified(`/bare-${via}`, bareHook.secret)).toEqual([]);
-    const readerRaw = receiver.received.filter((r) => r.path === `/reader-${via}`).map((r) => r.raw).join('\n');
+    const readerRaw = receiver.received
+      .filter((r) => r.path === `/reader-${via}`)
+      .map((r) => r.raw)
+      .join('\n');
     expect(readerRaw).not.toContain(findingId);
     expect(readerRaw).not.toContain(`evidence ${via}`);
     expect(readerRaw).not.toContain(`Finding ${via}`);
@@ -126,7 +141,11 @@ test('a key with read:dashboard but not read:audits gets activity events without
 describe("deliveries stop with the owner's key, recorded as skipped with the reason", () => {
   test('revoked owner (and a revoked issuer above it)', async () => {
     const issuer = await mint('issuer', ['manage:api-keys', 'manage:webhooks', 'read:requirements']);
-    const childRes = await gw.request('/v1/auth/api-keys', { method: 'POST', auth: issuer.key, json: { name: 'child', permissions: ['manage:webhooks', 'read:requirements'] } });
+    const childRes = await gw.request('/v1/auth/api-keys', {
+      method: 'POST',
+      auth: issuer.key,
+      json: { name: 'child', permissions: ['manage:webhooks', 'read:requirements'] },
+    });
     const child = (await childRes.json()) as { id: string; key: string };
     const own = await register('rest', issuer.key, '/revoked-owner', ['requirement.created']);
     const childs = await register('graphql', child.key, '/revoked-child', ['requirement.created']);
@@ -140,15 +159,26 @@ describe("deliveries stop with the owner's key, recorded as skipped with the rea
       [childs, '/revoked-child'],
     ] as const) {
       const skipped = await waitFor(async () => (await deliveries(hook.id)).find((d) => d.status === 'skipped'));
-      expect(skipped).toMatchObject({ type: 'requirement.created', status: 'skipped', attempts: 0, lastError: 'owner key revoked', deliveredAt: null, nextAttemptAt: null });
+      expect(skipped).toMatchObject({
+        type: 'requirement.created',
+        status: 'skipped',
+        attempts: 0,
+        lastError: 'owner key revoked',
+        deliveredAt: null,
+        nextAttemptAt: null,
+      });
       expect(receiver.verified(path, hook.secret).map((e) => e.data.id)).not.toContain(after.id);
     }
     // Filtered listing by the new status, on REST and tRPC.
     const onlySkipped: any = await (await gw.request(`/v1/webhooks/${own.id}/deliveries?status=skipped`)).json();
     expect(onlySkipped.data.map((d: any) => d.status)).toEqual(['skipped']);
-    const viaTrpc: any = await (await gw.request(`/trpc/live.webhookDeliveries?input=${encodeURIComponent(JSON.stringify({ id: childs.id, status: 'skipped' }))}`)).json();
+    const viaTrpc: any = await (
+      await gw.request(`/trpc/live.webhookDeliveries?input=${encodeURIComponent(JSON.stringify({ id: childs.id, status: 'skipped' }))}`)
+    ).json();
     expect(viaTrpc.result.data.data).toEqual([expect.objectContaining({ status: 'skipped', lastError: 'owner key revoked' })]);
-    const viaGql: any = await (await gw.request('/graphql', { method: 'POST', json: { query: `{ webhookDeliveries(id: "${childs.id}") { status lastError } }` } })).json();
+    const viaGql: any = await (
+      await gw.request('/graphql', { method: 'POST', json: { query: `{ webhookDeliveries(id: "${childs.id}") { status lastError } }` } })
+    ).json();
     expect(viaGql.data.webhookDeliveries).toContainEqual({ status: 'SKIPPED', lastError: 'owner key revoked' });
   });
 

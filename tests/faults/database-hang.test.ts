@@ -45,7 +45,13 @@ async function restWrite(): Promise<Outcome> {
   const started = Date.now();
   const res = await gw.request('/v1/requirements', { method: 'POST', json: { title: 'During the hang', framework: 'gdpr' } });
   const body: any = await res.json().catch(() => null);
-  return { transport: 'rest-write', status: res.status, code: body?.error?.code ?? body?.code, retryAfter: res.headers.get('retry-after'), ms: Date.now() - started };
+  return {
+    transport: 'rest-write',
+    status: res.status,
+    code: body?.error?.code ?? body?.code,
+    retryAfter: res.headers.get('retry-after'),
+    ms: Date.now() - started,
+  };
 }
 
 async function graphql(): Promise<Outcome> {
@@ -53,7 +59,13 @@ async function graphql(): Promise<Outcome> {
   const res = await gw.request('/graphql', { method: 'POST', json: { query: '{ requirements(limit: 5) { data { id } } }' } });
   const body: any = await res.json().catch(() => null);
   const ext = body?.errors?.[0]?.extensions;
-  return { transport: 'graphql', status: ext?.status ?? (body?.data?.requirements ? 200 : res.status), code: ext?.code, retryAfter: res.headers.get('retry-after'), ms: Date.now() - started };
+  return {
+    transport: 'graphql',
+    status: ext?.status ?? (body?.data?.requirements ? 200 : res.status),
+    code: ext?.code,
+    retryAfter: res.headers.get('retry-after'),
+    ms: Date.now() - started,
+  };
 }
 
 async function trpc(): Promise<Outcome> {
@@ -64,7 +76,13 @@ async function trpc(): Promise<Outcome> {
 }
 
 async function graphqlWs(): Promise<Outcome> {
-  const client = createClient({ url: `${gw.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: 'test-admin-key-0123456789abcdef' }, retryAttempts: 0, lazy: true });
+  const client = createClient({
+    url: `${gw.url.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: 'test-admin-key-0123456789abcdef' },
+    retryAttempts: 0,
+    lazy: true,
+  });
   const started = Date.now();
   try {
     const result: any = await new Promise((resolve, reject) => {
@@ -72,7 +90,13 @@ async function graphqlWs(): Promise<Outcome> {
       client.subscribe({ query: '{ requirements(limit: 5) { data { id } } }' }, { next: (v) => (value = v), error: reject, complete: () => resolve(value) });
     });
     const ext = result?.errors?.[0]?.extensions;
-    return { transport: 'graphql-ws', status: ext?.status ?? (result?.data?.requirements ? 200 : 0), code: ext?.code, retryAfter: ext?.retryAfter === undefined ? undefined : String(ext.retryAfter), ms: Date.now() - started };
+    return {
+      transport: 'graphql-ws',
+      status: ext?.status ?? (result?.data?.requirements ? 200 : 0),
+      code: ext?.code,
+      retryAfter: ext?.retryAfter === undefined ? undefined : String(ext.retryAfter),
+      ms: Date.now() - started,
+    };
   } finally {
     await client.dispose();
   }

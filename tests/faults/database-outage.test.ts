@@ -73,7 +73,9 @@ test('during an outage: 503 SERVICE_UNAVAILABLE within seconds, readiness down, 
   consoleLog.mockRestore();
   expect(driverOnConsole).toEqual([]);
   expect(logLines.some((l) => l.includes('"component":"database-driver"'))).toBe(true);
-  console.log(`database outage: ${duringOutage.map((r) => `${r.status}/${r.ms}ms`).join(' ')}; recovered ${Date.now() - resumed} ms after the database returned`);
+  console.log(
+    `database outage: ${duringOutage.map((r) => `${r.status}/${r.ms}ms`).join(' ')}; recovered ${Date.now() - resumed} ms after the database returned`,
+  );
   expect((await timed('/api/v1/health/ready')).body).toMatchObject({ ready: true });
   const created = await gw.request('/v1/requirements', { method: 'POST', json: { title: 'Written after the outage', framework: 'gdpr' } });
   expect(created.status).toBe(201);

@@ -70,7 +70,17 @@ test('a gateway whose embedded database cannot come back exits non-zero; crash l
   const root = path.resolve(__dirname, '../..');
   const child = spawn(process.execPath, ['-r', path.join(root, 'tests/helpers/ts-register.cjs'), path.join(root, 'gateway/main.ts')], {
     cwd: root,
-    env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, LOG_LEVEL: 'info', EMBEDDED_DATABASE_RESTART_MS: '2000' },
+    env: {
+      ...process.env,
+      NODE_OPTIONS: '',
+      DATABASE_URL: '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_API_KEY: ADMIN_KEY,
+      LOG_LEVEL: 'info',
+      EMBEDDED_DATABASE_RESTART_MS: '2000',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -87,7 +97,14 @@ test('a gateway whose embedded database cannot come back exits non-zero; crash l
     const pgdata = path.join(dataDir, 'pgdata');
     fs.renameSync(pgdata, `${pgdata}.moved`);
     fs.writeFileSync(pgdata, 'not a directory');
-    const dbPid = Number(execFileSync('ps', ['--ppid', String(child.pid), '-o', 'pid=', '-o', 'args=']).toString().split('\n').find((l) => l.includes('embedded-postgres-server'))!.trim().split(/\s+/)[0]);
+    const dbPid = Number(
+      execFileSync('ps', ['--ppid', String(child.pid), '-o', 'pid=', '-o', 'args='])
+        .toString()
+        .split('\n')
+        .find((l) => l.includes('embedded-postgres-server'))!
+        .trim()
+        .split(/\s+/)[0],
+    );
     process.kill(dbPid, 'SIGKILL');
     const code = await Promise.race([exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 30_000))]);
     expect(code).not.toBe('still running');

@@ -61,7 +61,9 @@ test('health p99 stays under 200 ms while a 10,000-requirement PDF report render
   );
   const latencies = await healthWhile(gw, completed);
   const report: any = await completed;
-  console.log(`10,000-requirement PDF: ${Date.now() - started} ms, ${report.size} bytes; health ${latencies.length} probes, p99 ${p99(latencies).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`);
+  console.log(
+    `10,000-requirement PDF: ${Date.now() - started} ms, ${report.size} bytes; health ${latencies.length} probes, p99 ${p99(latencies).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`,
+  );
   expect(report.size).toBeGreaterThan(100_000);
   expect(latencies.length).toBeGreaterThan(10);
   expect(p99(latencies)).toBeLessThan(200);

@@ -125,7 +125,9 @@ test('SIGKILL during report generation: after a restart the report still complet
   const model: any = await file.json();
   expect(model.reportId).toBe(reportId);
   expect(model.requirements.map((r: any) => r.id)).toContain(requirementId);
-  console.log(`report ${reportId} completed ${Date.now() - killedAt} ms after SIGKILL (runs: ${[...first.output, ...second.output].filter((l) => l.startsWith('report-run')).join(', ')})`);
+  console.log(
+    `report ${reportId} completed ${Date.now() - killedAt} ms after SIGKILL (runs: ${[...first.output, ...second.output].filter((l) => l.startsWith('report-run')).join(', ')})`,
+  );
 
   second.child.kill('SIGTERM');
   await new Promise((r) => second.child.once('exit', r));

@@ -33,7 +33,12 @@ interface Subscriber {
 }
 
 async function graphqlSubscriber(): Promise<Subscriber> {
-  const client: Client = createClient({ url: `${gw.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${ADMIN_KEY}` }, retryAttempts: 0 });
+  const client: Client = createClient({
+    url: `${gw.url.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${ADMIN_KEY}` },
+    retryAttempts: 0,
+  });
   const ids = new Set<string>();
   const arrivals: string[] = [];
   client.subscribe(
@@ -68,136 +73,146 @@ function dashboardSubscriber(): Promise<Subscriber> {
   });
 }
 
-test(`soak: ${CLIENTS} clients for ${SOAK_SECONDS} s, zero 5xx, zero lost live events`, async () => {
-  // Audio in the cache, so generate requests are cache hits and downloads have something to fetch.
-  const hashes: string[] = [];
-  for (const text of TEXTS) {
-    const res = await gw.request('/api/v1/generate', { method: 'POST', json: { text, provider: 'mock' } });
-    expect(res.status).toBe(200);
-    hashes.push(((await res.json()) as any).hash);
-  }
+test(
+  `soak: ${CLIENTS} clients for ${SOAK_SECONDS} s, zero 5xx, zero lost live events`,
+  async () => {
+    // Audio in the cache, so generate requests are cache hits and downloads have something to fetch.
+    const hashes: string[] = [];
+    for (const text of TEXTS) {
+      const res = await gw.request('/api/v1/generate', { method: 'POST', json: { text, provider: 'mock' } });
+      expect(res.status).toBe(200);
+      hashes.push(((await res.json()) as any).hash);
+    }
 
-  const subscribers: Subscriber[] = [
-    ...(await Promise.all(Array.from({ length: SUBSCRIBERS_PER_TRANSPORT }, graphqlSubscriber))),
-    ...(await Promise.all(Array.from({ length: SUBSCRIBERS_PER_TRANSPORT }, dashboardSubscriber))),
-  ];
-  // Every subscriber is live once each has seen a probe event (graphql-ws does not acknowledge a subscribe).
-  const probe: any = await (await gw.request('/v1/requirements', { method: 'POST', json: { title: 'Soak probe', framework: 'soc2' } })).json();
-  for (let until = Date.now() + 15_000; subscribers.some((s) => s.ids.size === 0); ) {
-    if (Date.now() > until) throw new Error(`subscribers not live: ${subscribers.filter((s) => !s.ids.size).length}`);
-    await gw.request(`/v1/requirements/${probe.id}`, { method: 'PUT', json: { description: `probe ${Date.now()}` } });
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const before = subscribers.map((s) => new Set(s.ids));
-  const arrivalsBefore = subscribers.map((s) => s.arrivals.length);
+    const subscribers: Subscriber[] = [
+      ...(await Promise.all(Array.from({ length: SUBSCRIBERS_PER_TRANSPORT }, graphqlSubscriber))),
+      ...(await Promise.all(Array.from({ length: SUBSCRIBERS_PER_TRANSPORT }, dashboardSubscriber))),
+    ];
+    // Every subscriber is live once each has seen a probe event (graphql-ws does not acknowledge a subscribe).
+    const probe: any = await (await gw.request('/v1/requirements', { method: 'POST', json: { title: 'Soak probe', framework: 'soc2' } })).json();
+    for (let until = Date.now() + 15_000; subscribers.some((s) => s.ids.size === 0);) {
+      if (Date.now() > until) throw new Error(`subscribers not live: ${subscribers.filter((s) => !s.ids.size).length}`);
+      await gw.request(`/v1/requirements/${probe.id}`, { method: 'PUT', json: { description: `probe ${Date.now()}` } });
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const before = subscribers.map((s) => new Set(s.ids));
+    const arrivalsBefore = subscribers.map((s) => s.arrivals.length);
 
-  const statuses = new Map<string, number>();
-  const count = (op: string, status: number) => statuses.set(`${op} ${status}`, (statuses.get(`${op} ${status}`) ?? 0) + 1);
-  let changes = 0; // successful requirement creates and updates: each publishes one requirement event
-  let networkErrors = 0;
-  const latencies: Record<string, number[]> = {};
-  const deadline = Date.now() + SOAK_SECONDS * 1000;
+    const statuses = new Map<string, number>();
+    const count = (op: string, status: number) => statuses.set(`${op} ${status}`, (statuses.get(`${op} ${status}`) ?? 0) + 1);
+    let changes = 0; // successful requirement creates and updates: each publishes one requirement event
+    let networkErrors = 0;
+    const latencies: Record<string, number[]> = {};
+    const deadline = Date.now() + SOAK_SECONDS * 1000;
 
-  async function op(kind: number, owned: { id?: string; n: number }) {
-    switch (kind) {
-      case 0:
-      case 1: {
-        const res = await gw.request('/api/v1/generate', { method: 'POST', json: { text: TEXTS[owned.n % TEXTS.length], provider: 'mock' } });
-        await res.arrayBuffer();
-        return count('generate', res.status);
-      }
-      case 2:
-      case 3: {
-        const res = await gw.request(`/api/v1/audio/${hashes[owned.n % hashes.length]}`);
-        await res.arrayBuffer();
-        return count('audio', res.status);
-      }
-      case 4:
-      case 5: {
-        const res = await gw.request('/v1/requirements?limit=20');
-        await res.arrayBuffer();
-        return count('list', res.status);
-      }
-      case 6: {
-        const res = await gw.request('/graphql', { method: 'POST', json: { query: '{ requirements(limit: 10) { data { id title findings { id } } pagination { total } } }' } });
-        const body: any = await res.json();
-        return count(body.errors ? `graphql-error(${body.errors[0]?.extensions?.code})` : 'graphql', res.status);
-      }
-      case 7: {
-        // Each writer updates its own requirement, alternating the status, so every PUT is a change.
-        const res = owned.id
-          ? await gw.request(`/v1/requirements/${owned.id}`, { method: 'PUT', json: { status: owned.n % 2 ? 'in-progress' : 'pending' } })
-          : await gw.request('/v1/requirements', { method: 'POST', json: { title: `Soak writer requirement ${Math.random()}`, framework: 'gdpr' } });
-        const body: any = await res.json();
-        if (!owned.id && res.status === 201) owned.id = body.id;
-        if (res.status === 200 || res.status === 201) changes++;
-        count(owned.id && res.status !== 201 ? 'update' : 'create', res.status);
-        return new Promise((r) => setTimeout(r, 150));
-      }
-      case 8: {
-        const res = await gw.request(`/api/v1/audio/${hashes[owned.n % hashes.length]}/metadata`);
-        await res.arrayBuffer();
-        return count('metadata', res.status);
-      }
-      default: {
-        const res = await gw.request('/v1/compliance/status');
-        await res.arrayBuffer();
-        return count('status', res.status);
+    async function op(kind: number, owned: { id?: string; n: number }) {
+      switch (kind) {
+        case 0:
+        case 1: {
+          const res = await gw.request('/api/v1/generate', { method: 'POST', json: { text: TEXTS[owned.n % TEXTS.length], provider: 'mock' } });
+          await res.arrayBuffer();
+          return count('generate', res.status);
+        }
+        case 2:
+        case 3: {
+          const res = await gw.request(`/api/v1/audio/${hashes[owned.n % hashes.length]}`);
+          await res.arrayBuffer();
+          return count('audio', res.status);
+        }
+        case 4:
+        case 5: {
+          const res = await gw.request('/v1/requirements?limit=20');
+          await res.arrayBuffer();
+          return count('list', res.status);
+        }
+        case 6: {
+          const res = await gw.request('/graphql', {
+            method: 'POST',
+            json: { query: '{ requirements(limit: 10) { data { id title findings { id } } pagination { total } } }' },
+          });
+          const body: any = await res.json();
+          return count(body.errors ? `graphql-error(${body.errors[0]?.extensions?.code})` : 'graphql', res.status);
+        }
+        case 7: {
+          // Each writer updates its own requirement, alternating the status, so every PUT is a change.
+          const res = owned.id
+            ? await gw.request(`/v1/requirements/${owned.id}`, { method: 'PUT', json: { status: owned.n % 2 ? 'in-progress' : 'pending' } })
+            : await gw.request('/v1/requirements', { method: 'POST', json: { title: `Soak writer requirement ${Math.random()}`, framework: 'gdpr' } });
+          const body: any = await res.json();
+          if (!owned.id && res.status === 201) owned.id = body.id;
+          if (res.status === 200 || res.status === 201) changes++;
+          count(owned.id && res.status !== 201 ? 'update' : 'create', res.status);
+          return new Promise((r) => setTimeout(r, 150));
+        }
+        case 8: {
+          const res = await gw.request(`/api/v1/audio/${hashes[owned.n % hashes.length]}/metadata`);
+          await res.arrayBuffer();
+          return count('metadata', res.status);
+        }
+        default: {
+          const res = await gw.request('/v1/compliance/status');
+          await res.arrayBuffer();
+          return count('status', res.status);
+        }
       }
     }
-  }
 
-  const started = Date.now();
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async (_, i) => {
-      const owned = { n: i, id: undefined as string | undefined };
-      while (Date.now() < deadline) {
-        const t = Date.now();
-        try {
-          await op(i % 10, owned);
-          const kind = ['generate', 'generate', 'audio', 'audio', 'list', 'list', 'graphql', 'write', 'metadata', 'status'][i % 10];
-          (latencies[kind] ??= []).push(Date.now() - t);
-        } catch {
-          networkErrors++;
+    const started = Date.now();
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async (_, i) => {
+        const owned = { n: i, id: undefined as string | undefined };
+        while (Date.now() < deadline) {
+          const t = Date.now();
+          try {
+            await op(i % 10, owned);
+            const kind = ['generate', 'generate', 'audio', 'audio', 'list', 'list', 'graphql', 'write', 'metadata', 'status'][i % 10];
+            (latencies[kind] ??= []).push(Date.now() - t);
+          } catch {
+            networkErrors++;
+          }
+          owned.n++;
+          await new Promise((r) => setTimeout(r, THINK_MS * (0.5 + Math.random())));
         }
-        owned.n++;
-        await new Promise((r) => setTimeout(r, THINK_MS * (0.5 + Math.random())));
-      }
-    }),
-  );
-  const elapsed = (Date.now() - started) / 1000;
+      }),
+    );
+    const elapsed = (Date.now() - started) / 1000;
 
-  // Let the last events reach everyone, then compare.
-  const gained = () => subscribers.map((s, i) => [...s.ids].filter((id) => !before[i].has(id)).length);
-  for (let until = Date.now() + 15_000; gained().some((n) => n < changes) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 200));
-  await new Promise((r) => setTimeout(r, 500)); // and no extras trickle in
+    // Let the last events reach everyone, then compare.
+    const gained = () => subscribers.map((s, i) => [...s.ids].filter((id) => !before[i].has(id)).length);
+    for (let until = Date.now() + 15_000; gained().some((n) => n < changes) && Date.now() < until;) await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 500)); // and no extras trickle in
 
-  const total = [...statuses.values()].reduce((a, b) => a + b, 0);
-  const fiveXx = [...statuses].filter(([k]) => Number(k.split(' ').pop()) >= 500);
-  console.log(
-    `soak ${SOAK_SECONDS}s, ${CLIENTS} clients, think ${THINK_MS} ms: ${total} requests in ${elapsed.toFixed(1)} s (${(total / elapsed).toFixed(0)}/s), ${changes} requirement changes, ` +
-      `network errors ${networkErrors}\n` +
-      [...statuses].sort().map(([k, v]) => `  ${k}: ${v}`).join('\n') +
-      '\n  latency ms (p50/p95/max): ' +
-      Object.entries(latencies)
-        .map(([k, v]) => {
-          const sorted = [...v].sort((a, b) => a - b);
-          return `${k} ${sorted[Math.floor(sorted.length / 2)]}/${sorted[Math.floor(sorted.length * 0.95)]}/${sorted[sorted.length - 1]}`;
-        })
-        .join(', ') +
-      `\n  events per subscriber (graphql-ws): ${gained().slice(0, SUBSCRIBERS_PER_TRANSPORT).join(',')}` +
-      `\n  events per subscriber (dashboard):  ${gained().slice(SUBSCRIBERS_PER_TRANSPORT).join(',')}`,
-  );
-  await Promise.all(subscribers.map((s) => s.close()));
+    const total = [...statuses.values()].reduce((a, b) => a + b, 0);
+    const fiveXx = [...statuses].filter(([k]) => Number(k.split(' ').pop()) >= 500);
+    console.log(
+      `soak ${SOAK_SECONDS}s, ${CLIENTS} clients, think ${THINK_MS} ms: ${total} requests in ${elapsed.toFixed(1)} s (${(total / elapsed).toFixed(0)}/s), ${changes} requirement changes, ` +
+        `network errors ${networkErrors}\n` +
+        [...statuses]
+          .sort()
+          .map(([k, v]) => `  ${k}: ${v}`)
+          .join('\n') +
+        '\n  latency ms (p50/p95/max): ' +
+        Object.entries(latencies)
+          .map(([k, v]) => {
+            const sorted = [...v].sort((a, b) => a - b);
+            return `${k} ${sorted[Math.floor(sorted.length / 2)]}/${sorted[Math.floor(sorted.length * 0.95)]}/${sorted[sorted.length - 1]}`;
+          })
+          .join(', ') +
+        `\n  events per subscriber (graphql-ws): ${gained().slice(0, SUBSCRIBERS_PER_TRANSPORT).join(',')}` +
+        `\n  events per subscriber (dashboard):  ${gained().slice(SUBSCRIBERS_PER_TRANSPORT).join(',')}`,
+    );
+    await Promise.all(subscribers.map((s) => s.close()));
 
-  expect(fiveXx).toEqual([]);
-  expect(networkErrors).toBe(0);
-  expect([...statuses.keys()].every((k) => /^(generate|audio|list|graphql|create|update|metadata|status) (200|201)$/.test(k))).toBe(true);
-  // The writers really ran. (Only a floor of one change per writer: at 200 clients POSTs queue for most
-  // of the window on a loaded 2-core machine, on PGlite and PostgreSQL alike; see the latency line.)
-  expect(changes).toBeGreaterThanOrEqual(Math.ceil(CLIENTS / 10));
-  expect(total).toBeGreaterThan(SOAK_SECONDS * 50);
-  // every subscriber got every change (none lost) and each once (none doubled)
-  expect(gained()).toEqual(subscribers.map(() => changes));
-  expect(subscribers.map((s, i) => s.arrivals.length - arrivalsBefore[i])).toEqual(subscribers.map(() => changes));
-}, (SOAK_SECONDS + 120) * 1000);
+    expect(fiveXx).toEqual([]);
+    expect(networkErrors).toBe(0);
+    expect([...statuses.keys()].every((k) => /^(generate|audio|list|graphql|create|update|metadata|status) (200|201)$/.test(k))).toBe(true);
+    // The writers really ran. (Only a floor of one change per writer: at 200 clients POSTs queue for most
+    // of the window on a loaded 2-core machine, on PGlite and PostgreSQL alike; see the latency line.)
+    expect(changes).toBeGreaterThanOrEqual(Math.ceil(CLIENTS / 10));
+    expect(total).toBeGreaterThan(SOAK_SECONDS * 50);
+    // every subscriber got every change (none lost) and each once (none doubled)
+    expect(gained()).toEqual(subscribers.map(() => changes));
+    expect(subscribers.map((s, i) => s.arrivals.length - arrivalsBefore[i])).toEqual(subscribers.map(() => changes));
+  },
+  (SOAK_SECONDS + 120) * 1000,
+);

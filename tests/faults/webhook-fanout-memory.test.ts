@@ -51,13 +51,17 @@ test('990 webhooks × a batch of 100 large requirements: the batch is stored and
     const [{ n }] = await sql(`select count(*)::int as n from requirements where title like 'Fan-out %'`);
     expect(n).toBe(100);
     // One row per event, the payload once, nobody excluded: it goes to all 990 webhooks.
-    const events = await sql(`select count(*)::int as n, max(jsonb_array_length(excluded))::int as excluded from webhook_events where type = 'requirement.created'`);
+    const events = await sql(
+      `select count(*)::int as n, max(jsonb_array_length(excluded))::int as excluded from webhook_events where type = 'requirement.created'`,
+    );
     expect(events[0]).toMatchObject({ n: 100, excluded: 0 });
     // The worker expands the fan-out in pages while deliveries flow.
     await new Promise((r) => setTimeout(r, 3000));
     const [{ d }] = await sql(`select count(*)::int as d from webhook_deliveries`);
     expect(d).toBeGreaterThan(0);
-    console.log(`fan-out: batch ${elapsed} ms, RSS at start ${Math.round(start / 2 ** 20)} MB, before the batch ${Math.round(before / 2 ** 20)} MB, peak ${Math.round(peak / 2 ** 20)} MB, ${d} deliveries expanded so far, ${receiver.received.length} sent`);
+    console.log(
+      `fan-out: batch ${elapsed} ms, RSS at start ${Math.round(start / 2 ** 20)} MB, before the batch ${Math.round(before / 2 ** 20)} MB, peak ${Math.round(peak / 2 ** 20)} MB, ${d} deliveries expanded so far, ${receiver.received.length} sent`,
+    );
     expect(peak - start).toBeLessThan((600 - 164) * 2 ** 20);
   } finally {
     clearInterval(sampler);

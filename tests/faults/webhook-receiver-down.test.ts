@@ -66,7 +66,10 @@ test('deliveries made while the receiver is down all arrive once, signed, after 
   let server = await receiverOn(0, arrivals, state);
   const port = (server.address() as AddressInfo).port;
   const hook: any = await (
-    await gw.request('/v1/webhooks', { method: 'POST', json: { url: `http://127.0.0.1:${port}/hooks`, events: ['requirement.created', 'requirement.updated'], secret: SECRET } })
+    await gw.request('/v1/webhooks', {
+      method: 'POST',
+      json: { url: `http://127.0.0.1:${port}/hooks`, events: ['requirement.created', 'requirement.updated'], secret: SECRET },
+    })
   ).json();
   expect(hook.id).toBeDefined();
 
@@ -115,14 +118,26 @@ test('deliveries made while the receiver is down all arrive once, signed, after 
       expect(Math.abs(Number(m![1]) - Date.now() / 1000)).toBeLessThan(60); // signed afresh, not when first tried
     }
     const bodies = accepted.map((a) => JSON.parse(a.raw));
-    expect(bodies.filter((b) => b.type === 'requirement.created').map((b) => b.data.id).sort()).toEqual([...created].sort());
-    expect(bodies.filter((b) => b.type === 'requirement.updated').map((b) => b.data.id).sort()).toEqual([...created].sort());
+    expect(
+      bodies
+        .filter((b) => b.type === 'requirement.created')
+        .map((b) => b.data.id)
+        .sort(),
+    ).toEqual([...created].sort());
+    expect(
+      bodies
+        .filter((b) => b.type === 'requirement.updated')
+        .map((b) => b.data.id)
+        .sort(),
+    ).toEqual([...created].sort());
     // The outage was real: deliveries needed more than one attempt and the 503 phase was hit.
     expect(refusedAttempts).toBeGreaterThan(0);
     // Deliveries that waited behind the receiver's open circuit (issue 37) were not attempted while it
     // was down, so some arrive at their first attempt; the ones tried during the outage needed more.
     expect(deliveries.some((d) => d.attempts > 1)).toBe(true);
-    console.log(`receiver down: ${arrivals.length} requests received (${refusedAttempts} answered 503), ${accepted.length} accepted; attempts per delivery ${deliveries.map((d) => d.attempts).join(',')}`);
+    console.log(
+      `receiver down: ${arrivals.length} requests received (${refusedAttempts} answered 503), ${accepted.length} accepted; attempts per delivery ${deliveries.map((d) => d.attempts).join(',')}`,
+    );
   } finally {
     await close(server);
   }

@@ -79,7 +79,25 @@ async function expectAcceptable(doc: unknown) {
 // --- documents from the schema -------------------------------------------------------------------
 
 const wildLiteral = fc.oneof(
-  fc.constantFrom('null', '1e308', '-1e308', '9999999999999999999999', '0', '-1', '1.5', 'true', '"\\u0000"', '"\\ud800"', '"😀"', '""', '[]', '{}', '[null]', 'ENUM_NOPE', '$undeclared'),
+  fc.constantFrom(
+    'null',
+    '1e308',
+    '-1e308',
+    '9999999999999999999999',
+    '0',
+    '-1',
+    '1.5',
+    'true',
+    '"\\u0000"',
+    '"\\ud800"',
+    '"😀"',
+    '""',
+    '[]',
+    '{}',
+    '[null]',
+    'ENUM_NOPE',
+    '$undeclared',
+  ),
   fc.string({ maxLength: 30 }).map((s) => JSON.stringify(s)),
   fc.constant(JSON.stringify('a'.repeat(150_000))),
   fc.constant(`[${Array.from({ length: 5000 }, (_, i) => i).join(',')}]`),
@@ -92,9 +110,13 @@ function literalFor(type: GraphQLInputType, depth: number): fc.Arbitrary<string>
   if (isListType(type)) plausible = fc.array(literalFor(type.ofType, depth + 1), { maxLength: 4 }).map((xs) => `[${xs.join(',')}]`);
   else if (isInputObjectType(type)) {
     const fields = Object.values(type.getFields());
-    plausible = fc
-      .tuple(...fields.map((f) => fc.option(literalFor(f.type, depth + 1), { freq: 3 })))
-      .map((vals) => `{${fields.map((f, i) => (vals[i] === null ? '' : `${f.name}: ${vals[i]}`)).filter(Boolean).join(', ')}}`);
+    plausible = fc.tuple(...fields.map((f) => fc.option(literalFor(f.type, depth + 1), { freq: 3 }))).map(
+      (vals) =>
+        `{${fields
+          .map((f, i) => (vals[i] === null ? '' : `${f.name}: ${vals[i]}`))
+          .filter(Boolean)
+          .join(', ')}}`,
+    );
   } else if (isEnumType(type)) plausible = fc.constantFrom(...type.getValues().map((v) => v.name));
   else if (isScalarType(type)) {
     plausible =
@@ -102,7 +124,10 @@ function literalFor(type: GraphQLInputType, depth: number): fc.Arbitrary<string>
         ? fc.oneof(fc.integer().map(String), fc.constantFrom('1e308', '-0', '2147483648'))
         : type.name === 'Boolean'
           ? fc.constantFrom('true', 'false')
-          : fc.oneof(fc.constantFrom('"mock"', '"provider_a"', '"ISO27001"', '"SOC2"', '"does-not-exist"', '"%00"', '"../x"'), fc.string({ maxLength: 20 }).map((s) => JSON.stringify(s)));
+          : fc.oneof(
+              fc.constantFrom('"mock"', '"provider_a"', '"ISO27001"', '"SOC2"', '"does-not-exist"', '"%00"', '"../x"'),
+              fc.string({ maxLength: 20 }).map((s) => JSON.stringify(s)),
+            );
   } else plausible = wildLiteral;
   return fc.oneof({ weight: 4, arbitrary: plausible }, { weight: 1, arbitrary: wildLiteral });
 }
@@ -116,7 +141,9 @@ function selectionFor(type: GraphQLObjectType, depth: number): fc.Arbitrary<stri
   return fc
     .tuple(pick, fc.subarray(objects, { maxLength: Math.min(2, objects.length) }))
     .chain(([names, subs]) =>
-      fc.tuple(...subs.map((f) => selectionFor(getNamedType(f.type) as GraphQLObjectType, depth + 1).map((sel) => `${f.name} ${sel}`))).map((subSels) => `{ ${[...names, ...subSels].join(' ')} }`),
+      fc
+        .tuple(...subs.map((f) => selectionFor(getNamedType(f.type) as GraphQLObjectType, depth + 1).map((sel) => `${f.name} ${sel}`)))
+        .map((subSels) => `{ ${[...names, ...subSels].join(' ')} }`),
     );
 }
 
@@ -148,14 +175,43 @@ function variableDocuments(): fc.Arbitrary<unknown> {
     const use = field.args.map((a) => `${a.name}: $${a.name}`).join(', ');
     const named = getNamedType(field.type);
     const sel = isObjectType(named) ? '{ __typename }' : '';
-    return fc.dictionary(fc.constantFrom(...field.args.map((a) => a.name), 'extra'), jsonWild).map((variables) => ({ query: `query Q(${decls}) { ${field.name}(${use}) ${sel} }`, variables }));
+    return fc
+      .dictionary(fc.constantFrom(...field.args.map((a) => a.name), 'extra'), jsonWild)
+      .map((variables) => ({ query: `query Q(${decls}) { ${field.name}(${use}) ${sel} }`, variables }));
   });
 }
 
 const garbageDocuments: fc.Arbitrary<unknown> = fc.oneof(
   fc.string({ maxLength: 200 }).map((query) => ({ query })),
   fc.string({ unit: 'binary', maxLength: 200 }).map((query) => ({ query })),
-  fc.array(fc.constantFrom('{', '}', '(', ')', 'query', 'mutation', 'fragment', '...', 'on', '$', ':', '@skip', '"', 'x', '__typename', '[', ']', '!', '=', '#', '\n'), { maxLength: 60 }).map((ts) => ({ query: ts.join(' ') })),
+  fc
+    .array(
+      fc.constantFrom(
+        '{',
+        '}',
+        '(',
+        ')',
+        'query',
+        'mutation',
+        'fragment',
+        '...',
+        'on',
+        '$',
+        ':',
+        '@skip',
+        '"',
+        'x',
+        '__typename',
+        '[',
+        ']',
+        '!',
+        '=',
+        '#',
+        '\n',
+      ),
+      { maxLength: 60 },
+    )
+    .map((ts) => ({ query: ts.join(' ') })),
   fc.constantFrom<unknown>(
     { query: null },
     { query: 42 },
@@ -181,11 +237,17 @@ test('the schema under test has query and mutation fields', () => {
 });
 
 test('documents generated from the schema, with wrong and extreme argument values, never fail internally', async () => {
-  await fc.assert(fc.asyncProperty(schemaDocuments(), async (doc) => void (await expectAcceptable(doc))), { numRuns: RUNS });
+  await fc.assert(
+    fc.asyncProperty(schemaDocuments(), async (doc) => void (await expectAcceptable(doc))),
+    { numRuns: RUNS },
+  );
 });
 
 test('variables of the wrong type are a validation error, not an internal one', async () => {
-  await fc.assert(fc.asyncProperty(variableDocuments(), async (doc) => void (await expectAcceptable(doc))), { numRuns: RUNS / 2 });
+  await fc.assert(
+    fc.asyncProperty(variableDocuments(), async (doc) => void (await expectAcceptable(doc))),
+    { numRuns: RUNS / 2 },
+  );
 });
 
 test('syntax garbage and malformed request bodies get a 4xx with extensions.code', async () => {

@@ -20,15 +20,12 @@ export function rawRequest(
   // node:http sends DELETE bodies without framing unless told the length.
   const headers = opts.body === undefined ? opts.headers : { ...opts.headers, 'content-length': String(Buffer.byteLength(opts.body)) };
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: u.hostname, port: u.port, method: opts.method.toUpperCase(), path: opts.path, headers, agent },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
+    const req = http.request({ host: u.hostname, port: u.port, method: opts.method.toUpperCase(), path: opts.path, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
     req.on('error', reject);
     req.setTimeout(30_000, () => req.destroy(new Error(`timeout: ${opts.method} ${opts.path.slice(0, 200)}`)));
     if (opts.body !== undefined) req.end(opts.body);
@@ -153,9 +150,28 @@ export function bodyArbitrary(route: RouteSpec): fc.Arbitrary<string | Buffer> {
   return fc.oneof(
     { weight: 6, arbitrary: arbitraryFor(route.request?.body).map((v) => JSON.stringify(v) ?? 'null') },
     { weight: 2, arbitrary: wildValue.map((v) => JSON.stringify(v) ?? 'null') },
-    { weight: 1, arbitrary: fc.constantFrom(5000, 20_000).chain((d) => fc.constantFrom(deeplyNested(d, 'array'), deeplyNested(d, 'object'), `{"text":${deeplyNested(d, 'array')}}`)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(5000, 20_000)
+        .chain((d) => fc.constantFrom(deeplyNested(d, 'array'), deeplyNested(d, 'object'), `{"text":${deeplyNested(d, 'array')}}`)),
+    },
     { weight: 1, arbitrary: hugeString.map((s) => JSON.stringify({ text: s })) },
-    { weight: 1, arbitrary: fc.constantFrom('{', '{"text":', '[1,]', '{"a":1}}', 'undefined', "{'text':'x'}", '\u0000', '{"text":"\\ud800"}', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '{',
+        '{"text":',
+        '[1,]',
+        '{"a":1}}',
+        'undefined',
+        "{'text':'x'}",
+        '\u0000',
+        '{"text":"\\ud800"}',
+        '{"__proto__":{"admin":true}}',
+        '{"constructor":{"prototype":{"x":1}}}',
+      ),
+    },
     { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 300 }).map((b) => Buffer.from(b)) },
     { weight: 1, arbitrary: fc.constant(Buffer.from([0x7b, 0x22, 0x74, 0x65, 0x78, 0x74, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0xff, 0xfe, 0x22, 0x7d])) },
   );
@@ -166,7 +182,28 @@ const percentBytes = (bytes: Uint8Array) => Array.from(bytes, (b) => '%' + b.toS
 const encodeSegment = (s: string) => percentBytes(Buffer.from(s, 'utf8'));
 
 export const pathSegment: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('%00', '..%2f..%2fetc%2fpasswd', '..', '.', '%2e%2e', '%C3%28', '%FF', '%E0%80%AF', '%', '%zz', '%u0041', 'a'.repeat(5000), 'a'.repeat(20_000), 'A'.repeat(64), '0'.repeat(64), 'f'.repeat(63) + 'g', 'null', '-1', '1e308', 'NaN'),
+  fc.constantFrom(
+    '%00',
+    '..%2f..%2fetc%2fpasswd',
+    '..',
+    '.',
+    '%2e%2e',
+    '%C3%28',
+    '%FF',
+    '%E0%80%AF',
+    '%',
+    '%zz',
+    '%u0041',
+    'a'.repeat(5000),
+    'a'.repeat(20_000),
+    'A'.repeat(64),
+    '0'.repeat(64),
+    'f'.repeat(63) + 'g',
+    'null',
+    '-1',
+    '1e308',
+    'NaN',
+  ),
   fc.string({ unit: 'binary', minLength: 1, maxLength: 80 }).map(encodeSegment),
   fc.uint8Array({ minLength: 1, maxLength: 40 }).map(percentBytes),
   fc.stringMatching(/^[A-Za-z0-9_-]{1,80}$/),
@@ -175,7 +212,16 @@ export const pathSegment: fc.Arbitrary<string> = fc.oneof(
 export const queryString: fc.Arbitrary<string> = fc.oneof(
   fc.constant(''),
   fc
-    .array(fc.tuple(fc.oneof(fc.constantFrom('limit', 'offset', 'provider', 'framework', 'status', 'format', 'q', 'sort', '__proto__', 'limit[]'), fc.string({ maxLength: 8 }).map(encodeSegment)), fc.oneof(pathSegment, fc.constantFrom('100000', '-1', '1e308', 'NaN', '', '0', '50', 'mock', 'provider_a'))), { maxLength: 6 })
+    .array(
+      fc.tuple(
+        fc.oneof(
+          fc.constantFrom('limit', 'offset', 'provider', 'framework', 'status', 'format', 'q', 'sort', '__proto__', 'limit[]'),
+          fc.string({ maxLength: 8 }).map(encodeSegment),
+        ),
+        fc.oneof(pathSegment, fc.constantFrom('100000', '-1', '1e308', 'NaN', '', '0', '50', 'mock', 'provider_a')),
+      ),
+      { maxLength: 6 },
+    )
     .map((pairs) => '?' + pairs.map(([k, v]) => `${k}=${v}`).join('&')),
   fc.constantFrom('?limit=1&limit=2', '?%FF=%FF', '?a[b][c][d]=1', '?' + 'a=1&'.repeat(2000), '?=&=&', '?provider=%00'),
 );
@@ -303,13 +349,15 @@ export function envelopeProblems(envelope: Envelope, body: any): string[] {
   if (typeof e.message !== 'string' || !e.message) out.push('error.message missing');
   if (envelope === 'integration') {
     const wantObject = e.code === 'INVALID_FRAMEWORK';
-    if (wantObject ? typeof e.details !== 'object' || Array.isArray(e.details) || e.details === null : !Array.isArray(e.details)) out.push(`integration details has the wrong form: ${JSON.stringify(e.details)}`);
+    if (wantObject ? typeof e.details !== 'object' || Array.isArray(e.details) || e.details === null : !Array.isArray(e.details))
+      out.push(`integration details has the wrong form: ${JSON.stringify(e.details)}`);
     if (typeof e.requestId !== 'string') out.push('integration requestId missing');
   }
   if (envelope === 'openai') {
     if (typeof e.type !== 'string' || !e.type) out.push('openai error.type missing');
     if (!('param' in e) || (e.param !== null && typeof e.param !== 'string')) out.push('openai error.param must be a string or null');
   }
-  if (envelope === 'dashboard' && (typeof e.details !== 'object' || e.details === null || Array.isArray(e.details))) out.push('dashboard details must be an object');
+  if (envelope === 'dashboard' && (typeof e.details !== 'object' || e.details === null || Array.isArray(e.details)))
+    out.push('dashboard details must be an object');
   return out.map((p) => `${envelope} envelope: ${p} in ${JSON.stringify(body).slice(0, 200)}`);
 }

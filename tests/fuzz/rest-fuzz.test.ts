@@ -77,8 +77,17 @@ describe('targeted hostile bodies', () => {
   const bodyRoutes = ROUTE_TABLE.filter(takesBody);
 
   test.each(bodyRoutes.map((r) => [label(r), r] as const))('%s: raw non-UTF-8 bytes labelled as JSON are a 4xx', async (_n, route) => {
-    for (const bytes of [Buffer.from([0xff, 0xfe, 0xfd]), Buffer.from('{"text":"\xc3\x28"}', 'latin1'), Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d])]) {
-      const res = await expectAcceptable(route, { method: route.method, path: plainPath(route), headers: { 'content-type': 'application/json', authorization: `Bearer test-admin-key-0123456789abcdef` }, body: bytes });
+    for (const bytes of [
+      Buffer.from([0xff, 0xfe, 0xfd]),
+      Buffer.from('{"text":"\xc3\x28"}', 'latin1'),
+      Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]),
+    ]) {
+      const res = await expectAcceptable(route, {
+        method: route.method,
+        path: plainPath(route),
+        headers: { 'content-type': 'application/json', authorization: `Bearer test-admin-key-0123456789abcdef` },
+        body: bytes,
+      });
       expect(res.status).toBeLessThan(500);
     }
   });
@@ -104,7 +113,12 @@ describe('targeted hostile bodies', () => {
     const route = ROUTE_TABLE.find((r) => r.path === '/api/v1/generate')!;
     for (const text of ['a\u0000b', '\uD800 lone', 'x\uDFFF', '😀 emoji 👩‍👩‍👧', '\u202E', 'ok\u0000'.repeat(50)]) {
       for (const options of [{ provider: 'mock' }, { provider: 'mock', voice: 'a\u0000' }]) {
-        await expectAcceptable(route, { method: 'post', path: route.path, headers: { 'content-type': 'application/json', authorization: `Bearer test-admin-key-0123456789abcdef` }, body: JSON.stringify({ text, options, metadata: { contentId: 'c\u0000', tags: ['\uD800'] } }) });
+        await expectAcceptable(route, {
+          method: 'post',
+          path: route.path,
+          headers: { 'content-type': 'application/json', authorization: `Bearer test-admin-key-0123456789abcdef` },
+          body: JSON.stringify({ text, options, metadata: { contentId: 'c\u0000', tags: ['\uD800'] } }),
+        });
       }
     }
   });

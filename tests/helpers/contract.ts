@@ -48,12 +48,16 @@ export function checkAnswer(method: string, pathname: string, status: number, co
   if (!op) return; // not a documented REST path (GraphQL, tRPC, docs, metrics)
   const declared = op.responses[String(status)] ?? op.responses[`${String(status)[0]}XX`];
   if (!declared) {
-    throw new ContractViolation(`${method.toUpperCase()} ${op.template} answered ${status}, which the document does not declare (it declares ${Object.keys(op.responses).join(', ')})`);
+    throw new ContractViolation(
+      `${method.toUpperCase()} ${op.template} answered ${status}, which the document does not declare (it declares ${Object.keys(op.responses).join(', ')})`,
+    );
   }
   const media = (contentType ?? '').split(';')[0].trim();
   if (method.toLowerCase() === 'head' || status === 204 || status === 304) return;
   if (declared.content && media && !declared.content[media]) {
-    throw new ContractViolation(`${method.toUpperCase()} ${op.template} ${status} answered ${media}; the document declares ${Object.keys(declared.content).join(', ')}`);
+    throw new ContractViolation(
+      `${method.toUpperCase()} ${op.template} ${status} answered ${media}; the document declares ${Object.keys(declared.content).join(', ')}`,
+    );
   }
   if (!declared.content && media) {
     throw new ContractViolation(`${method.toUpperCase()} ${op.template} ${status} answered a ${media} body; the document declares none`);

@@ -23,7 +23,10 @@ export async function startGatewayBehindProxy(prefix: string, env: Record<string
   const viaProxy = new URL(target);
   viaProxy.host = `127.0.0.1:${proxy.port}`;
   const logLines: string[] = [];
-  const gw = await startGateway({ ...env, DATABASE_URL: viaProxy.toString() }, { logger: createLogger('warn', { write: (line: string) => void logLines.push(line) }) });
+  const gw = await startGateway(
+    { ...env, DATABASE_URL: viaProxy.toString() },
+    { logger: createLogger('warn', { write: (line: string) => void logLines.push(line) }) },
+  );
   return {
     gw,
     proxy,

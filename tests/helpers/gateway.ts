@@ -59,7 +59,12 @@ export async function startGateway(env: Record<string, string | undefined> = {},
     if (json !== undefined) headers.set('content-type', 'application/json');
     return fetch(gw.url + pathname, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body }).then(async (res) => {
       const media = res.headers.get('content-type');
-      const body = media?.startsWith('application/json') ? await res.clone().json().catch(() => undefined) : undefined;
+      const body = media?.startsWith('application/json')
+        ? await res
+            .clone()
+            .json()
+            .catch(() => undefined)
+        : undefined;
       checkAnswer(rest.method ?? 'GET', pathname, res.status, media, body);
       return res;
     });
@@ -111,14 +116,23 @@ export const sqlOf =
     (gw.db.orm.em as unknown as EntityManager).getConnection().execute(text, params);
 
 /** A request whose answer is read as JSON when it has a body: status, body (or null) and headers. */
-export async function callJson(gw: TestGateway, pathname: string, init: Parameters<TestGateway['request']>[1] = {}): Promise<{ status: number; body: any; headers: Headers }> {
+export async function callJson(
+  gw: TestGateway,
+  pathname: string,
+  init: Parameters<TestGateway['request']>[1] = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await gw.request(pathname, init);
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
 }
 
 /** A GraphQL operation over HTTP (as the admin unless `auth` says otherwise): the status and the parsed body. */
-export async function graphql(gw: TestGateway, query: string, variables?: Record<string, unknown>, auth?: string | null): Promise<{ status: number; body: any }> {
+export async function graphql(
+  gw: TestGateway,
+  query: string,
+  variables?: Record<string, unknown>,
+  auth?: string | null,
+): Promise<{ status: number; body: any }> {
   const res = await gw.request('/graphql', { method: 'POST', json: { query, variables }, auth });
   return { status: res.status, body: (await res.json()) as any };
 }

@@ -37,7 +37,10 @@ export function capturedLog() {
 export async function seedRequirements(gw: TestGateway, title: string, criterion: string): Promise<string[]> {
   const ids: string[] = [];
   for (const [i, framework] of ['gdpr', 'soc2', 'iso13485'].entries()) {
-    ids.push((await okJson(gw, '/v1/requirements', { method: 'POST', json: { title: `${title} ${i}`, framework, priority: 'high', acceptanceCriteria: [criterion] } })).id);
+    ids.push(
+      (await okJson(gw, '/v1/requirements', { method: 'POST', json: { title: `${title} ${i}`, framework, priority: 'high', acceptanceCriteria: [criterion] } }))
+        .id,
+    );
   }
   return ids;
 }
@@ -66,7 +69,14 @@ export const withoutRetrySeconds = (text: string) => text.replace(/\d+ s\b/g, 'N
  * framing (a length or chunks: the same bytes either way); the count is compared on its own.
  */
 export const comparable = (a: Answer) => {
-  const { 'x-request-id': _id, date: _date, 'x-ratelimit-remaining': _remaining, 'content-length': _length, 'transfer-encoding': _chunked, ...rest } = a.headers;
+  const {
+    'x-request-id': _id,
+    date: _date,
+    'x-ratelimit-remaining': _remaining,
+    'content-length': _length,
+    'transfer-encoding': _chunked,
+    ...rest
+  } = a.headers;
   return rest;
 };
 
@@ -94,7 +104,12 @@ export function planCount(): () => number {
  */
 export function postGraphql(gw: TestGateway, body: string | object, auth: string | null, headers: Record<string, string> = {}): Promise<Answer> {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  const all: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...(auth ? { authorization: `Bearer ${auth}` } : {}), ...headers };
+  const all: Record<string, string> = {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+    ...(auth ? { authorization: `Bearer ${auth}` } : {}),
+    ...headers,
+  };
   return new Promise((resolve, reject) => {
     const req = http.request(`${gw.url}/graphql`, { method: 'POST', headers: all }, (res) => {
       const chunks: Buffer[] = [];

@@ -42,10 +42,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     if (down) return client.destroy();
     const pair: Pair = { client };
     pairs.add(pair);
-    client.on('error', () => undefined).on('close', () => {
-      pairs.delete(pair);
-      pair.upstream?.destroy();
-    });
+    client
+      .on('error', () => undefined)
+      .on('close', () => {
+        pairs.delete(pair);
+        pair.upstream?.destroy();
+      });
     if (!paused) relay(pair);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -2,7 +2,12 @@
  * Polls `probe` every `everyMs` until it answers something truthy, and returns that; after
  * `timeoutMs` throws, naming `what`.
  */
-export async function waitFor<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 20_000, what = 'condition', everyMs = 50): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  timeoutMs = 20_000,
+  what = 'condition',
+  everyMs = 50,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();

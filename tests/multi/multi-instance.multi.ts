@@ -131,7 +131,11 @@ async function stopProcess(p: Proc, signal: NodeJS.Signals = 'SIGTERM') {
 function call(gw: Proc, pathname: string, clientIp: string, init: { method?: string; json?: unknown } = {}) {
   const headers: Record<string, string> = { authorization: `Bearer ${ADMIN_KEY}`, 'x-forwarded-for': clientIp };
   if (init.json !== undefined) headers['content-type'] = 'application/json';
-  return fetch(gw.url + pathname, { method: init.method ?? (init.json !== undefined ? 'POST' : 'GET'), headers, body: init.json !== undefined ? JSON.stringify(init.json) : undefined });
+  return fetch(gw.url + pathname, {
+    method: init.method ?? (init.json !== undefined ? 'POST' : 'GET'),
+    headers,
+    body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
+  });
 }
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -165,7 +169,12 @@ afterAll(async () => {
   const width = [0, 1, 2].map((i) => Math.max(...[['check', 'expected', 'observed'][i], ...summary.map((r) => Object.values(r)[i])].map((s) => s.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i])).join(' | ');
   console.log(
-    ['Multi-instance summary (3 gateways, one PostgreSQL, one Redis)', line(['check', 'expected', 'observed']), width.map((w) => '-'.repeat(w)).join('-|-'), ...summary.map((r) => line([r.check, r.expected, r.observed]))].join('\n'),
+    [
+      'Multi-instance summary (3 gateways, one PostgreSQL, one Redis)',
+      line(['check', 'expected', 'observed']),
+      width.map((w) => '-'.repeat(w)).join('-|-'),
+      ...summary.map((r) => line([r.check, r.expected, r.observed])),
+    ].join('\n'),
   );
 }, 60_000);
 
@@ -259,13 +268,18 @@ describe('events cross instances through Redis', () => {
 test('h. a key revoked on instance 1 (by cascade from its issuer) loses its dashboard socket on instance 2 and REST on instance 3', async () => {
   const [gw1, gw2, gw3] = gateways;
   const mint = async (gw: Proc, permissions: string[], auth = ADMIN_KEY) => {
-    const res = await fetch(`${gw.url}/v1/auth/api-keys`, { method: 'POST', headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.80' }, body: JSON.stringify({ name: 'multi revocation', permissions }) });
+    const res = await fetch(`${gw.url}/v1/auth/api-keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.80' },
+      body: JSON.stringify({ name: 'multi revocation', permissions }),
+    });
     expect(res.status).toBe(201);
     return (await res.json()) as { id: string; key: string };
   };
   const parent = await mint(gw1, ['manage:api-keys', 'read:dashboard']);
   const child = await mint(gw1, ['read:dashboard'], parent.key);
-  const dashboardMetrics = (gw: Proc) => fetch(`${gw.url}/v1/dashboard/metrics`, { headers: { authorization: `Bearer ${child.key}`, 'x-forwarded-for': '198.51.100.81' } });
+  const dashboardMetrics = (gw: Proc) =>
+    fetch(`${gw.url}/v1/dashboard/metrics`, { headers: { authorization: `Bearer ${child.key}`, 'x-forwarded-for': '198.51.100.81' } });
   expect((await dashboardMetrics(gw3)).status).toBe(200); // gw3 now holds the key in its cache
 
   const ws = new WebSocket(`${gw2.url.replace(/^http/, 'ws')}/v1/dashboard/ws`, { headers: { authorization: `Bearer ${child.key}` } });
@@ -301,10 +315,14 @@ test('b. the TTS rate limit is shared: 40 requests round-robin behind a balancer
     const gw = gateways[next++ % gateways.length];
     served.set(gw.name, (served.get(gw.name) ?? 0) + 1);
     const target = new URL(req.url ?? '/', gw.url);
-    const upstream = http.request(target, { method: req.method, headers: { ...req.headers, host: target.host, 'x-forwarded-for': req.socket.remoteAddress ?? '' } }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const upstream = http.request(
+      target,
+      { method: req.method, headers: { ...req.headers, host: target.host, 'x-forwarded-for': req.socket.remoteAddress ?? '' } },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   });
@@ -367,14 +385,24 @@ test('d. identical generations at the same moment on two instances call the prov
 test('e. job queue: every job completes exactly once although a worker is killed mid-job', async () => {
   // Workers are separate processes running the real JobQueue (dist/) with a short lease, so a
   // takeover after SIGKILL happens within the test; the gateways do not handle this job type.
-  await pg('create table multi_job_runs (job_id varchar(40) not null, worker varchar(20) not null, attempt int not null, phase varchar(5) not null, at timestamptz not null default clock_timestamp())');
+  await pg(
+    'create table multi_job_runs (job_id varchar(40) not null, worker varchar(20) not null, attempt int not null, phase varchar(5) not null, at timestamptz not null default clock_timestamp())',
+  );
   const jobCount = 12;
   for (let i = 0; i < jobCount; i++) {
-    await pg(`insert into jobs (id, type, payload, status, attempts, max_attempts, run_at, created_at) values ($1, 'multi.test', $2, 'queued', 0, 5, now(), now())`, [`job_multi_${i}`, JSON.stringify({ i })]);
+    await pg(
+      `insert into jobs (id, type, payload, status, attempts, max_attempts, run_at, created_at) values ($1, 'multi.test', $2, 'queued', 0, 5, now(), now())`,
+      [`job_multi_${i}`, JSON.stringify({ i })],
+    );
   }
   workers = await Promise.all(
     ['w1', 'w2', 'w3'].map((id) =>
-      startProcess(id, [path.join('tests/multi/job-worker.js')], { DATABASE_URL: databaseUrl, WORKER_ID: id, JOB_MS: '1500', LEASE_MS: '2000' }, /worker \S+ ready()/),
+      startProcess(
+        id,
+        [path.join('tests/multi/job-worker.js')],
+        { DATABASE_URL: databaseUrl, WORKER_ID: id, JOB_MS: '1500', LEASE_MS: '2000' },
+        /worker \S+ ready()/,
+      ),
     ),
   );
   // Kill w1 while it holds jobs.
@@ -383,7 +411,9 @@ test('e. job queue: every job completes exactly once although a worker is killed
     return rows.length ? true : undefined;
   });
   await stopProcess(workers[0], 'SIGKILL');
-  const killedRuns = await pg<{ job_id: string }>(`select job_id from multi_job_runs r where worker = 'w1' and phase = 'start' and not exists (select 1 from multi_job_runs e where e.job_id = r.job_id and e.worker = 'w1' and e.phase = 'end')`);
+  const killedRuns = await pg<{ job_id: string }>(
+    `select job_id from multi_job_runs r where worker = 'w1' and phase = 'start' and not exists (select 1 from multi_job_runs e where e.job_id = r.job_id and e.worker = 'w1' and e.phase = 'end')`,
+  );
   await waitFor(
     'every job to finish',
     async () => {
@@ -392,7 +422,9 @@ test('e. job queue: every job completes exactly once although a worker is killed
     },
     30_000,
   );
-  const jobs = await pg<{ id: string; status: string; attempts: number; locked_by: string | null }>(`select id, status, attempts, locked_by from jobs where type = 'multi.test'`);
+  const jobs = await pg<{ id: string; status: string; attempts: number; locked_by: string | null }>(
+    `select id, status, attempts, locked_by from jobs where type = 'multi.test'`,
+  );
   const ends = await pg<{ job_id: string; n: number }>(`select job_id, count(*)::int as n from multi_job_runs where phase = 'end' group by job_id`);
   const takenOver = jobs.filter((j) => killedRuns.some((k) => k.job_id === j.id));
   record('e. jobs done', jobCount, jobs.filter((j) => j.status === 'done').length);
@@ -405,14 +437,18 @@ test('e. job queue: every job completes exactly once although a worker is killed
   expect(ends.every((e) => e.n === 1)).toBe(true);
   expect(takenOver.length).toBeGreaterThanOrEqual(1);
   expect(takenOver.every((j) => j.attempts === 2)).toBe(true);
-  const finishers = await pg<{ worker: string }>(`select distinct worker from multi_job_runs where phase = 'end' and job_id = any($1)`, [takenOver.map((j) => j.id)]);
+  const finishers = await pg<{ worker: string }>(`select distinct worker from multi_job_runs where phase = 'end' and job_id = any($1)`, [
+    takenOver.map((j) => j.id),
+  ]);
   expect(finishers.map((f) => f.worker)).not.toContain('w1');
 });
 
 test('f. audit trail: writes on three instances at once are sealed into one unbroken chain', async () => {
   const writes = 60;
   const results = await Promise.all(
-    Array.from({ length: writes }, (_, i) => call(gateways[i % 3], '/v1/requirements', `198.51.100.${60 + (i % 3)}`, { json: { title: `Multi audit ${i}`, framework: 'soc2' } })),
+    Array.from({ length: writes }, (_, i) =>
+      call(gateways[i % 3], '/v1/requirements', `198.51.100.${60 + (i % 3)}`, { json: { title: `Multi audit ${i}`, framework: 'soc2' } }),
+    ),
   );
   expect(results.every((r) => r.status === 201)).toBe(true);
   const verification = await waitFor(
@@ -443,10 +479,17 @@ test('g. scores: concurrent writes on three instances leave the tally equal to a
   const ids: string[] = await Promise.all(created.map(async (r) => ((await r.json()) as any).id));
   // Status changes, deletions and findings, all at once, spread over the instances.
   const changes = await Promise.all([
-    ...ids.slice(0, 30).map((id, i) => call(gateways[(i + 1) % 3], `/v1/requirements/${id}`, `198.51.100.${83 + (i % 3)}`, { method: 'PUT', json: { status: i % 2 ? 'completed' : 'in-progress' } })),
+    ...ids.slice(0, 30).map((id, i) =>
+      call(gateways[(i + 1) % 3], `/v1/requirements/${id}`, `198.51.100.${83 + (i % 3)}`, {
+        method: 'PUT',
+        json: { status: i % 2 ? 'completed' : 'in-progress' },
+      }),
+    ),
     ...ids.slice(30, 40).map((id, i) => call(gateways[(i + 2) % 3], `/api/requirements/${id}`, `198.51.100.${86 + (i % 3)}`, { method: 'DELETE' })),
     ...ids.slice(40, 60).map((id, i) =>
-      call(gateways[i % 3], '/v1/audits/findings', `198.51.100.${89 + (i % 3)}`, { json: { title: `Multi finding ${i}`, framework: frameworks[(40 + i) % 4], severity: ['low', 'medium', 'high', 'critical'][i % 4], requirementId: id } }),
+      call(gateways[i % 3], '/v1/audits/findings', `198.51.100.${89 + (i % 3)}`, {
+        json: { title: `Multi finding ${i}`, framework: frameworks[(40 + i) % 4], severity: ['low', 'medium', 'high', 'critical'][i % 4], requirementId: id },
+      }),
     ),
   ]);
   expect(changes.every((r) => r.status < 300)).toBe(true);

@@ -47,7 +47,8 @@ test('newman runs the whole collection against the gateway: every request assert
   const executions = summary.run.executions;
   expect(executions.length).toBeGreaterThanOrEqual(40);
   // Every request ran its test script with at least one assertion.
-  for (const e of executions) expect({ request: e.item.name, assertions: (e.assertions ?? []).length }).toEqual({ request: e.item.name, assertions: expect.any(Number) });
+  for (const e of executions)
+    expect({ request: e.item.name, assertions: (e.assertions ?? []).length }).toEqual({ request: e.item.name, assertions: expect.any(Number) });
   const unasserted = executions.filter((e) => !(e.assertions ?? []).length).map((e) => e.item.name);
   expect(unasserted).toEqual([]);
   // Most answers are successes (the seeded ids work), not merely documented errors.

@@ -29,7 +29,9 @@ test('speech.create makes mp3 and wav; a repeat comes from the cache byte for by
   const made = await bytesOf(mp3);
   expect(probe(made, 'mp3')).toMatchObject({ ok: true });
 
-  const wav = await bytesOf(await openai.audio.speech.create({ model: 'mock', input: fresh('A wav from the SDK'), voice: 'mock-voice-2', response_format: 'wav' }));
+  const wav = await bytesOf(
+    await openai.audio.speech.create({ model: 'mock', input: fresh('A wav from the SDK'), voice: 'mock-voice-2', response_format: 'wav' }),
+  );
   expect(wav.subarray(0, 4).toString('latin1')).toBe('RIFF');
   expect(probe(wav, 'wav')).toMatchObject({ ok: true });
 
@@ -98,7 +100,9 @@ test('a spent character budget raises RateLimitError', async () => {
 
 test('stream_format audio: the audio arrives in chunks as it is made, the same bytes as the stored file', async () => {
   const input = Array.from({ length: 6 }, (_, i) => `Streamed sentence ${i + 1} of ${fresh('a long text')}`).join(' ');
-  const { data, response } = await client().audio.speech.create({ model: 'mock', input, voice: 'mock-voice-1', response_format: 'mp3', stream_format: 'audio' }).withResponse();
+  const { data, response } = await client()
+    .audio.speech.create({ model: 'mock', input, voice: 'mock-voice-1', response_format: 'mp3', stream_format: 'audio' })
+    .withResponse();
   expect(response.headers.get('transfer-encoding')).toBe('chunked');
   expect(response.headers.get('x-cache')).toBe('MISS');
   const parts: Buffer[] = [];

@@ -68,7 +68,11 @@ function call(agent: http.Agent, method: string, pathname: string, body?: unknow
         port: prismPort,
         method,
         path: pathname,
-        headers: { authorization: `Bearer ${ADMIN_KEY}`, accept, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
+        headers: {
+          authorization: `Bearer ${ADMIN_KEY}`,
+          accept,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
       },
       (res) => {
         let text = '';
@@ -85,7 +89,13 @@ function call(agent: http.Agent, method: string, pathname: string, body?: unknow
 test('through Prism: an SSE call, then a JSON call on the same connection, both succeed', async () => {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {
-    const sse = await call(agent, 'POST', '/api/v1/generate-progressive', { text: 'Streamed through the validating proxy.', options: { provider: 'mock' } }, 'text/event-stream');
+    const sse = await call(
+      agent,
+      'POST',
+      '/api/v1/generate-progressive',
+      { text: 'Streamed through the validating proxy.', options: { provider: 'mock' } },
+      'text/event-stream',
+    );
     expect({ status: sse.status, output: sse.status === 200 ? '' : output }).toEqual({ status: 200, output: '' });
     expect(sse.headers['content-type']).toMatch(/^text\/event-stream/);
     expect(sse.body).toContain('"type":"complete"');

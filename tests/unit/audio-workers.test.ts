@@ -48,8 +48,7 @@ describe('audio worker pool', () => {
   it('runs its threads at the configured nice value, leaving this thread as it was', async () => {
     if (process.platform !== 'linux') return; // per-thread nice values are a Linux property
     const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-    const threadNices = () =>
-      new Map(fs.readdirSync('/proc/self/task').map((tid) => [tid, niceOf(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8'))]));
+    const threadNices = () => new Map(fs.readdirSync('/proc/self/task').map((tid) => [tid, niceOf(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8'))]));
     const mainBefore = niceOf(fs.readFileSync('/proc/self/stat', 'utf8'));
     const before = threadNices();
     await pool.synthesize({ text: 'Wake a thread.', voice: 'alloy', speed: 1, format: 'wav', quality: 'standard' });
@@ -86,17 +85,25 @@ describe('audio worker pool', () => {
 });
 
 describe('which thread takes the work', () => {
-  it('a generation\'s chunks are synthesised on the thread that encodes it: short tasks start no second thread while one is running', async () => {
+  it("a generation's chunks are synthesised on the thread that encodes it: short tasks start no second thread while one is running", async () => {
     const shared = new AudioWorkerPool({ size: 2, idleMs: 60_000, keepWarm: 1, nice: 0 });
     try {
       await shared.warm();
       const session = await shared.openEncoder('mp3', 24000, 'standard');
-      const chunks = await Promise.all(Array.from({ length: 8 }, (_, i) => shared.synthesize({ text: `Chunk ${i} of a long text.`, voice: 'alloy', speed: 1, format: 'wav', quality: 'standard' })));
+      const chunks = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          shared.synthesize({ text: `Chunk ${i} of a long text.`, voice: 'alloy', speed: 1, format: 'wav', quality: 'standard' }),
+        ),
+      );
       expect(chunks.every((wav) => wav.subarray(0, 4).toString('latin1') === 'RIFF')).toBe(true);
       expect(shared.threads).toBe(1);
       expect((await session.finalize()).length).toBeGreaterThan(0);
       // A queue deeper than one generation's chunks in flight is worth a second thread.
-      const flood = Promise.all(Array.from({ length: 40 }, (_, i) => shared.synthesize({ text: `Another text, number ${i}.`, voice: 'alloy', speed: 1, format: 'wav', quality: 'standard' })));
+      const flood = Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          shared.synthesize({ text: `Another text, number ${i}.`, voice: 'alloy', speed: 1, format: 'wav', quality: 'standard' }),
+        ),
+      );
       expect(shared.threads).toBe(2);
       await flood;
     } finally {

@@ -219,9 +219,7 @@ describe('resample / concatPcm', () => {
   });
 
   it('joins synthesized chunks without a jump larger than the chunks themselves contain', () => {
-    const parts = ['First sentence here.', 'And a second one', 'third!'].map((text) =>
-      synthesizeSpeechLike({ text, voice: 'mock-voice-3', speed: 1 }),
-    );
+    const parts = ['First sentence here.', 'And a second one', 'third!'].map((text) => synthesizeSpeechLike({ text, voice: 'mock-voice-3', speed: 1 }));
     const joined = concatPcm(parts, { crossfadeMs: 10 });
     const expectedLength = parts.reduce((sum, p) => sum + p.samples.length, 0) - 2 * 240;
     expect(joined.samples.length).toBe(expectedLength);
@@ -249,7 +247,7 @@ describe('resample / concatPcm', () => {
     expect(joinMono16Wavs([])).toBeNull();
   });
 
-  it('gives concatPcm\'s samples as blocks, taking each part only when reached', async () => {
+  it("gives concatPcm's samples as blocks, taking each part only when reached", async () => {
     const parts = [sine(200, 0.5, 0.4), sine(300, 0.3, 0.4, 16000), sine(250, 0.004, 0.4), sine(220, 0.2, 0.4)];
     const whole = concatPcm(parts);
     const taken: number[] = [];
@@ -340,9 +338,7 @@ describe('codec round trips', () => {
   });
 
   it.each([['mp3'], ['ogg']] as const)('%s quality tiers are ordered by size and bitrate', async (format) => {
-    const [low, standard, high] = await Promise.all(
-      (['low', 'standard', 'high'] as const).map((quality) => encode(speech, format, { quality })),
-    );
+    const [low, standard, high] = await Promise.all((['low', 'standard', 'high'] as const).map((quality) => encode(speech, format, { quality })));
     expect(low.data.length).toBeLessThan(standard.data.length);
     expect(standard.data.length).toBeLessThan(high.data.length);
     expect(low.bitrate).toBeLessThan(standard.bitrate);

@@ -46,6 +46,8 @@ test('a committed change tells the figures it committed; one that staged nothing
   expect(committed).not.toHaveBeenCalled();
   await runner.run(ctx, async (change) => change.emit('requirement.created', { id: 'req_1' }));
   expect(committed).toHaveBeenCalledTimes(1);
-  await expect(runner.run(ctx, async (change) => (change.emit('requirement.created', { id: 'req_2' }), Promise.reject(new Error('failed'))))).rejects.toThrow('failed');
+  await expect(runner.run(ctx, async (change) => (change.emit('requirement.created', { id: 'req_2' }), Promise.reject(new Error('failed'))))).rejects.toThrow(
+    'failed',
+  );
   expect(committed).toHaveBeenCalledTimes(1);
 });

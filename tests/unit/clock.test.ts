@@ -33,7 +33,8 @@ test('the domain reads the time only through domain/clock.ts', () => {
         fs.readFileSync(file, 'utf8')
           .split('\n')
           .forEach((line, i) => {
-            if (/\bDate\.now\(\)|\bnew Date\(\)|(?<![.\w])now\(\)\s*[-+<>]|[<>=]\s*now\(\)/.test(line)) offenders.push(`${path.relative(root, file)}:${i + 1}: ${line.trim()}`);
+            if (/\bDate\.now\(\)|\bnew Date\(\)|(?<![.\w])now\(\)\s*[-+<>]|[<>=]\s*now\(\)/.test(line))
+              offenders.push(`${path.relative(root, file)}:${i + 1}: ${line.trim()}`);
           });
       }
     }

@@ -11,8 +11,7 @@ import {
 } from '../../domain/compliance/catalogue';
 
 const sections = (id: FrameworkId): string[] => getFramework(id).clauses.map((clause) => clause.section);
-const range = (prefix: string, from: number, to: number): string[] =>
-  Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${from + i}`);
+const range = (prefix: string, from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${from + i}`);
 
 describe('framework ids', () => {
   it('lists the four supported frameworks in a fixed order', () => {
@@ -80,11 +79,40 @@ describe('framework metadata', () => {
 
 describe('ISO 13485:2016 clauses', () => {
   const expected = [
-    '4.1', '4.2.1', '4.2.2', '4.2.3', '4.2.4', '4.2.5',
-    '5.1', '5.2', '5.3', '5.4', '5.5', '5.6',
-    '6.1', '6.2', '6.3', '6.4',
-    '7.1', '7.2', '7.3', '7.3.6', '7.3.7', '7.4', '7.5', '7.5.9', '7.6',
-    '8.1', '8.2', '8.2.1', '8.2.2', '8.3', '8.4', '8.5', '8.5.2', '8.5.3',
+    '4.1',
+    '4.2.1',
+    '4.2.2',
+    '4.2.3',
+    '4.2.4',
+    '4.2.5',
+    '5.1',
+    '5.2',
+    '5.3',
+    '5.4',
+    '5.5',
+    '5.6',
+    '6.1',
+    '6.2',
+    '6.3',
+    '6.4',
+    '7.1',
+    '7.2',
+    '7.3',
+    '7.3.6',
+    '7.3.7',
+    '7.4',
+    '7.5',
+    '7.5.9',
+    '7.6',
+    '8.1',
+    '8.2',
+    '8.2.1',
+    '8.2.2',
+    '8.3',
+    '8.4',
+    '8.5',
+    '8.5.2',
+    '8.5.3',
   ];
 
   it('contains the main clauses 4 to 8', () => {
@@ -125,15 +153,18 @@ describe('21 CFR Part 11 sections', () => {
   it('contains exactly the expected sections', () => {
     expect(sections('fda21cfr11')).toEqual([
       ...'abcdefghijk'.split('').map((letter) => `11.10(${letter})`),
-      '11.30', '11.50', '11.70', '11.100', '11.200', '11.300',
+      '11.30',
+      '11.50',
+      '11.70',
+      '11.100',
+      '11.200',
+      '11.300',
     ]);
   });
 
   it('derives stable ids', () => {
     expect(getClause('fda21cfr11', '11.10(e)')?.id).toBe('fda21cfr11-11.10e');
-    expect(getClause('fda21cfr11', '11.10(e)')?.keywords).toEqual(
-      expect.arrayContaining(['audit trail', 'audit log', 'time-stamped', 'record changes']),
-    );
+    expect(getClause('fda21cfr11', '11.10(e)')?.keywords).toEqual(expect.arrayContaining(['audit trail', 'audit log', 'time-stamped', 'record changes']));
   });
 });
 
@@ -147,9 +178,7 @@ describe('GDPR articles', () => {
   });
 
   it('covers lawful basis and data-subject rights keywords', () => {
-    expect(getClause('gdpr', 'Art. 6')?.keywords).toEqual(
-      expect.arrayContaining(['lawful basis', 'consent', 'legitimate interest', 'contract']),
-    );
+    expect(getClause('gdpr', 'Art. 6')?.keywords).toEqual(expect.arrayContaining(['lawful basis', 'consent', 'legitimate interest', 'contract']));
     expect(getClause('gdpr', 'Art. 17')?.keywords).toEqual(expect.arrayContaining(['erasure', 'right to be forgotten']));
     expect(getClause('gdpr', 'Art. 32')?.keywords).toEqual(expect.arrayContaining(['encryption', 'pseudonymisation', 'access control']));
   });
@@ -204,10 +233,7 @@ describe('validation rules in the catalogue', () => {
     for (const framework of listFrameworks()) {
       const ids = framework.validationRules.map((rule) => rule.id);
       expect(new Set(ids).size).toBe(ids.length);
-      expect(ids).toEqual([
-        ...COMMON_VALIDATION_RULES.map((rule) => rule.id),
-        ...FRAMEWORK_VALIDATION_RULES[framework.id].map((rule) => rule.id),
-      ]);
+      expect(ids).toEqual([...COMMON_VALIDATION_RULES.map((rule) => rule.id), ...FRAMEWORK_VALIDATION_RULES[framework.id].map((rule) => rule.id)]);
       for (const rule of framework.validationRules) {
         expect(rule.name).toBeTruthy();
         expect(rule.description).toBeTruthy();

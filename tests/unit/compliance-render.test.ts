@@ -116,16 +116,7 @@ describe('renderReport csv', () => {
     expect(text.charCodeAt(0)).not.toBe(0xfeff);
     const rows = parseCsv(text);
     expect(rows[0]).toEqual([...CSV_COLUMNS]);
-    expect(rows.slice(1).map((row) => row[0])).toEqual([
-      'report',
-      'framework',
-      'requirement',
-      'requirement',
-      'finding',
-      'evidence',
-      'evidence',
-      'evidence',
-    ]);
+    expect(rows.slice(1).map((row) => row[0])).toEqual(['report', 'framework', 'requirement', 'requirement', 'finding', 'evidence', 'evidence', 'evidence']);
     for (const row of rows) expect(row).toHaveLength(CSV_COLUMNS.length);
   });
 
@@ -239,7 +230,11 @@ describe('renderReport pdf', () => {
     expect((text.match(/Implementation/g) ?? []).length).toBeGreaterThan(1);
     // Tags broken across pages are closed and reopened page by page: poppler reads it without a warning.
     expect(spawnSync('pdftotext', ['-', '-'], { input: pdf }).stderr.toString()).toBe('');
-    const streams = pdf.toString('latin1').split('stream\n').slice(1).map((s) => s.split('\nendstream')[0]);
+    const streams = pdf
+      .toString('latin1')
+      .split('stream\n')
+      .slice(1)
+      .map((s) => s.split('\nendstream')[0]);
     for (const content of streams) expect((content.match(/ BDC\b| BMC\b/g) ?? []).length).toBe((content.match(/\bEMC\b/g) ?? []).length);
   });
 
@@ -269,14 +264,35 @@ describe('renderReport pdf', () => {
   });
 
   function matrixWith(model: ReportModel, openFindingIds: string[]): ReportModel['traceability'] {
-    const finding = (id: string) => ({ id, title: 't', description: null, severity: 'high', status: 'open', discoveredAt: model.generatedAt, dueDate: null, resolution: null, resolvedAt: null, evidence: [] });
+    const finding = (id: string) => ({
+      id,
+      title: 't',
+      description: null,
+      severity: 'high',
+      status: 'open',
+      discoveredAt: model.generatedAt,
+      dueDate: null,
+      resolution: null,
+      resolvedAt: null,
+      evidence: [],
+    });
     return {
       framework: 'fda21cfr11',
       frameworkName: 'FDA 21 CFR Part 11',
       version: '1997',
       generatedAt: model.generatedAt,
       findingsIncluded: true,
-      summary: { clauses: 1, covered: 1, gaps: 0, coveragePercent: 100, requirements: 1, unmappedRequirements: 0, unassignedRequirements: 0, openFindings: openFindingIds.length, resolvedFindings: 0 },
+      summary: {
+        clauses: 1,
+        covered: 1,
+        gaps: 0,
+        coveragePercent: 100,
+        requirements: 1,
+        unmappedRequirements: 0,
+        unassignedRequirements: 0,
+        openFindings: openFindingIds.length,
+        resolvedFindings: 0,
+      },
       clauses: [
         {
           clauseId: 'fda21cfr11-11.10e',
@@ -285,7 +301,17 @@ describe('renderReport pdf', () => {
           category: 'Closed system controls',
           covered: true,
           requirements: [
-            { id: 'req_0m3k9xabc0123456789abcdef', title: 'Audit trail', status: 'completed', priority: 'high', clauses: ['11.10(e)'], latestValidation: null, openFindings: openFindingIds.map(finding), resolvedFindings: [], evidence: [] },
+            {
+              id: 'req_0m3k9xabc0123456789abcdef',
+              title: 'Audit trail',
+              status: 'completed',
+              priority: 'high',
+              clauses: ['11.10(e)'],
+              latestValidation: null,
+              openFindings: openFindingIds.map(finding),
+              resolvedFindings: [],
+              evidence: [],
+            },
           ],
         },
       ],
@@ -355,7 +381,9 @@ describe('renderReport pdf: every script shaped, ordered and extractable (issue 
 
   it('pdftotext gives the logical text: Arabic words in order, lam-alef as written, Hebrew, Latin, CJK and Greek beside them', async () => {
     const pdf = await renderReport('pdf', model(), { compress: false });
-    const lines = logical(extractPdfText(pdf)).split('\n').map((l) => l.trim());
+    const lines = logical(extractPdfText(pdf))
+      .split('\n')
+      .map((l) => l.trim());
     // The title is a line of its own, its words in reading order (not "التدقيقتقرير").
     expect(lines).toContain(ARABIC_TITLE);
     expect(lines.join('\n')).not.toContain('اإللكتروني');
@@ -371,14 +399,24 @@ describe('renderReport pdf: every script shaped, ordered and extractable (issue 
 
   it('the lam-alef ligature glyph maps to both its characters; Arabic is shaped (joining forms, not the isolated letters)', async () => {
     const pdf = await renderReport('pdf', { ...model(), title: ARABIC_LAM_ALEF, requirements: [], findings: [], evidence: [] }, { compress: false });
-    expect(logical(extractPdfText(pdf)).split('\n').map((l) => l.trim())).toContain(ARABIC_LAM_ALEF);
-    const cmaps = pdf.toString('latin1').match(/beginbfrange[\s\S]*?endbfrange/g)!.join('\n');
+    expect(
+      logical(extractPdfText(pdf))
+        .split('\n')
+        .map((l) => l.trim()),
+    ).toContain(ARABIC_LAM_ALEF);
+    const cmaps = pdf
+      .toString('latin1')
+      .match(/beginbfrange[\s\S]*?endbfrange/g)!
+      .join('\n');
     // One glyph for lam + hamza-under alef: mapped to both characters (display order, as extractors read it).
     expect(cmaps).toMatch(/<0625 0644>/);
     // The letters are shaped by fontkit: joining forms are other glyphs than the isolated letters,
     // so the drawn run has fewer glyphs than characters (the ligature) and is not the plain cmap lookup.
     const fontkit = require('fontkit') as { create(b: Buffer): unknown };
-    const font = fontkit.create(face('bold').bytes) as { layout(t: string, f: string[]): { glyphs: { id: number }[] }; glyphForCodePoint(c: number): { id: number } };
+    const font = fontkit.create(face('bold').bytes) as {
+      layout(t: string, f: string[]): { glyphs: { id: number }[] };
+      glyphForCodePoint(c: number): { id: number };
+    };
     const shaped = font.layout(ARABIC_LAM_ALEF, []).glyphs.map((g) => g.id);
     const plain = [...ARABIC_LAM_ALEF].map((c) => font.glyphForCodePoint(c.codePointAt(0)!).id);
     expect(shaped.length).toBe(plain.length - 1);

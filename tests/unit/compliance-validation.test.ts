@@ -70,17 +70,13 @@ describe('validateRequirement: basic rules', () => {
 
   it('warns when the description is missing', () => {
     const result = validateRequirement({ ...goodPart11, description: null });
-    expect(issuesFor(result, RULE_IDS.descriptionRequired)).toEqual([
-      expect.objectContaining({ severity: 'warning', field: 'description' }),
-    ]);
+    expect(issuesFor(result, RULE_IDS.descriptionRequired)).toEqual([expect.objectContaining({ severity: 'warning', field: 'description' })]);
     expect(result.score).toBe(100 - SEVERITY_PENALTY.warning);
   });
 
   it.each([[undefined], [null], [[]], [['', '  ']]])('errors when acceptance criteria are %p', (criteria) => {
     const result = validateRequirement({ ...goodPart11, acceptanceCriteria: criteria as string[] | null | undefined });
-    expect(issuesFor(result, RULE_IDS.acceptanceCriteriaRequired)).toEqual([
-      expect.objectContaining({ severity: 'error', field: 'acceptanceCriteria' }),
-    ]);
+    expect(issuesFor(result, RULE_IDS.acceptanceCriteriaRequired)).toEqual([expect.objectContaining({ severity: 'error', field: 'acceptanceCriteria' })]);
     expect(result.valid).toBe(false);
   });
 
@@ -135,9 +131,7 @@ describe('validateRequirement: basic rules', () => {
 
   it('requires a valid completion date for completed requirements', () => {
     const missing = validateRequirement({ ...goodPart11, status: 'completed' });
-    expect(issuesFor(missing, RULE_IDS.completionDateRequired)).toEqual([
-      expect.objectContaining({ severity: 'error', field: 'implementation.completedAt' }),
-    ]);
+    expect(issuesFor(missing, RULE_IDS.completionDateRequired)).toEqual([expect.objectContaining({ severity: 'error', field: 'implementation.completedAt' })]);
     const invalid = validateRequirement({
       ...goodPart11,
       status: 'completed',
@@ -350,10 +344,7 @@ describe('scoring and mapping', () => {
   });
 
   it('matches keywords case-insensitively on word boundaries and keeps catalogue order', () => {
-    expect(mapToClauses('fda21cfr11', ['Secure AUDIT-TRAIL with Time Stamped entries', 'Password lockout after 5 attempts'])).toEqual([
-      '11.10(e)',
-      '11.300',
-    ]);
+    expect(mapToClauses('fda21cfr11', ['Secure AUDIT-TRAIL with Time Stamped entries', 'Password lockout after 5 attempts'])).toEqual(['11.10(e)', '11.300']);
     expect(mapToClauses('soc2', ['Quarterly ACCESS REVIEW', 'change management'])).toEqual(['CC6.3', 'CC8.1']);
     // "encryptionist" is not "encryption"; phrases do not span separate fields.
     expect(mapToClauses('gdpr', ['encryptionist', 'data', 'breach'])).toEqual([]);
@@ -376,7 +367,9 @@ describe('scoring and mapping', () => {
       { title: 'x', framework: 'soc2', description: 'access and change deploy' },
     ];
     for (const sample of samples) {
-      const listed = listFrameworks().find((framework) => framework.id === sample.framework)!.validationRules.map((rule) => rule.id);
+      const listed = listFrameworks()
+        .find((framework) => framework.id === sample.framework)!
+        .validationRules.map((rule) => rule.id);
       for (const id of ruleIds(validateRequirement(sample))) expect(listed).toContain(id);
     }
   });

@@ -11,7 +11,10 @@ import { waitFor } from '../helpers/wait';
  * planner reads a page of requirements through its index rather than sorting the whole table; it
  * removes dead rows where nothing else does (the embedded PGlite, a server with autovacuum off).
  */
-const sqlOf = (db: Database) => <T = any>(text: string) => db.orm.em.getConnection().execute<T[]>(text);
+const sqlOf =
+  (db: Database) =>
+  <T = any>(text: string) =>
+    db.orm.em.getConnection().execute<T[]>(text);
 const PAGE = `select id from requirements where deleted_at is null order by created_at desc, id desc limit 50 offset 0`;
 
 interface Setup {
@@ -25,7 +28,13 @@ const SETUPS: Setup[] = [
     async open() {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upkeep-test-'));
       const db = await openDatabase({ dataDir, upkeepIntervalMs: 100 });
-      return { db, cleanup: async () => { await db.close(); fs.rmSync(dataDir, { recursive: true, force: true }); } };
+      return {
+        db,
+        cleanup: async () => {
+          await db.close();
+          fs.rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
     },
   },
   {
@@ -36,7 +45,14 @@ const SETUPS: Setup[] = [
       const server: TestDatabase = await createStandaloneDatabase('gw_upkeep');
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upkeep-test-'));
       const db = await openDatabase({ dataDir, databaseUrl: server.url, upkeepIntervalMs: 100 });
-      return { db, cleanup: async () => { await db.close(); await server.drop(); fs.rmSync(dataDir, { recursive: true, force: true }); } };
+      return {
+        db,
+        cleanup: async () => {
+          await db.close();
+          await server.drop();
+          fs.rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
     },
   },
 ];

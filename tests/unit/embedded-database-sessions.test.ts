@@ -161,7 +161,7 @@ const simpleQuery = (sql: string) => {
 /** How many ReadyForQuery ('Z') messages a run of backend messages holds. */
 function readyCount(all: Buffer): number {
   let n = 0;
-  for (let at = 0; at + 5 <= all.length; ) {
+  for (let at = 0; at + 5 <= all.length;) {
     const length = all.readInt32BE(at + 1);
     if (at + 1 + length > all.length) break;
     if (all[at] === 0x5a) n++;

@@ -10,11 +10,12 @@ import { TYPE_GRAPHQL_VERSIONS_CHECKED } from '../../gateway/graphql/type-graphq
 import { face } from '../../domain/compliance/reports/render/fonts';
 import { PDFKIT_VERSIONS_CHECKED } from '../../domain/compliance/reports/render/pdfkit-seam';
 
-const installedVersion = (pkg: string) => JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'node_modules', pkg, 'package.json'), 'utf8')).version as string;
+const installedVersion = (pkg: string) =>
+  JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'node_modules', pkg, 'package.json'), 'utf8')).version as string;
 
 test('knex: the installed version is one domain/database/knex-seam.ts was checked against, and its statement method is where the seam expects it', () => {
   expect(KNEX_VERSIONS_CHECKED).toContain(knexVersion());
-   
+
   const Client = require('knex/lib/dialects/postgres/index.js');
   expect(typeof Client.prototype._query).toBe('function');
   expect(Client.prototype._query.length).toBe(2); // (connection, obj)

@@ -42,7 +42,9 @@ describe('GraphQL plain property fields', () => {
     const contextFor = (allowed: boolean) => ({
       services: {
         requirements: { list: async () => ({ data: [row(1), row(2)], pagination: { total: 2, limit: 50, offset: 0, hasMore: false } }) },
-        frameworks: { info: (id: string) => ({ id, name: 'GDPR', description: 'd', version: '2016/679', categories: [], requirementCount: 1, supported: true }) },
+        frameworks: {
+          info: (id: string) => ({ id, name: 'GDPR', description: 'd', version: '2016/679', categories: [], requirementCount: 1, supported: true }),
+        },
       },
       domain: {
         principal: { keyId: 'k', isAdmin: false, permissions: new Set(allowed ? ['read:requirements', 'read:audits'] : ['read:requirements']) },
@@ -60,7 +62,11 @@ describe('GraphQL plain property fields', () => {
       if (allowed) {
         expect(viaJs.errors).toBeUndefined();
         expect((viaJs.data as any).requirements.data[0]).toEqual({
-          id: 'r1', title: 'T1', status: 'PENDING', priority: 'HIGH', framework: 'GDPR',
+          id: 'r1',
+          title: 'T1',
+          status: 'PENDING',
+          priority: 'HIGH',
+          framework: 'GDPR',
           frameworkInfo: { id: 'GDPR', name: 'GDPR', version: '2016/679' },
           findings: [{ id: 'f-r1', title: 'F', severity: 'HIGH', status: 'OPEN' }],
         });

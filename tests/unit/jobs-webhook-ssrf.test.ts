@@ -38,7 +38,10 @@ test.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700::1111', '2a00:1450:400
 test('the URL forms of the embedded-IPv4 and non-public IPv6 addresses are refused at registration', async () => {
   const policy = { allowPrivateNetworks: false };
   for (const host of ['[::ffff:0:127.0.0.1]', '[2002:7f00:1::]', '[2001::7f00:1]', '[100::1]', '[fec0::1]', '[64:ff9b::7f00:1]', '[::127.0.0.1]']) {
-    await expect(assertWebhookUrl(`http://${host}:8080/hook`, policy)).rejects.toMatchObject({ code: 'VALIDATION_ERROR', details: { rule: 'private-network' } });
+    await expect(assertWebhookUrl(`http://${host}:8080/hook`, policy)).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { rule: 'private-network' },
+    });
   }
 });
 
@@ -46,7 +49,9 @@ test('the guarded lookup judges the address a name resolves to when connecting (
   const lookup = guardedLookup({ allowPrivateNetworks: false });
   const outcome = await new Promise<{ err: any; address: unknown }>((resolve) => lookup('localhost', {}, (err, address) => resolve({ err, address })));
   expect(outcome.err).toMatchObject({ code: 'EPRIVATEADDRESS' });
-  const allowed = await new Promise<{ err: any; address: unknown }>((resolve) => guardedLookup({ allowPrivateNetworks: true })('localhost', {}, (err, address) => resolve({ err, address })));
+  const allowed = await new Promise<{ err: any; address: unknown }>((resolve) =>
+    guardedLookup({ allowPrivateNetworks: true })('localhost', {}, (err, address) => resolve({ err, address })),
+  );
   expect(allowed.err).toBeNull();
 });
 

@@ -3,7 +3,9 @@ import { createLogger, errWithoutSql } from '../../gateway/logger';
 
 /** Driver errors reach the log with their reason and code, never with the statement and its values. */
 test('a driver error is logged without its statement or values', () => {
-  const driver: any = new Error('insert into "audio_entries" ("hash", "original_text") values (\'abc\', \'secret text of a user\') - unsupported Unicode escape sequence');
+  const driver: any = new Error(
+    'insert into "audio_entries" ("hash", "original_text") values (\'abc\', \'secret text of a user\') - unsupported Unicode escape sequence',
+  );
   driver.code = '22P05';
   driver.sql = 'insert into "audio_entries" ... values ($1, $2)';
   driver.params = ['abc', 'secret text of a user'];

@@ -192,7 +192,9 @@ describe('provider_c (Azure-style)', () => {
     expect(providerCSsml({ ...base, speed: 1, pitch: 0 })).toBe(
       "<speak version='1.0' xmlns='http://www.w3.org/2001/10/synthesis' xml:lang='en-US'><voice name='en-US-JennyNeural'>Hi.</voice></speak>",
     );
-    expect(providerCSsml({ ...base, speed: 0.75, pitch: -60, language: 'en-GB' })).toContain("xml:lang='en-GB'><voice name='en-US-JennyNeural'><prosody rate='-25%' pitch='-12st'>Hi.</prosody>");
+    expect(providerCSsml({ ...base, speed: 0.75, pitch: -60, language: 'en-GB' })).toContain(
+      "xml:lang='en-GB'><voice name='en-US-JennyNeural'><prosody rate='-25%' pitch='-12st'>Hi.</prosody>",
+    );
   });
 
   test('sends the documented request with escaped SSML', async () => {

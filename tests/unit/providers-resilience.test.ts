@@ -4,14 +4,7 @@ import { probe } from '../../domain/tts/audio';
 import { ProviderA } from '../../domain/tts/providers/provider-a';
 import type { UpstreamFailureRecord } from '../../domain/tts/providers/http-client';
 import type { SynthesisRequest } from '../../domain/tts/providers/provider';
-import {
-  backoffDelayMs,
-  CircuitBreaker,
-  parseRetryAfter,
-  resolveResilience,
-  Semaphore,
-  type ResilienceOptions,
-} from '../../domain/tts/providers/resilience';
+import { backoffDelayMs, CircuitBreaker, parseRetryAfter, resolveResilience, Semaphore, type ResilienceOptions } from '../../domain/tts/providers/resilience';
 import { audioReply, sampleAudio, startFakeVendor, type FakeVendor } from '../helpers/fake-vendor';
 import { failureOf } from '../helpers/expect-failure';
 
@@ -32,7 +25,12 @@ const REQ: SynthesisRequest = { text: 'Hello there.', voice: 'alloy', speed: 1, 
 const reported: UpstreamFailureRecord[] = [];
 
 function providerA(vendor: FakeVendor, overrides: Partial<ResilienceOptions> = {}) {
-  return new ProviderA({ apiKey: 'sk-secret-key-123', baseUrl: vendor.url, resilience: resolveResilience(FAST, overrides), onFailure: (f) => reported.push(f) });
+  return new ProviderA({
+    apiKey: 'sk-secret-key-123',
+    baseUrl: vendor.url,
+    resilience: resolveResilience(FAST, overrides),
+    onFailure: (f) => reported.push(f),
+  });
 }
 
 describe('retry timing', () => {

@@ -34,7 +34,8 @@ afterAll(async () => {
   await vendor.close();
 });
 
-const providerA = (overrides: Partial<ResilienceOptions> = {}) => new ProviderA({ apiKey: 'k', baseUrl: vendor.url, resilience: resolveResilience(FAST, overrides) });
+const providerA = (overrides: Partial<ResilienceOptions> = {}) =>
+  new ProviderA({ apiKey: 'k', baseUrl: vendor.url, resilience: resolveResilience(FAST, overrides) });
 
 function gate() {
   let open!: () => void;
@@ -68,7 +69,10 @@ test('the first bytes are handed on while the vendor still holds the rest; the w
   const wav = await streamingWav();
   const rest = gate();
   let restSent = false;
-  vendor.reset(() => ({ status: 200, parts: [{ bytes: wav.subarray(0, 2000) }, { after: rest.promise, bytes: wav.subarray(2000), sent: () => (restSent = true) }] }));
+  vendor.reset(() => ({
+    status: 200,
+    parts: [{ bytes: wav.subarray(0, 2000) }, { after: rest.promise, bytes: wav.subarray(2000), sent: () => (restSent = true) }],
+  }));
   const stream = providerA().synthesizeStream(REQ);
   let restSentAtFirst: boolean | undefined;
   const { parts, error } = await consume(stream, () => {

@@ -52,7 +52,9 @@ test('every variable the Limits table names has the default the table says', () 
     expect([name, defaults[name]]).toEqual([name, value]);
     checked.push(name);
   }
-  expect(checked).toEqual(expect.arrayContaining(['API_RATE_LIMIT', 'TTS_CHARS_PER_MINUTE', 'READ_MODEL_CACHE_BYTES', 'AUDIO_HOT_CACHE_BYTES', 'GRAPHQL_MAX_RESULT_BYTES']));
+  expect(checked).toEqual(
+    expect.arrayContaining(['API_RATE_LIMIT', 'TTS_CHARS_PER_MINUTE', 'READ_MODEL_CACHE_BYTES', 'AUDIO_HOT_CACHE_BYTES', 'GRAPHQL_MAX_RESULT_BYTES']),
+  );
 });
 
 test('the fixed limits README states are the ones the code enforces', () => {
@@ -66,10 +68,14 @@ test('the fixed limits README states are the ones the code enforces', () => {
   expect(everyMention(/JSON(?: bodies)? ≤ (\d+) MB/g)).toEqual(expect.arrayContaining([Number(MAX_JSON_BODY.replace('mb', ''))]));
   expect(MAX_JSON_BODY).toBe('1mb');
   expect(LIMITS).toContain(`| tRPC batch | calls in one batch | ${TRPC_MAX_BATCH} |`);
-  expect(LIMITS).toContain(`depth ${GRAPHQL_LIMITS.maxDepth}, aliases ${GRAPHQL_LIMITS.maxAliases}, tokens ${GRAPHQL_LIMITS.maxTokens.toLocaleString('en-US')}, directives ${GRAPHQL_LIMITS.maxDirectives}`);
+  expect(LIMITS).toContain(
+    `depth ${GRAPHQL_LIMITS.maxDepth}, aliases ${GRAPHQL_LIMITS.maxAliases}, tokens ${GRAPHQL_LIMITS.maxTokens.toLocaleString('en-US')}, directives ${GRAPHQL_LIMITS.maxDirectives}`,
+  );
   expect(LIMITS).toContain(`| ${GRAPHQL_LIMITS.maxCost.toLocaleString('en-US')} |`);
   expect(LIMITS).toContain(`(${DEFAULT_MAX_RESULT_BYTES / 1024 ** 2} MiB)`);
-  expect(LIMITS).toContain(`≤ ${GRAPHQL_WS_MAX_PAYLOAD_BYTES / 1024} KiB (GraphQL); ≤ ${WS_LIMITS.maxPayloadBytes / 1024} KiB at ≤ ${WS_LIMITS.messagesPerSecond} messages/s (dashboard)`);
+  expect(LIMITS).toContain(
+    `≤ ${GRAPHQL_WS_MAX_PAYLOAD_BYTES / 1024} KiB (GraphQL); ≤ ${WS_LIMITS.maxPayloadBytes / 1024} KiB at ≤ ${WS_LIMITS.messagesPerSecond} messages/s (dashboard)`,
+  );
 });
 
 test('every variable the configuration reads is documented in README', () => {
@@ -122,7 +128,22 @@ test('every default the configuration table states is the one the configuration 
     });
   }
   expect(checked).toEqual(
-    expect.arrayContaining(['PORT', 'HOST', 'DATA_DIR', 'LOG_LEVEL', 'WEBHOOK_MAX_PER_KEY', 'EMBEDDED_DATABASE_RESTART_MS', 'DATABASE_HANG_MS', 'PROVIDER_TIMEOUT_MS', 'PROVIDER_MAX_ATTEMPTS', 'PROVIDER_COOLDOWN_MS', 'AUDIO_HOT_CACHE_BYTES', 'READ_MODEL_CACHE_BYTES', 'GRAPHQL_MAX_RESULT_BYTES', 'NODE_ENV']),
+    expect.arrayContaining([
+      'PORT',
+      'HOST',
+      'DATA_DIR',
+      'LOG_LEVEL',
+      'WEBHOOK_MAX_PER_KEY',
+      'EMBEDDED_DATABASE_RESTART_MS',
+      'DATABASE_HANG_MS',
+      'PROVIDER_TIMEOUT_MS',
+      'PROVIDER_MAX_ATTEMPTS',
+      'PROVIDER_COOLDOWN_MS',
+      'AUDIO_HOT_CACHE_BYTES',
+      'READ_MODEL_CACHE_BYTES',
+      'GRAPHQL_MAX_RESULT_BYTES',
+      'NODE_ENV',
+    ]),
   );
   // Every variable with a default is checked, but those the table states as a formula.
   expect(Object.keys(defaults).filter((name) => !checked.includes(name))).toEqual([]);
@@ -132,10 +153,16 @@ test('the limits README states in prose and in the Limits table are the constant
   const r = DEFAULT_RESILIENCE;
   expect(README).toContain(`every upstream attempt has a\n${r.timeoutMs / 1000} s timeout and a call makes up to ${r.maxAttempts} attempts`);
   expect(README).toContain(`\`Retry-After\`\nhonoured up to ${r.maxRetryAfterMs / 1000} s)`);
-  expect(README).toContain(`(opens after ${r.failureThreshold} consecutive failures, tries again after ${r.cooldownMs / 1000} s) and at most ${r.maxConcurrency} calls in flight`);
-  expect(LIMITS).toContain(`chunks made ${CHUNK_CONCURRENCY} at once and at most ${CHUNK_CONCURRENCY} ahead of the encoder; the encoder fed in blocks of ${ENCODER_BLOCK_SAMPLES.toLocaleString('en-US')} samples`);
+  expect(README).toContain(
+    `(opens after ${r.failureThreshold} consecutive failures, tries again after ${r.cooldownMs / 1000} s) and at most ${r.maxConcurrency} calls in flight`,
+  );
+  expect(LIMITS).toContain(
+    `chunks made ${CHUNK_CONCURRENCY} at once and at most ${CHUNK_CONCURRENCY} ahead of the encoder; the encoder fed in blocks of ${ENCODER_BLOCK_SAMPLES.toLocaleString('en-US')} samples`,
+  );
   const g = DEFAULT_GATE_SETTINGS;
-  expect(LIMITS).toContain(`a receiver failing ${g.breakerThreshold} times in a row is left alone ${g.cooldownMs / 1000} s (doubling to ${g.maxCooldownMs / 60_000} min), and gets a ${g.shortTimeoutMs / 1000} s timeout after ${g.shortTimeoutAfter} failures`);
+  expect(LIMITS).toContain(
+    `a receiver failing ${g.breakerThreshold} times in a row is left alone ${g.cooldownMs / 1000} s (doubling to ${g.maxCooldownMs / 60_000} min), and gets a ${g.shortTimeoutMs / 1000} s timeout after ${g.shortTimeoutAfter} failures`,
+  );
   expect(LIMITS).toContain(`\`WEBHOOK_MAX_PER_KEY\` (${configDefaults().WEBHOOK_MAX_PER_KEY as number}); ${g.perReceiver}; ${g.perOwner} |`);
   const slots = new Set(Object.values(DEFAULT_HEAVY_SLOTS));
   expect(slots.size).toBe(1);
@@ -144,6 +171,8 @@ test('the limits README states in prose and in the Limits table are the constant
   expect(PLAN_LIMITS.enterprise).toBe(Infinity);
   expect(LIMITS).toContain(`nested more than ${MAX_DOCUMENT_NESTING} deep`);
   // The summary under Security repeats the GraphQL document limits.
-  expect(README).toContain(`GraphQL depth ≤ ${GRAPHQL_LIMITS.maxDepth}, aliases ≤ ${GRAPHQL_LIMITS.maxAliases},\nlist-aware cost ≤ ${GRAPHQL_LIMITS.maxCost.toLocaleString('en-US')}`);
+  expect(README).toContain(
+    `GraphQL depth ≤ ${GRAPHQL_LIMITS.maxDepth}, aliases ≤ ${GRAPHQL_LIMITS.maxAliases},\nlist-aware cost ≤ ${GRAPHQL_LIMITS.maxCost.toLocaleString('en-US')}`,
+  );
   expect(README).toContain(`tokens ≤ ${GRAPHQL_LIMITS.maxTokens.toLocaleString('en-US')}`);
 });

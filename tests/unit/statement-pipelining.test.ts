@@ -31,7 +31,8 @@ afterAll(async () => {
 const em = () => db.orm.em.fork() as EntityManager;
 const sql = <T = any>(text: string, params: unknown[] = []) => db.orm.em.getConnection().execute<T[]>(text, params);
 const inTx = (tx: EntityManager, text: string, method: 'all' | 'run' = 'all') => tx.getConnection().execute(text, [], method, tx.getTransactionContext());
-const notes = async (from: number, to: number) => (await sql(`select id, note from pipelining_t where id between ${from} and ${to} order by id`)).map((r) => `${r.id}:${r.note}`);
+const notes = async (from: number, to: number) =>
+  (await sql(`select id, note from pipelining_t where id between ${from} and ${to} order by id`)).map((r) => `${r.id}:${r.note}`);
 
 /** Messages sent to the database (pg's `Client#query` calls) while `work` runs. */
 async function messagesDuring(work: () => Promise<unknown>): Promise<string[]> {

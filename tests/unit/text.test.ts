@@ -98,9 +98,7 @@ describe('normalizeContent', () => {
   });
 
   it('is idempotent', () => {
-    const samples = [
-      'Hello, World!', '“Quoted” — text…', 'A  B\n\nC', "It's 5 o'clock?!", '« Bonjour » !', 'x -- y', 'a . . . b',
-    ];
+    const samples = ['Hello, World!', '“Quoted” — text…', 'A  B\n\nC', "It's 5 o'clock?!", '« Bonjour » !', 'x -- y', 'a . . . b'];
     for (const sample of samples) {
       const once = normalizeContent(sample);
       expect(normalizeContent(once)).toBe(once);
@@ -111,10 +109,52 @@ describe('normalizeContent', () => {
 describe('form invariants (property)', () => {
   const typographic = fc.string({
     unit: fc.constantFrom(
-      'a', 'B', 'é', '1', ' ', '  ', '\n', '\t', '\u00A0', '\u200B', '.', ',', '!', '?', ';', ':', '-', '--', '—', '–',
-      '…', '"', "'", '“', '”', '‘', '’', '«', '»', '(', ')', '%', '$',
+      'a',
+      'B',
+      'é',
+      '1',
+      ' ',
+      '  ',
+      '\n',
+      '\t',
+      '\u00A0',
+      '\u200B',
+      '.',
+      ',',
+      '!',
+      '?',
+      ';',
+      ':',
+      '-',
+      '--',
+      '—',
+      '–',
+      '…',
+      '"',
+      "'",
+      '“',
+      '”',
+      '‘',
+      '’',
+      '«',
+      '»',
+      '(',
+      ')',
+      '%',
+      '$',
       // Markup-significant characters (entities excepted: they are decoded exactly once by design).
-      '<', '>', '*', '_', '[', ']', '#', '`', '~', '/', 'amp', '=',
+      '<',
+      '>',
+      '*',
+      '_',
+      '[',
+      ']',
+      '#',
+      '`',
+      '~',
+      '/',
+      'amp',
+      '=',
     ),
     maxLength: 60,
   });
@@ -134,11 +174,83 @@ describe('form invariants (property)', () => {
   const spokenToken = fc.oneof(
     fc.stringMatching(/^[A-Za-z]{1,8}$/),
     fc.constantFrom(
-      'Dr.', 'St.', 'Mr', 'etc.', 'e.g.', 'U.S.', 'No.', '$5.50', '€3', '50%', '3 km', '1st', '1,000', '-2', '3.14',
-      '10:30', '5 p.m.', '1990s', '5-10', '&', '+', '=', '@', 'a@b.com', '"', '(', ')', '-', ':', ';', ',', '.', '!', '?',
-      'Jan.', '#1', '£2.05', '¥3', '-4°C', '5 in', 'in', 'J.', '...', '?!', "'90s", '12 in.', '$2bn', '$3k', 'Prof.', 'Ms',
-      'a.m.', '1.2.3', 'x.Com', '*', '_', '~', '<', '/', 'ETC.', '60 km/h', '007', '.5', '1/2', '—', '«', '»', '’',
-      '~~~', '***', '>', '#', '===', '`', '[', ']', '_a_', '*b*',
+      'Dr.',
+      'St.',
+      'Mr',
+      'etc.',
+      'e.g.',
+      'U.S.',
+      'No.',
+      '$5.50',
+      '€3',
+      '50%',
+      '3 km',
+      '1st',
+      '1,000',
+      '-2',
+      '3.14',
+      '10:30',
+      '5 p.m.',
+      '1990s',
+      '5-10',
+      '&',
+      '+',
+      '=',
+      '@',
+      'a@b.com',
+      '"',
+      '(',
+      ')',
+      '-',
+      ':',
+      ';',
+      ',',
+      '.',
+      '!',
+      '?',
+      'Jan.',
+      '#1',
+      '£2.05',
+      '¥3',
+      '-4°C',
+      '5 in',
+      'in',
+      'J.',
+      '...',
+      '?!',
+      "'90s",
+      '12 in.',
+      '$2bn',
+      '$3k',
+      'Prof.',
+      'Ms',
+      'a.m.',
+      '1.2.3',
+      'x.Com',
+      '*',
+      '_',
+      '~',
+      '<',
+      '/',
+      'ETC.',
+      '60 km/h',
+      '007',
+      '.5',
+      '1/2',
+      '—',
+      '«',
+      '»',
+      '’',
+      '~~~',
+      '***',
+      '>',
+      '#',
+      '===',
+      '`',
+      '[',
+      ']',
+      '_a_',
+      '*b*',
     ),
   );
   const spokenText = fc.array(spokenToken, { maxLength: 20 }).map((tokens) => tokens.join(' '));
@@ -156,8 +268,14 @@ describe('form invariants (property)', () => {
 
   it('stays fast on pathological input', () => {
     const inputs = [
-      '<a' + ' '.repeat(50_000), '['.repeat(50_000), '.'.repeat(50_000), ' '.repeat(50_000) + 'x',
-      '*a '.repeat(20_000), 'St. '.repeat(10_000), '1,'.repeat(25_000), '<![CDATA['.repeat(5_000),
+      '<a' + ' '.repeat(50_000),
+      '['.repeat(50_000),
+      '.'.repeat(50_000),
+      ' '.repeat(50_000) + 'x',
+      '*a '.repeat(20_000),
+      'St. '.repeat(10_000),
+      '1,'.repeat(25_000),
+      '<![CDATA['.repeat(5_000),
     ];
     const started = Date.now();
     for (const input of inputs) {
@@ -188,8 +306,17 @@ describe('number words', () => {
   });
 
   it.each([
-    ['1', 'first'], ['2', 'second'], ['3', 'third'], ['4', 'fourth'], ['5', 'fifth'], ['8', 'eighth'],
-    ['9', 'ninth'], ['12', 'twelfth'], ['20', 'twentieth'], ['21', 'twenty-first'], ['100', 'one hundredth'],
+    ['1', 'first'],
+    ['2', 'second'],
+    ['3', 'third'],
+    ['4', 'fourth'],
+    ['5', 'fifth'],
+    ['8', 'eighth'],
+    ['9', 'ninth'],
+    ['12', 'twelfth'],
+    ['20', 'twentieth'],
+    ['21', 'twenty-first'],
+    ['100', 'one hundredth'],
   ])('integerToOrdinalWords(%s) = %s', (digits, words) => {
     expect(integerToOrdinalWords(digits)).toBe(words);
   });
@@ -326,8 +453,11 @@ describe('toSpokenForm', () => {
 
   it('is idempotent', () => {
     const samples = [
-      'Dr. Smith paid $5.50 & left.', 'At 10:00 a.m. on Jan. 5, 2024!', 'The U.S. is 3.14 km wide?',
-      'It costs €1,234.56 - approx.', 'Call me@example.com, etc. Then stop.',
+      'Dr. Smith paid $5.50 & left.',
+      'At 10:00 a.m. on Jan. 5, 2024!',
+      'The U.S. is 3.14 km wide?',
+      'It costs €1,234.56 - approx.',
+      'Call me@example.com, etc. Then stop.',
     ];
     for (const sample of samples) {
       const once = toSpokenForm(sample);
@@ -369,9 +499,7 @@ describe('chunkText', () => {
   });
 
   it('closes a chunk once it reaches minChars', () => {
-    expect(chunkText('One. Two. Three. Four. Five six seven.', { maxChars: 20, minChars: 5 })).toEqual([
-      'One. Two.', 'Three.', 'Four.', 'Five six seven.',
-    ]);
+    expect(chunkText('One. Two. Three. Four. Five six seven.', { maxChars: 20, minChars: 5 })).toEqual(['One. Two.', 'Three.', 'Four.', 'Five six seven.']);
   });
 
   it('merges a short tail into the previous chunk when it fits', () => {
@@ -391,9 +519,7 @@ describe('chunkText', () => {
   });
 
   it('does not split abbreviations or decimals', () => {
-    expect(chunkText('Dr. Smith earned 3.14 dollars. Then left.', { maxChars: 31, minChars: 1 })).toEqual([
-      'Dr. Smith earned 3.14 dollars.', 'Then left.',
-    ]);
+    expect(chunkText('Dr. Smith earned 3.14 dollars. Then left.', { maxChars: 31, minChars: 1 })).toEqual(['Dr. Smith earned 3.14 dollars.', 'Then left.']);
   });
 
   it('never cuts a surrogate pair', () => {
@@ -412,9 +538,7 @@ describe('chunkText', () => {
     fc.constantFrom('Dr.', 'Mr.', 'e.g.', 'U.S.', 'etc.', '3.14', 'J.', '1,234', 'end.', 'why?', 'wow!', 'so,', 'yes;', '-', '"Hi."', '(ok.)', '…', '😀'),
   );
   const separator = fc.constantFrom(' ', '  ', '\n', '\n\n', '\t', ' \n \n ', '\u00A0');
-  const text = fc
-    .array(fc.tuple(token, separator), { minLength: 0, maxLength: 80 })
-    .map((parts) => parts.map(([word, sep]) => word + sep).join(''));
+  const text = fc.array(fc.tuple(token, separator), { minLength: 0, maxLength: 80 }).map((parts) => parts.map(([word, sep]) => word + sep).join(''));
 
   it('reproduces the collapsed text when chunks are joined with spaces (property)', () => {
     fc.assert(
@@ -514,9 +638,7 @@ describe('hashing', () => {
     const plain = canonicalOptions(BASE_OPTIONS);
     expect(canonicalOptions({ ...BASE_OPTIONS, emotion: {} })).toBe(plain);
     expect(canonicalOptions({ ...BASE_OPTIONS, emotion: { energy: undefined }, pitch: undefined })).toBe(plain);
-    expect(plain).toBe(
-      '{"format":"mp3","language":"en-us","provider":"acme","quality":"standard","speed":1,"voice":"nova"}',
-    );
+    expect(plain).toBe('{"format":"mp3","language":"en-us","provider":"acme","quality":"standard","speed":1,"voice":"nova"}');
   });
 
   it('treats language tags case-insensitively', () => {

@@ -6,7 +6,9 @@ import { inputOf, procedure, router } from '../init';
 
 /** Traceability, report verification and signatures, and the release gate. */
 export const assuranceRouter = router({
-  traceability: procedure.input(inputOf(TraceabilityQuery.omit({ format: true }))).query(({ ctx, input }) => ctx.services.traceability.matrix(ctx.domain, input)),
+  traceability: procedure
+    .input(inputOf(TraceabilityQuery.omit({ format: true })))
+    .query(({ ctx, input }) => ctx.services.traceability.matrix(ctx.domain, input)),
   /** A mutation only so the file travels in a POST body (a query's input is in the URL); it changes nothing. */
   verifyReport: procedure
     .input(inputOf(z.object({ reportId: z.string(), contentBase64: z.string() })))

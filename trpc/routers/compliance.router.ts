@@ -16,7 +16,9 @@ const byFramework = checkedAs<{ framework: FrameworkId }>(z.object({ framework: 
 
 /** Requirements, compliance status, findings and the framework catalogue. */
 export const complianceRouter = router({
-  requirements: procedure.input(inputOf(ListRequirementsQuery.optional())).query(({ ctx, input }) => ctx.services.requirements.list(ctx.domain, input ?? {}, { detail: true })),
+  requirements: procedure
+    .input(inputOf(ListRequirementsQuery.optional()))
+    .query(({ ctx, input }) => ctx.services.requirements.list(ctx.domain, input ?? {}, { detail: true })),
   requirement: procedure.input(byId).query(({ ctx, input }) => ctx.services.requirements.get(ctx.domain, input.id)),
   createRequirement: procedure.input(inputOf(CreateRequirementInput)).mutation(({ ctx, input }) => ctx.services.requirements.create(ctx.domain, input)),
   updateRequirement: procedure
@@ -37,7 +39,14 @@ export const complianceRouter = router({
     .input(inputOf(z.object({ updates: z.array(BatchStatusItem) })))
     .mutation(({ ctx, input }) => ctx.services.requirements.batchUpdateStatus(ctx.domain, input)),
   complianceStatus: procedure
-    .input(inputOf(z.object({ framework: z.enum(SUPPORTED_FRAMEWORKS) }).partial().optional()))
+    .input(
+      inputOf(
+        z
+          .object({ framework: z.enum(SUPPORTED_FRAMEWORKS) })
+          .partial()
+          .optional(),
+      ),
+    )
     .query(({ ctx, input }) => ctx.services.complianceStatus.getStatus(ctx.domain, input?.framework)),
   frameworkStatus: procedure.input(byFramework).query(({ ctx, input }) => ctx.services.complianceStatus.frameworkStatus(ctx.domain, input.framework)),
   assess: procedure.input(byFramework).mutation(({ ctx, input }) => ctx.services.complianceStatus.assess(ctx.domain, input.framework)),

@@ -10,11 +10,17 @@ const byReportId = z.object({ reportId: z.string() });
 
 /** Reports, dashboard, webhooks and live compliance events. */
 export const liveRouter = router({
-  requestComplianceReport: procedure.input(inputOf(ComplianceReportRequest)).mutation(({ ctx, input }) => ctx.services.reports.requestCompliance(ctx.domain, input)),
+  requestComplianceReport: procedure
+    .input(inputOf(ComplianceReportRequest))
+    .mutation(({ ctx, input }) => ctx.services.reports.requestCompliance(ctx.domain, input)),
   complianceReport: procedure.input(inputOf(byReportId)).query(({ ctx, input }) => ctx.services.reports.getCompliance(ctx.domain, input?.reportId)),
-  requestDashboardReport: procedure.input(inputOf(DashboardReportRequest)).mutation(({ ctx, input }) => ctx.services.reports.requestDashboard(ctx.domain, input)),
+  requestDashboardReport: procedure
+    .input(inputOf(DashboardReportRequest))
+    .mutation(({ ctx, input }) => ctx.services.reports.requestDashboard(ctx.domain, input)),
   dashboardReport: procedure.input(inputOf(byReportId)).query(({ ctx, input }) => ctx.services.reports.getDashboard(ctx.domain, input?.reportId)),
-  dashboardReports: procedure.input(inputOf(z.object({ limit: z.number().int().optional() }).optional())).query(({ ctx, input }) => ctx.services.reports.listDashboard(ctx.domain, input ?? {})),
+  dashboardReports: procedure
+    .input(inputOf(z.object({ limit: z.number().int().optional() }).optional()))
+    .query(({ ctx, input }) => ctx.services.reports.listDashboard(ctx.domain, input ?? {})),
   dashboardMetrics: procedure.query(({ ctx }) => ctx.services.dashboard.metrics(ctx.domain)),
   dashboardStatus: procedure.query(({ ctx }) => ctx.services.dashboard.status(ctx.domain)),
   dashboardHistory: procedure.input(inputOf(HistoryQuery.optional())).query(({ ctx, input }) => ctx.services.dashboard.history(ctx.domain, input ?? {})),
@@ -28,10 +34,12 @@ export const liveRouter = router({
   // promises per event per subscriber. tRPC's own generator may be parked in our
   // next() when the client goes away, so the abort ends the iterator, which resolves that next().
   // A key that stops being valid (revoked, expired, permission lost) ends the stream with that error.
-  complianceEvents: procedure.input(inputOf(z.object({ types: z.array(z.enum(COMPLIANCE_EVENT_TYPES)).optional() }).optional())).subscription(({ ctx, input, signal }) => {
-    const events = trpcErrorsOf(subscribeComplianceEvents(ctx.domain, ctx.services.bus, ctx.services.principals, input?.types ?? null));
-    if (signal?.aborted) void events.return?.();
-    else signal?.addEventListener('abort', () => void events.return?.(), { once: true });
-    return events;
-  }),
+  complianceEvents: procedure
+    .input(inputOf(z.object({ types: z.array(z.enum(COMPLIANCE_EVENT_TYPES)).optional() }).optional()))
+    .subscription(({ ctx, input, signal }) => {
+      const events = trpcErrorsOf(subscribeComplianceEvents(ctx.domain, ctx.services.bus, ctx.services.principals, input?.types ?? null));
+      if (signal?.aborted) void events.return?.();
+      else signal?.addEventListener('abort', () => void events.return?.(), { once: true });
+      return events;
+    }),
 });

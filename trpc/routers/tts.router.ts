@@ -31,7 +31,9 @@ export const ttsRouter = router({
   hashInfo: procedure.input(inputOf(withOptionsContract(HashRequestSchema))).query(({ ctx, input }) => ctx.services.tts.hashes.hashInfo(ctx.domain, input)),
   hashLookup: procedure.input(inputOf(withOptionsContract(HashLookupSchema))).query(({ ctx, input }) => ctx.services.tts.hashes.hashLookup(ctx.domain, input)),
   hashExists: procedure.input(inputOf(withOptionsContract(HashExistsSchema))).query(({ ctx, input }) => ctx.services.tts.hashes.hashExists(ctx.domain, input)),
-  deleteCacheEntry: procedure.input(z.object({ hash: z.string() })).mutation(({ ctx, input }) => ctx.services.tts.cache.deleteCacheEntry(ctx.domain, input.hash)),
+  deleteCacheEntry: procedure
+    .input(z.object({ hash: z.string() }))
+    .mutation(({ ctx, input }) => ctx.services.tts.cache.deleteCacheEntry(ctx.domain, input.hash)),
   cacheStats: procedure.query(({ ctx }) => ctx.services.tts.cache.cacheStats(ctx.domain)),
   clearCache: procedure.mutation(({ ctx }) => ctx.services.tts.cache.clearCache(ctx.domain)),
   providerStats: procedure.query(({ ctx }) => ctx.services.tts.catalogue.providerStats(ctx.domain)),

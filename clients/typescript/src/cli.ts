@@ -45,7 +45,10 @@ async function gate(argv: string[], out: (s: string) => void): Promise<number> {
     return 0;
   }
   if (!values.framework) throw new UsageError('--framework is required');
-  for (const [flag, v] of [['--min-score', values['min-score']], ['--max-open-findings', values['max-open-findings']]] as const) {
+  for (const [flag, v] of [
+    ['--min-score', values['min-score']],
+    ['--max-open-findings', values['max-open-findings']],
+  ] as const) {
     if (v !== undefined && (v.trim() === '' || Number.isNaN(Number(v)))) throw new UsageError(`${flag} must be a number, got '${v}'`);
   }
   const base = (values.url ?? process.env.GATEWAY_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
@@ -58,7 +61,9 @@ async function gate(argv: string[], out: (s: string) => void): Promise<number> {
   if (!answer || typeof answer.passed !== 'boolean') throw new Error(`unexpected answer from ${base}/v1/compliance/gate`);
   if (values.json) out(JSON.stringify(answer, null, 2));
   else {
-    out(`${answer.passed ? 'PASS' : 'FAIL'} ${answer.framework}${answer.score !== undefined ? `: score ${answer.score}` : ''}${answer.status ? ` (${answer.status})` : ''}`);
+    out(
+      `${answer.passed ? 'PASS' : 'FAIL'} ${answer.framework}${answer.score !== undefined ? `: score ${answer.score}` : ''}${answer.status ? ` (${answer.status})` : ''}`,
+    );
     for (const c of answer.checks ?? []) out(`  ${c.passed ? 'ok  ' : 'FAIL'} ${c.message}`);
     if (!answer.checks) for (const r of answer.reasons) out(`  FAIL ${r}`);
   }
@@ -78,7 +83,8 @@ export async function main(argv = process.argv.slice(2), out = (s: string) => co
     throw new UsageError(`unknown command '${command}'`);
   } catch (e) {
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith?.('ERR_PARSE_ARGS')) err(`${(e as Error).message}\n\n${USAGE}`);
-    else if (e instanceof GatewayError) err(`gateway refused: ${e.code}: ${e.message}${e.fields.length ? ` (${e.fields.map((f) => `${f.field}: ${f.message}`).join('; ')})` : ''}`);
+    else if (e instanceof GatewayError)
+      err(`gateway refused: ${e.code}: ${e.message}${e.fields.length ? ` (${e.fields.map((f) => `${f.field}: ${f.message}`).join('; ')})` : ''}`);
     else err(`could not ask the gate: ${(e as Error).message}${(e as { cause?: Error }).cause ? ` (${(e as { cause: Error }).cause.message})` : ''}`);
     return 2;
   }

@@ -100,7 +100,8 @@ export function dashboardEvents(baseUrl: string, apiKey: string | undefined, opt
         }
       })();
       const e = parsed?.error;
-      if (status === 401 || status === 403) fail(errorFor(e?.code ?? (status === 401 ? 'AUTHENTICATION_ERROR' : 'AUTHORIZATION_ERROR'), e?.message ?? `HTTP ${status}`, { status }));
+      if (status === 401 || status === 403)
+        fail(errorFor(e?.code ?? (status === 401 ? 'AUTHENTICATION_ERROR' : 'AUTHORIZATION_ERROR'), e?.message ?? `HTTP ${status}`, { status }));
     };
     s.onclose = (code, reason) => {
       if (socket === s) socket = null;
@@ -124,4 +125,3 @@ export function dashboardEvents(baseUrl: string, apiKey: string | undefined, opt
   };
   return iterator;
 }
-

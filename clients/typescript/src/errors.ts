@@ -104,19 +104,43 @@ export function errorFromEnvelope(status: number, body: unknown, headers?: Heade
   const retry = Number(headers?.get('retry-after'));
   const retryAfterSeconds = Number.isFinite(retry) && retry >= 0 && headers?.get('retry-after') ? retry : undefined;
   if (!e || typeof e !== 'object') {
-    const code = status === 401 ? 'AUTHENTICATION_ERROR' : status === 403 ? 'AUTHORIZATION_ERROR' : status === 404 ? 'NOT_FOUND' : status === 429 ? 'RATE_LIMIT_EXCEEDED' : status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_ERROR';
+    const code =
+      status === 401
+        ? 'AUTHENTICATION_ERROR'
+        : status === 403
+          ? 'AUTHORIZATION_ERROR'
+          : status === 404
+            ? 'NOT_FOUND'
+            : status === 429
+              ? 'RATE_LIMIT_EXCEEDED'
+              : status >= 500
+                ? 'INTERNAL_ERROR'
+                : 'VALIDATION_ERROR';
     return errorFor(code, `HTTP ${status}`, { status, retryAfterSeconds, requestId: headers?.get('x-request-id') ?? undefined });
   }
   // OpenAI's envelope (/v1/audio/speech, /v1/models): `{message, type, param, code}`, the code lower-cased.
   if (typeof e.type === 'string' && 'param' in e) {
     const param = typeof e.param === 'string' ? e.param : undefined;
     const message = String(e.message ?? `HTTP ${status}`);
-    return errorFor(String(e.code ?? '').toUpperCase(), message, { status, details: {}, fields: param ? [{ field: param, message }] : [], requestId: headers?.get('x-request-id') ?? undefined, retryAfterSeconds });
+    return errorFor(String(e.code ?? '').toUpperCase(), message, {
+      status,
+      details: {},
+      fields: param ? [{ field: param, message }] : [],
+      requestId: headers?.get('x-request-id') ?? undefined,
+      retryAfterSeconds,
+    });
   }
   const details = e.details && typeof e.details === 'object' && !Array.isArray(e.details) ? (e.details as Record<string, unknown>) : {};
   const fields = Array.isArray(e.details) ? (e.details as FieldError[]) : [];
   const requestId = (e.requestId as string | undefined) ?? (details.requestId as string | undefined) ?? headers?.get('x-request-id') ?? undefined;
-  return errorFor(String(e.code ?? ''), String(e.message ?? `HTTP ${status}`), { status, details, fields, requestId, provider: (e.provider as string | null) ?? undefined, retryAfterSeconds });
+  return errorFor(String(e.code ?? ''), String(e.message ?? `HTTP ${status}`), {
+    status,
+    details,
+    fields,
+    requestId,
+    provider: (e.provider as string | null) ?? undefined,
+    retryAfterSeconds,
+  });
 }
 
 /** Narrows an unknown catch value to a gateway error, optionally of one code. */

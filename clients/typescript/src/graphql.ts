@@ -8,7 +8,8 @@ import { webSocketClass } from './websocket';
 // A plain string carries no result type; `any` as the default keeps `client.request('{ … }')` usable
 // without a cast, as graphql-request and urql do. Typed documents infer their own TResult.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type GraphqlDocument<TResult = any, TVariables = Record<string, unknown>> = string | (DocumentTypeDecoration<TResult, TVariables> & { toString(): string });
+export type GraphqlDocument<TResult = any, TVariables = Record<string, unknown>> =
+  string | (DocumentTypeDecoration<TResult, TVariables> & { toString(): string });
 
 export interface GraphqlErrorItem {
   message: string;
@@ -28,7 +29,10 @@ export class GraphqlError extends GatewayError {
 function toError(errors: readonly GraphqlErrorItem[], data: unknown, httpStatus?: number): GatewayError {
   const first = errors[0] ?? { message: 'GraphQL request failed' };
   const code = String(first.extensions?.code ?? (httpStatus && httpStatus >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_ERROR'));
-  const base = errorFor(code, first.message, { status: first.extensions?.status ?? (httpStatus && httpStatus >= 400 ? httpStatus : undefined), details: (first.extensions ?? {}) as Record<string, unknown> });
+  const base = errorFor(code, first.message, {
+    status: first.extensions?.status ?? (httpStatus && httpStatus >= 400 ? httpStatus : undefined),
+    details: (first.extensions ?? {}) as Record<string, unknown>,
+  });
   const err = new GraphqlError(base.code, base.message, { status: base.status, details: base.details });
   err.errors = [...errors];
   err.data = data ?? null;
@@ -49,10 +53,19 @@ export class GraphqlClient {
   ) {}
 
   /** A query or mutation over HTTP; errors throw a GraphqlError carrying `extensions.code`. */
-  async request<TResult, TVariables>(document: GraphqlDocument<TResult, TVariables>, variables?: TVariables, options: { signal?: AbortSignal } = {}): Promise<TResult> {
+  async request<TResult, TVariables>(
+    document: GraphqlDocument<TResult, TVariables>,
+    variables?: TVariables,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<TResult> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
-    const res = await this.fetchImpl(`${this.baseUrl}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: String(document), variables: variables ?? {} }), signal: options.signal });
+    const res = await this.fetchImpl(`${this.baseUrl}/graphql`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query: String(document), variables: variables ?? {} }),
+      signal: options.signal,
+    });
     const body = (await res.json().catch(() => null)) as { data?: TResult; errors?: GraphqlErrorItem[] } | null;
     if (!body) throw errorFor(res.status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_ERROR', `HTTP ${res.status} without a GraphQL answer`, { status: res.status });
     if (body.errors?.length) throw toError(body.errors, body.data, res.status);
@@ -86,8 +99,11 @@ export class GraphqlClient {
         } catch (err) {
           if (Array.isArray(err)) throw toError(err as GraphqlErrorItem[], null);
           const code = (err as { code?: number })?.code;
-          if (code === 4403 || code === 4401) throw errorFor(code === 4401 ? 'AUTHENTICATION_ERROR' : 'AUTHORIZATION_ERROR', `graphql-ws closed: ${(err as { reason?: string }).reason || code}`);
-          throw err instanceof Error ? err : errorFor('SERVICE_UNAVAILABLE', `graphql-ws closed: ${(err as { reason?: string })?.reason ?? String(code ?? err)}`, { status: 503 });
+          if (code === 4403 || code === 4401)
+            throw errorFor(code === 4401 ? 'AUTHENTICATION_ERROR' : 'AUTHORIZATION_ERROR', `graphql-ws closed: ${(err as { reason?: string }).reason || code}`);
+          throw err instanceof Error
+            ? err
+            : errorFor('SERVICE_UNAVAILABLE', `graphql-ws closed: ${(err as { reason?: string })?.reason ?? String(code ?? err)}`, { status: 503 });
         }
         if (r.done) return { value: undefined, done: true };
         if (r.value.errors?.length) {

@@ -1,7 +1,7 @@
 import type { WebhookEventType } from './generated/constants';
 
 /** Loaded when used, so the rest of the client bundles for browsers (webhooks are verified on servers). */
- 
+
 const crypto = (): typeof import('node:crypto') => require('node:crypto');
 
 /** A webhook delivery's body: `{id, type, data, createdAt}`. */

@@ -42,7 +42,6 @@ export function webSocketImplementation(url: string, apiKey: string | undefined)
     like.onclose?.(code, reason);
   };
   if (isNode) {
-     
     const WS = require('ws') as typeof import('ws');
     const ws = new WS(url, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} });
     ws.on('open', () => like.onopen?.());

@@ -134,7 +134,8 @@ function ApiKeys() {
       <ErrorNote error={keys.error || revoke.error} />
       {inactive ? (
         <label class="check">
-          <input type="checkbox" checked={showInactive} onChange={(e) => setShowInactive((e.target as HTMLInputElement).checked)} /> Show revoked and expired keys ({inactive})
+          <input type="checkbox" checked={showInactive} onChange={(e) => setShowInactive((e.target as HTMLInputElement).checked)} /> Show revoked and expired
+          keys ({inactive})
         </label>
       ) : null}
       <ul class="keys" aria-labelledby="keys-list-title" data-testid="api-keys">
@@ -146,10 +147,13 @@ function ApiKeys() {
                 <strong>{k.name}</strong> <code>{k.prefix}…</code> {state !== 'active' ? <span class="pill pill-failed">{state}</span> : null}
               </p>
               <p class="hint">
-                Issued by {issuer(k.issuedBy)} on {formatTime(k.createdAt)} · {state === 'revoked' ? `revoked ${formatTime(k.revokedAt)}` : k.expiresAt ? `expires ${formatTime(k.expiresAt)}` : 'never expires'} · last used{' '}
+                Issued by {issuer(k.issuedBy)} on {formatTime(k.createdAt)} ·{' '}
+                {state === 'revoked' ? `revoked ${formatTime(k.revokedAt)}` : k.expiresAt ? `expires ${formatTime(k.expiresAt)}` : 'never expires'} · last used{' '}
                 {formatTime(k.lastUsedAt)} · plan {show(k.plan)}
               </p>
-              <p class="key-permissions">{k.isAdmin ? <code>every permission (admin)</code> : k.permissions.map((p) => <code key={p}>{permissionName(p)}</code>)}</p>
+              <p class="key-permissions">
+                {k.isAdmin ? <code>every permission (admin)</code> : k.permissions.map((p) => <code key={p}>{permissionName(p)}</code>)}
+              </p>
               {state === 'active' ? (
                 confirming === k.id ? (
                   <ConfirmRevoke name={k.name} busy={revoke.busy} onConfirm={() => revoke.run(k)} onCancel={() => setConfirming(null)} />

@@ -8,23 +8,8 @@ import {
   type FindingSeverity,
   type FrameworkId,
 } from '../generated/graphql';
-import {
-  FINDING_STATUSES,
-  FRAMEWORKS,
-  frameworkName,
-  SEVERITIES,
-  show,
-} from '../catalogue';
-import {
-  ErrorNote,
-  formatTime,
-  Pager,
-  Section,
-  Select,
-  TextField,
-  useAction,
-  useLoad,
-} from '../ui';
+import { FINDING_STATUSES, FRAMEWORKS, frameworkName, SEVERITIES, show } from '../catalogue';
+import { ErrorNote, formatTime, Pager, Section, Select, TextField, useAction, useLoad } from '../ui';
 import { useCan, useLiveEvents } from '../viewer';
 
 import { useDebouncedReload, PAGE_SIZE } from './compliance-shared';
@@ -71,7 +56,9 @@ export function Findings() {
             {page.data.map((f) => (
               <FindingItem key={f.id} finding={f} onChanged={reload} />
             ))}
-            {page.data.length === 0 ? <li class="hint">{Object.keys(filter).length ? 'No findings match these filters.' : 'No audit findings recorded yet.'}</li> : null}
+            {page.data.length === 0 ? (
+              <li class="hint">{Object.keys(filter).length ? 'No findings match these filters.' : 'No audit findings recorded yet.'}</li>
+            ) : null}
           </ul>
           <Pager label="Findings" offset={offset} limit={PAGE_SIZE} total={page.pagination.total} onPage={setOffset} />
         </>
@@ -157,7 +144,10 @@ function FindingForm(props: { onDone: () => void }) {
   const [description, setDescription] = useState('');
   const [evidence, setEvidence] = useState('');
   const save = useAction(async () => {
-    const ev = evidence.split('\n').map((e) => e.trim()).filter(Boolean);
+    const ev = evidence
+      .split('\n')
+      .map((e) => e.trim())
+      .filter(Boolean);
     await gql(RecordFindingDocument, { input: { title, framework, severity, description: description || null, evidence: ev } });
     props.onDone();
   });

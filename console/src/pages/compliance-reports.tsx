@@ -1,28 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { download, gql } from '../api';
-import {
-  ReportByIdDocument,
-  RequestReportDocument,
-  type ReportRowFragment,
-  type FrameworkId,
-  type ReportFormat,
-} from '../generated/graphql';
-import {
-  FRAMEWORKS,
-  frameworkName,
-  REPORT_FORMATS,
-  show,
-} from '../catalogue';
-import {
-  ErrorNote,
-  formatBytes,
-  formatTime,
-  Section,
-  Select,
-  useAction,
-} from '../ui';
+import { ReportByIdDocument, RequestReportDocument, type ReportRowFragment, type FrameworkId, type ReportFormat } from '../generated/graphql';
+import { FRAMEWORKS, frameworkName, REPORT_FORMATS, show } from '../catalogue';
+import { ErrorNote, formatBytes, formatTime, Section, Select, useAction } from '../ui';
 import { useCan, useLiveEvents } from '../viewer';
-
 
 const REPORTS_STORAGE = 'gateway-console.reports';
 
@@ -34,7 +15,8 @@ export function Reports() {
   // The reports this tab asked for (the API lists reports only on the dashboard path).
   const [reports, setReports] = useState<ReportRowFragment[]>(() => JSON.parse(sessionStorage.getItem(REPORTS_STORAGE) ?? '[]'));
   useEffect(() => sessionStorage.setItem(REPORTS_STORAGE, JSON.stringify(reports.slice(0, 20))), [reports]);
-  const upsert = (r: ReportRowFragment) => setReports((prev) => [r, ...prev.filter((p) => p.reportId !== r.reportId)].sort((a, b) => b.createdAt.localeCompare(a.createdAt)));
+  const upsert = (r: ReportRowFragment) =>
+    setReports((prev) => [r, ...prev.filter((p) => p.reportId !== r.reportId)].sort((a, b) => b.createdAt.localeCompare(a.createdAt)));
   const refresh = async (id: string) => {
     if (!can('READ_COMPLIANCE')) return;
     const { complianceReport } = await gql(ReportByIdDocument, { reportId: id });

@@ -11,22 +11,8 @@ import {
   type RequirementStatus,
   type ValidateRequirementActionMutation,
 } from '../generated/graphql';
-import {
-  FRAMEWORKS,
-  frameworkName,
-  PRIORITIES,
-  REQUIREMENT_STATUSES,
-  show,
-} from '../catalogue';
-import {
-  ErrorNote,
-  Pager,
-  Section,
-  Select,
-  TextField,
-  useAction,
-  useLoad,
-} from '../ui';
+import { FRAMEWORKS, frameworkName, PRIORITIES, REQUIREMENT_STATUSES, show } from '../catalogue';
+import { ErrorNote, Pager, Section, Select, TextField, useAction, useLoad } from '../ui';
 import { useCan, useLiveEvents } from '../viewer';
 
 import { ANY, useDebouncedReload, PAGE_SIZE } from './compliance-shared';
@@ -195,7 +181,10 @@ function RequirementForm(props: { initial: RequirementRowFragment | null; onDone
   const [category, setCategory] = useState(r?.category ?? '');
   const [criteria, setCriteria] = useState((r?.acceptanceCriteria ?? []).join('\n'));
   const save = useAction(async () => {
-    const acceptanceCriteria = criteria.split('\n').map((c) => c.trim()).filter(Boolean);
+    const acceptanceCriteria = criteria
+      .split('\n')
+      .map((c) => c.trim())
+      .filter(Boolean);
     const common = { title, description: description || null, framework, priority, category: category || null, acceptanceCriteria };
     if (r) await gql(UpdateRequirementFormDocument, { id: r.id, input: { ...common, status } });
     else await gql(CreateRequirementFormDocument, { input: common });
@@ -218,7 +207,9 @@ function RequirementForm(props: { initial: RequirementRowFragment | null; onDone
       </div>
       <Select id="req-form-framework" label="Framework" value={framework} options={FRAMEWORKS} onChange={(v) => setFramework(v as FrameworkId)} />
       <Select id="req-form-priority" label="Priority" value={priority} options={PRIORITIES} onChange={(v) => setPriority(v as Priority)} />
-      {r ? <Select id="req-form-status" label="Status" value={status} options={REQUIREMENT_STATUSES} onChange={(v) => setStatus(v as RequirementStatus)} /> : null}
+      {r ? (
+        <Select id="req-form-status" label="Status" value={status} options={REQUIREMENT_STATUSES} onChange={(v) => setStatus(v as RequirementStatus)} />
+      ) : null}
       <TextField id="req-category" label="Category" value={category} onInput={setCategory} />
       <div class="wide">
         <TextField id="req-description" label="Description" value={description} onInput={setDescription} multiline />

@@ -9,21 +9,8 @@ import {
   type HistoryMetric,
   type HistoryPeriod,
 } from '../generated/graphql';
-import {
-  FRAMEWORKS,
-  frameworkName,
-  HISTORY_METRICS,
-  HISTORY_PERIODS,
-  eventName,
-  show,
-} from '../catalogue';
-import {
-  ErrorNote,
-  formatTime,
-  Section,
-  Select,
-  useLoad,
-} from '../ui';
+import { FRAMEWORKS, frameworkName, HISTORY_METRICS, HISTORY_PERIODS, eventName, show } from '../catalogue';
+import { ErrorNote, formatTime, Section, Select, useLoad } from '../ui';
 import { useCan, useLiveEvents, type LiveEvent } from '../viewer';
 import { HistoryChart } from './history-chart';
 
@@ -74,7 +61,8 @@ function Scores() {
                   {f.requirements.completed} done · {f.requirements.inProgress} in progress · {f.requirements.pending} pending
                 </p>
                 <p class="counts">
-                  implementation {f.scoring.implementation} · validation {f.scoring.validation} · clauses covered {f.scoring.coverage.covered}/{f.scoring.coverage.clauses}
+                  implementation {f.scoring.implementation} · validation {f.scoring.validation} · clauses covered {f.scoring.coverage.covered}/
+                  {f.scoring.coverage.clauses}
                   {f.scoring.findings.penalty ? ` · findings −${f.scoring.findings.penalty}` : ''}
                   {f.scoring.findings.cap != null ? ` (capped at ${f.scoring.findings.cap})` : ''}
                 </p>
@@ -111,7 +99,13 @@ function History() {
           ))}
         </fieldset>
         <Select id="history-metric" label="Metric" value={metric} options={HISTORY_METRICS} onChange={(v) => setMetric(v as HistoryMetric)} />
-        <Select id="history-framework" label="Framework" value={framework} options={[['', 'all'], ...FRAMEWORKS]} onChange={(v) => setFramework(v as FrameworkId | '')} />
+        <Select
+          id="history-framework"
+          label="Framework"
+          value={framework}
+          options={[['', 'all'], ...FRAMEWORKS]}
+          onChange={(v) => setFramework(v as FrameworkId | '')}
+        />
       </div>
       <ErrorNote error={error} />
       {h ? (
@@ -119,7 +113,8 @@ function History() {
           // One reading (a new project's first day) is a dot, not a trend: say so instead of drawing it.
           <div class="empty" data-testid="history-empty">
             <p>
-              <strong>Not enough history yet.</strong> The chart starts once there are readings on two different {period === 'LAST_YEAR' ? 'weeks' : 'days'}; a reading is taken each day.
+              <strong>Not enough history yet.</strong> The chart starts once there are readings on two different {period === 'LAST_YEAR' ? 'weeks' : 'days'}; a
+              reading is taken each day.
             </p>
             <p class="hint">
               {label} over {HISTORY_PERIODS.find(([p]) => p === h.period)?.[1] ?? h.period}:{' '}
@@ -130,7 +125,8 @@ function History() {
           <>
             <HistoryChart points={h.dataPoints} label={label} days={PERIOD_DAYS[period] ?? 30} />
             <p class="hint">
-              {label} over {HISTORY_PERIODS.find(([p]) => p === h.period)?.[1] ?? h.period}: average {h.averageValue}%, trend {show(h.trend)}, {h.dataPoints.length} points.
+              {label} over {HISTORY_PERIODS.find(([p]) => p === h.period)?.[1] ?? h.period}: average {h.averageValue}%, trend {show(h.trend)},{' '}
+              {h.dataPoints.length} points.
             </p>
           </>
         )
@@ -156,7 +152,12 @@ function Activity(props: { feed: LiveEvent[]; feedError: unknown }) {
   useEffect(() => setRecent(s ? s.recentActivity : null), [s]);
   useLiveEvents(['USER_ACTIVITY'], (e) => {
     const d = e.data as Record<string, unknown>;
-    const entry: ActivityEntry = { timestamp: String(d.timestamp ?? e.createdAt), type: String(d.type ?? ''), user: String(d.user ?? ''), description: String(d.description ?? '') };
+    const entry: ActivityEntry = {
+      timestamp: String(d.timestamp ?? e.createdAt),
+      type: String(d.type ?? ''),
+      user: String(d.user ?? ''),
+      description: String(d.description ?? ''),
+    };
     setRecent((prev) => (prev && !prev.some((a) => sameActivity(a, entry)) ? [entry, ...prev].slice(0, RECENT_ACTIVITY) : prev));
   });
   return (
@@ -165,7 +166,8 @@ function Activity(props: { feed: LiveEvent[]; feedError: unknown }) {
       <ErrorNote error={props.feedError} />
       {s ? (
         <p class="hint">
-          System {show(s.status)} · compliance {s.systemHealth.compliance}, monitoring {s.systemHealth.monitoring}, validation {s.systemHealth.validation} · database uptime {s.uptime}
+          System {show(s.status)} · compliance {s.systemHealth.compliance}, monitoring {s.systemHealth.monitoring}, validation {s.systemHealth.validation} ·
+          database uptime {s.uptime}
         </p>
       ) : null}
       <h3>Live events</h3>

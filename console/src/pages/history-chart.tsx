@@ -33,5 +33,12 @@ export function HistoryChart(props: { points: { timestamp: string; value: number
     };
   }, [props.points, props.label, props.days]);
   if (props.points.length === 0) return <p class="hint">No data points in this period yet.</p>;
-  return <div class="chart" ref={box} role="img" aria-label={`${props.label}: ${props.points.length} points, last ${props.points[props.points.length - 1].value}%`} />;
+  return (
+    <div
+      class="chart"
+      ref={box}
+      role="img"
+      aria-label={`${props.label}: ${props.points.length} points, last ${props.points[props.points.length - 1].value}%`}
+    />
+  );
 }

@@ -97,8 +97,20 @@ function ChoiceFields(props: { providers: Provider[]; choice: Choice; onChange: 
         onChange={(v) => pick(v as ProviderId)}
       />
       <Select id={`${props.prefix}-voice`} label="Voice" value={choice.voice} options={p.voices} onChange={(voice) => props.onChange({ ...choice, voice })} />
-      <Select id={`${props.prefix}-format`} label="Format" value={choice.format} options={p.formats.map((f) => [f, show(f)] as [string, string])} onChange={(format) => props.onChange({ ...choice, format: format as AudioFormat })} />
-      <Select id={`${props.prefix}-quality`} label="Quality" value={choice.quality} options={p.qualities.map((q) => [q, show(q)] as [string, string])} onChange={(quality) => props.onChange({ ...choice, quality: quality as Quality })} />
+      <Select
+        id={`${props.prefix}-format`}
+        label="Format"
+        value={choice.format}
+        options={p.formats.map((f) => [f, show(f)] as [string, string])}
+        onChange={(format) => props.onChange({ ...choice, format: format as AudioFormat })}
+      />
+      <Select
+        id={`${props.prefix}-quality`}
+        label="Quality"
+        value={choice.quality}
+        options={p.qualities.map((q) => [q, show(q)] as [string, string])}
+        onChange={(quality) => props.onChange({ ...choice, quality: quality as Quality })}
+      />
       <div class="field">
         <label for={`${props.prefix}-speed`}>Speed ({choice.speed.toFixed(1)}×)</label>
         <input
@@ -122,7 +134,10 @@ function initialChoice(providers: Provider[]): Choice {
   return { provider: p.name, voice: d.voice, format: d.format, quality: d.quality, speed: d.speed };
 }
 
-const inputOf = (text: string, c: Choice): GenerateInput => ({ text, options: { provider: c.provider, voice: c.voice, format: c.format, quality: c.quality, speed: c.speed } });
+const inputOf = (text: string, c: Choice): GenerateInput => ({
+  text,
+  options: { provider: c.provider, voice: c.voice, format: c.format, quality: c.quality, speed: c.speed },
+});
 
 function Playground(props: { providers: Provider[]; onGenerated: () => void }) {
   const viewer = useViewer();
@@ -141,7 +156,9 @@ function Playground(props: { providers: Provider[]; onGenerated: () => void }) {
     let live = true;
     const t = setTimeout(() => {
       gql(CostEstimateDocument, { input: inputOf(text, choice) }).then(
-        ({ estimate: e }) => live && setEstimate({ text: `${e.characterCount} characters · ${e.cost.toFixed(6)} ${e.currency} (${showId(e.provider)}, ${show(e.quality)})`, error: null }),
+        ({ estimate: e }) =>
+          live &&
+          setEstimate({ text: `${e.characterCount} characters · ${e.cost.toFixed(6)} ${e.currency} (${showId(e.provider)}, ${show(e.quality)})`, error: null }),
         (error) => live && setEstimate({ text: '', error }),
       );
     }, 250);
@@ -157,7 +174,12 @@ function Playground(props: { providers: Provider[]; onGenerated: () => void }) {
     setChunks(null);
     if (!progressive) {
       const { generate: g } = await gql(GenerateSpeechDocument, { input: inputOf(text, choice) });
-      setPlayed({ src: await audioSource(g.audioUrl), cached: g.cached, hash: g.hash, detail: `${g.duration.toFixed(1)} s · ${formatBytes(g.metadata.fileSize)} · ${showId(g.metadata.provider)}/${g.metadata.voice} · ${g.cost.toFixed(6)} USD` });
+      setPlayed({
+        src: await audioSource(g.audioUrl),
+        cached: g.cached,
+        hash: g.hash,
+        detail: `${g.duration.toFixed(1)} s · ${formatBytes(g.metadata.fileSize)} · ${showId(g.metadata.provider)}/${g.metadata.voice} · ${g.cost.toFixed(6)} USD`,
+      });
       props.onGenerated();
       return;
     }
@@ -166,36 +188,40 @@ function Playground(props: { providers: Provider[]; onGenerated: () => void }) {
       // The stream `started` names: played at once when speech is open; fetched with the key (and
       // played when it ends) when speech is keyed, since an <audio> element cannot send the key.
       let stream: Promise<string> | null = null;
-      cancel.current = subscribe(ProgressiveSpeechDocument, { input: inputOf(text, choice) }, {
-        next: ({ generateProgressive: e }) => {
-          if (e.type === 'STARTED') {
-            setChunks({ total: e.totalChunks ?? 1, completed: 0, progress: 0 });
-            if (e.streamUrl) {
-              stream = audioSource(e.streamUrl);
-              if (viewer.speechOpen) setPlayed({ src: e.streamUrl, streaming: true, cached: false, hash: '', detail: 'playing while the rest is made' });
+      cancel.current = subscribe(
+        ProgressiveSpeechDocument,
+        { input: inputOf(text, choice) },
+        {
+          next: ({ generateProgressive: e }) => {
+            if (e.type === 'STARTED') {
+              setChunks({ total: e.totalChunks ?? 1, completed: 0, progress: 0 });
+              if (e.streamUrl) {
+                stream = audioSource(e.streamUrl);
+                if (viewer.speechOpen) setPlayed({ src: e.streamUrl, streaming: true, cached: false, hash: '', detail: 'playing while the rest is made' });
+              }
+            } else if (e.type === 'PROGRESS') setChunks({ total: e.total ?? 1, completed: e.completed ?? 0, progress: e.progress ?? 0 });
+            else if (e.type === 'COMPLETE' && e.audioUrl) {
+              setChunks((c) => ({ total: e.chunks ?? c?.total ?? 1, completed: e.chunks ?? c?.total ?? 1, progress: 100 }));
+              const audioUrl = e.audioUrl;
+              (stream ?? audioSource(audioUrl))
+                .catch(() => audioSource(audioUrl))
+                .then((src) => {
+                  setPlayed({ src, cached: !!e.cached, hash: e.hash ?? '', detail: `${(e.duration ?? 0).toFixed(1)} s · ${e.chunks} chunks` });
+                  props.onGenerated();
+                  resolve();
+                }, reject);
+            } else if (e.type === 'ERROR') {
+              setPlayed(null);
+              reject(new ApiError(e.code ?? 'GENERATION_ERROR', e.message ?? 'Generation failed'));
             }
-          } else if (e.type === 'PROGRESS') setChunks({ total: e.total ?? 1, completed: e.completed ?? 0, progress: e.progress ?? 0 });
-          else if (e.type === 'COMPLETE' && e.audioUrl) {
-            setChunks((c) => ({ total: e.chunks ?? c?.total ?? 1, completed: e.chunks ?? c?.total ?? 1, progress: 100 }));
-            const audioUrl = e.audioUrl;
-            (stream ?? audioSource(audioUrl))
-              .catch(() => audioSource(audioUrl))
-              .then((src) => {
-                setPlayed({ src, cached: !!e.cached, hash: e.hash ?? '', detail: `${(e.duration ?? 0).toFixed(1)} s · ${e.chunks} chunks` });
-                props.onGenerated();
-                resolve();
-              }, reject);
-          } else if (e.type === 'ERROR') {
+          },
+          error: (err) => {
             setPlayed(null);
-            reject(new ApiError(e.code ?? 'GENERATION_ERROR', e.message ?? 'Generation failed'));
-          }
+            reject(err);
+          },
+          complete: () => resolve(),
         },
-        error: (err) => {
-          setPlayed(null);
-          reject(err);
-        },
-        complete: () => resolve(),
-      });
+      );
     });
   });
 
@@ -217,7 +243,9 @@ function Playground(props: { providers: Provider[]; onGenerated: () => void }) {
           <button type="submit" class="primary" disabled={generate.busy || !text.trim()}>
             {generate.busy ? 'Generating…' : progressive ? 'Generate (progressive)' : 'Generate'}
           </button>
-          {progressive ? <span class="hint">Long text: made in chunks of up to {PROGRESSIVE_FROM_CHARS} characters, with progress; playback starts with the first.</span> : null}
+          {progressive ? (
+            <span class="hint">Long text: made in chunks of up to {PROGRESSIVE_FROM_CHARS} characters, with progress; playback starts with the first.</span>
+          ) : null}
         </div>
       </form>
       <ErrorNote error={generate.error} />
@@ -257,7 +285,12 @@ function ChunkBars(props: { total: number; completed: number; progress: number }
       <ol class="chunk-bars" aria-label={`${props.completed} of ${props.total} chunks done`}>
         {Array.from({ length: props.total }, (_, i) => (
           <li key={i}>
-            <progress max={100} value={i < props.completed ? 100 : 0} aria-label={`Chunk ${i + 1}: ${i < props.completed ? 'done' : 'waiting'}`} data-testid="chunk-bar" />
+            <progress
+              max={100}
+              value={i < props.completed ? 100 : 0}
+              aria-label={`Chunk ${i + 1}: ${i < props.completed ? 'done' : 'waiting'}`}
+              data-testid="chunk-bar"
+            />
           </li>
         ))}
       </ol>

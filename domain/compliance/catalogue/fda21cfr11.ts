@@ -19,8 +19,7 @@ const definitions: ClauseDefinition[] = [
     section: '11.10(a)',
     category: CLOSED,
     title: 'System validation',
-    description:
-      'Systems are validated so they work accurately, reliably and as intended, and can detect records that are invalid or have been altered.',
+    description: 'Systems are validated so they work accurately, reliably and as intended, and can detect records that are invalid or have been altered.',
     keywords: ['system validation', 'validated system', 'computer system validation', 'validation', 'altered record', 'invalid record'],
   },
   {
@@ -108,8 +107,18 @@ const definitions: ClauseDefinition[] = [
     category: SIGNATURE_RECORDS,
     title: 'Signature manifestations',
     description:
-      'Signed records show the signer\'s printed name, the date and time of signing and what the signature means (review, approval, responsibility, authorship), including on displays and printouts.',
-    keywords: ['electronic signature', 'e-signature', 'signature', 'sign-off', 'signature manifestation', 'printed name', 'signature meaning', 'meaning of the signature', 'signed record'],
+      "Signed records show the signer's printed name, the date and time of signing and what the signature means (review, approval, responsibility, authorship), including on displays and printouts.",
+    keywords: [
+      'electronic signature',
+      'e-signature',
+      'signature',
+      'sign-off',
+      'signature manifestation',
+      'printed name',
+      'signature meaning',
+      'meaning of the signature',
+      'signed record',
+    ],
   },
   {
     section: '11.70',

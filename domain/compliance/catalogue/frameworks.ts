@@ -18,8 +18,7 @@ const FRAMEWORKS: Readonly<Record<FrameworkId, Framework>> = deepFreeze({
   iso13485: {
     id: 'iso13485',
     name: 'ISO 13485',
-    description:
-      'Quality management system requirements for organisations that design, produce, install or service medical devices.',
+    description: 'Quality management system requirements for organisations that design, produce, install or service medical devices.',
     version: '2016',
     categories: ISO13485_CATEGORIES,
     clauses: ISO13485_CLAUSES,

@@ -27,8 +27,7 @@ const definitions: ClauseDefinition[] = [
     section: 'Art. 6',
     category: PRINCIPLES,
     title: 'Lawfulness of processing',
-    description:
-      'Every processing activity needs one lawful basis: consent, contract, legal obligation, vital interests, public task or legitimate interests.',
+    description: 'Every processing activity needs one lawful basis: consent, contract, legal obligation, vital interests, public task or legitimate interests.',
     keywords: ['lawful basis', 'legal basis', 'consent', 'legitimate interest', 'contract', 'legal obligation', 'vital interest', 'public task'],
   },
   {
@@ -44,14 +43,23 @@ const definitions: ClauseDefinition[] = [
     title: 'Special categories of data',
     description:
       'Health, genetic, biometric and other sensitive data may only be processed under one of a short list of specific exceptions such as explicit consent.',
-    keywords: ['special category', 'health data', 'biometric', 'genetic', 'ethnic origin', 'religious belief', 'sexual orientation', 'trade union', 'political opinion'],
+    keywords: [
+      'special category',
+      'health data',
+      'biometric',
+      'genetic',
+      'ethnic origin',
+      'religious belief',
+      'sexual orientation',
+      'trade union',
+      'political opinion',
+    ],
   },
   {
     section: 'Art. 12',
     category: TRANSPARENCY,
     title: 'Transparent communication and request handling',
-    description:
-      'Information for individuals is concise and in plain language, and requests are answered free of charge, normally within one month.',
+    description: 'Information for individuals is concise and in plain language, and requests are answered free of charge, normally within one month.',
     keywords: ['plain language', 'one month', 'data subject request', 'transparency'],
   },
   {
@@ -150,7 +158,8 @@ const definitions: ClauseDefinition[] = [
     section: 'Art. 30',
     category: ACCOUNTABILITY,
     title: 'Records of processing activities',
-    description: 'Controllers and processors keep a written inventory of their processing: purposes, categories, recipients, transfers, retention and security.',
+    description:
+      'Controllers and processors keep a written inventory of their processing: purposes, categories, recipients, transfers, retention and security.',
     keywords: ['records of processing', 'record of processing', 'ropa', 'processing inventory', 'data inventory', 'data map'],
   },
   {
@@ -165,7 +174,8 @@ const definitions: ClauseDefinition[] = [
     section: 'Art. 33',
     category: SECURITY,
     title: 'Breach notification to the authority',
-    description: 'A personal data breach is reported to the supervisory authority within 72 hours of awareness unless it is unlikely to create risk, and every breach is documented.',
+    description:
+      'A personal data breach is reported to the supervisory authority within 72 hours of awareness unless it is unlikely to create risk, and every breach is documented.',
     keywords: ['data breach', 'personal data breach', 'breach notification', '72 hours', 'supervisory authority'],
   },
   {

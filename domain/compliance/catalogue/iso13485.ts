@@ -210,7 +210,8 @@ const definitions: ClauseDefinition[] = [
     section: '7.3.9',
     category: REALIZATION,
     title: 'Control of design and development changes',
-    description: 'Design changes are identified, assessed for impact on function, safety and regulatory status, then verified, validated and approved before use.',
+    description:
+      'Design changes are identified, assessed for impact on function, safety and regulatory status, then verified, validated and approved before use.',
     keywords: ['design change', 'change control', 'change impact', 'engineering change'],
   },
   {
@@ -269,7 +270,8 @@ const definitions: ClauseDefinition[] = [
     section: '7.6',
     category: REALIZATION,
     title: 'Control of monitoring and measuring equipment',
-    description: 'Measuring equipment is calibrated or verified against traceable standards, protected from invalid adjustment, and software used for measurement is validated.',
+    description:
+      'Measuring equipment is calibrated or verified against traceable standards, protected from invalid adjustment, and software used for measurement is validated.',
     keywords: ['calibration', 'calibrated', 'measuring equipment', 'monitoring equipment', 'metrology'],
   },
   {

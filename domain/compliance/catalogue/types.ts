@@ -9,12 +9,7 @@
 export type FrameworkId = 'iso13485' | 'fda21cfr11' | 'gdpr' | 'soc2';
 
 /** Display/iteration order used everywhere frameworks are listed. */
-export const SUPPORTED_FRAMEWORKS: readonly FrameworkId[] = Object.freeze([
-  'iso13485',
-  'fda21cfr11',
-  'gdpr',
-  'soc2',
-] as const);
+export const SUPPORTED_FRAMEWORKS: readonly FrameworkId[] = Object.freeze(['iso13485', 'fda21cfr11', 'gdpr', 'soc2'] as const);
 
 /** Narrows untrusted input (query params, DB rows) to a known framework id. */
 export function isFrameworkId(value: unknown): value is FrameworkId {

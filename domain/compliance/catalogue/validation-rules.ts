@@ -47,8 +47,7 @@ export const COMMON_VALIDATION_RULES: readonly ValidationRuleInfo[] = Object.fre
   {
     id: RULE_IDS.titleSpecific,
     name: 'Title is specific',
-    description:
-      'Titles shorter than 10 characters or a single word rarely identify one requirement; very long titles usually hide a description.',
+    description: 'Titles shorter than 10 characters or a single word rarely identify one requirement; very long titles usually hide a description.',
   },
   {
     id: RULE_IDS.descriptionRequired,
@@ -63,14 +62,12 @@ export const COMMON_VALIDATION_RULES: readonly ValidationRuleInfo[] = Object.fre
   {
     id: RULE_IDS.acceptanceCriteriaTestable,
     name: 'Acceptance criteria are testable',
-    description:
-      'Each criterion should describe an observable outcome (an action verb plus result), a number or threshold, or follow Given/When/Then.',
+    description: 'Each criterion should describe an observable outcome (an action verb plus result), a number or threshold, or follow Given/When/Then.',
   },
   {
     id: RULE_IDS.ambiguousLanguage,
     name: 'No ambiguous language',
-    description:
-      'Words such as "appropriate", "fast", "robust", "etc." or "TBD" cannot be verified; each occurrence is reported with the word named.',
+    description: 'Words such as "appropriate", "fast", "robust", "etc." or "TBD" cannot be verified; each occurrence is reported with the word named.',
   },
   {
     id: RULE_IDS.modalShould,
@@ -80,8 +77,7 @@ export const COMMON_VALIDATION_RULES: readonly ValidationRuleInfo[] = Object.fre
   {
     id: RULE_IDS.testLinkRequired,
     name: 'Linked test',
-    description:
-      'A requirement should point at the test that verifies it. Missing is a warning while work is open and an error once completed.',
+    description: 'A requirement should point at the test that verifies it. Missing is a warning while work is open and an error once completed.',
   },
   {
     id: RULE_IDS.completionDateRequired,
@@ -96,26 +92,22 @@ export const FRAMEWORK_VALIDATION_RULES: Readonly<Record<FrameworkId, readonly V
     {
       id: RULE_IDS.part11AuditTrail,
       name: 'Audit trail for electronic records (11.10(e))',
-      description:
-        'Requirements that create or change electronic records should state that changes are captured in a secure, time-stamped audit trail.',
+      description: 'Requirements that create or change electronic records should state that changes are captured in a secure, time-stamped audit trail.',
     },
     {
       id: RULE_IDS.part11SignatureManifestation,
       name: 'Signature manifestation (11.50)',
-      description:
-        'Requirements involving signatures or approvals should show the signer name, the date and time, and the meaning of the signature.',
+      description: 'Requirements involving signatures or approvals should show the signer name, the date and time, and the meaning of the signature.',
     },
     {
       id: RULE_IDS.part11SignatureLinking,
       name: 'Signature-to-record linking (11.70)',
-      description:
-        'Requirements involving signatures should ensure the signature is bound to its record so it cannot be removed, copied or reused.',
+      description: 'Requirements involving signatures should ensure the signature is bound to its record so it cannot be removed, copied or reused.',
     },
     {
       id: RULE_IDS.part11UniqueSigner,
       name: 'Unique signer identity (11.100)',
-      description:
-        'Requirements involving signatures should state that each signature belongs to exactly one individual and is never reassigned.',
+      description: 'Requirements involving signatures should state that each signature belongs to exactly one individual and is never reassigned.',
     },
   ],
   gdpr: [
@@ -127,8 +119,7 @@ export const FRAMEWORK_VALIDATION_RULES: Readonly<Record<FrameworkId, readonly V
     {
       id: RULE_IDS.gdprDataSubjectRights,
       name: 'Data-subject rights handled (Art. 15-22)',
-      description:
-        'Requirements that process personal data should say how access, rectification, erasure, portability or objection requests are honoured.',
+      description: 'Requirements that process personal data should say how access, rectification, erasure, portability or objection requests are honoured.',
     },
     {
       id: RULE_IDS.gdprRetention,

@@ -46,12 +46,11 @@ export interface DashboardHistory {
   averageValue: number;
 }
 
-export const HistoryQuery = z
-  .object({
-    period: z.enum(HISTORY_PERIODS).default('30d'),
-    metric: z.enum(HISTORY_METRICS).default('compliance_score'),
-    framework: z.enum(SUPPORTED_FRAMEWORKS as unknown as [string, ...string[]]).optional(),
-  });
+export const HistoryQuery = z.object({
+  period: z.enum(HISTORY_PERIODS).default('30d'),
+  metric: z.enum(HISTORY_METRICS).default('compliance_score'),
+  framework: z.enum(SUPPORTED_FRAMEWORKS as unknown as [string, ...string[]]).optional(),
+});
 
 /** The snapshot column of each metric (fixed names: the only text put into the history statement). */
 const METRIC_SQL_COLUMN: Record<HistoryMetric, string> = {
@@ -75,9 +74,7 @@ export class DashboardService {
   private probeTimer: NodeJS.Timeout | null = null;
   private readonly startedAt = clock.now();
 
-  constructor(
-    private readonly deps: { health: HealthService; measure: (em: EntityManager) => Promise<Measurement> },
-  ) {}
+  constructor(private readonly deps: { health: HealthService; measure: (em: EntityManager) => Promise<Measurement> }) {}
 
   start() {
     void this.probe();
@@ -126,7 +123,13 @@ export class DashboardService {
         unassigned: m.unassigned,
       },
       compliance: {
-        frameworks: SUPPORTED_FRAMEWORKS.map((f) => ({ name: f, score: m.frameworks[f].score, status: m.frameworks[f].status, lastAssessed: lastAssessed.get(f) ?? null, scoring: m.frameworks[f].parts! })),
+        frameworks: SUPPORTED_FRAMEWORKS.map((f) => ({
+          name: f,
+          score: m.frameworks[f].score,
+          status: m.frameworks[f].status,
+          lastAssessed: lastAssessed.get(f) ?? null,
+          scoring: m.frameworks[f].parts!,
+        })),
         overallScore: m.overall.score,
       },
     };
@@ -142,7 +145,11 @@ export class DashboardService {
       const [row] = await ctx.em
         .getConnection()
         // Counted by key id: two keys with one name are two users. Rows from before key ids were kept count by name.
-        .execute<{ n: number }[]>(`select count(distinct coalesce(user_key_id, 'name:' || "user"))::int as n from activity_log where at > ?`, [new Date(clock.nowMs() - ACTIVE_USER_WINDOW_MS)], 'all');
+        .execute<{ n: number }[]>(
+          `select count(distinct coalesce(user_key_id, 'name:' || "user"))::int as n from activity_log where at > ?`,
+          [new Date(clock.nowMs() - ACTIVE_USER_WINDOW_MS)],
+          'all',
+        );
       activeUsers = Number(row?.n ?? 0);
     }
     const monitoringFresh = this.probeTimer !== null && clock.nowMs() - this.lastProbeAt <= 2 * PROBE_INTERVAL_MS;
@@ -183,7 +190,10 @@ export class DashboardService {
       'all',
       ctx.em.getTransactionContext(),
     );
-    const dataPoints: DataPoint[] = rows.map((r) => ({ timestamp: new Date(Number(r.bucket_ms)).toISOString(), value: Math.round(Number(r.value) * 100) / 100 }));
+    const dataPoints: DataPoint[] = rows.map((r) => ({
+      timestamp: new Date(Number(r.bucket_ms)).toISOString(),
+      value: Math.round(Number(r.value) * 100) / 100,
+    }));
     return { metric: q.metric, period: q.period, framework: q.framework ?? null, dataPoints, trend: trendOf(dataPoints), averageValue: averageOf(dataPoints) };
   }
 }

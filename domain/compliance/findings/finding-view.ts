@@ -55,7 +55,8 @@ export interface FindingRow {
   updated_at: string | Date;
 }
 
-export const FINDING_COLUMNS = 'id, title, description, framework, requirement_id, severity, status, evidence, resolution, resolved_at, discovered_at, due_date, created_at, updated_at';
+export const FINDING_COLUMNS =
+  'id, title, description, framework, requirement_id, severity, status, evidence, resolution, resolved_at, discovered_at, due_date, created_at, updated_at';
 
 /** The same view from a row read without the ORM (read-only lists: no identity map, no hydration). */
 export const findingViewOfRow = (r: FindingRow): FindingView => ({

@@ -35,7 +35,8 @@ export function findingProjection(names: Iterable<string>): FindingField[] {
   return ALL.filter((f) => wanted.has(f));
 }
 
-export const findingColumnsOf = (fields: readonly FindingField[]) => [...new Set(['id', 'requirement_id', 'discovered_at', ...fields.map((f) => FIELDS[f][0])])].join(', ');
+export const findingColumnsOf = (fields: readonly FindingField[]) =>
+  [...new Set(['id', 'requirement_id', 'discovered_at', ...fields.map((f) => FIELDS[f][0])])].join(', ');
 
 export function projectedFindingOfRow(r: Row, fields: readonly FindingField[]): FindingView {
   const out: Row = {};
@@ -43,7 +44,12 @@ export function projectedFindingOfRow(r: Row, fields: readonly FindingField[]): 
   return out as unknown as FindingView;
 }
 
-const FILTER_COLUMNS = [['framework', 'framework'], ['severity', 'severity'], ['status', 'status'], ['requirementId', 'requirement_id']] as const;
+const FILTER_COLUMNS = [
+  ['framework', 'framework'],
+  ['severity', 'severity'],
+  ['status', 'status'],
+  ['requirementId', 'requirement_id'],
+] as const;
 
 /**
  * A page of findings with the projected fields only, newest first, and its total, in one statement
@@ -62,14 +68,16 @@ export async function readFindingPage(
     params.push(q[key]);
   }
   const filter = where.join(' and ');
-  const found = await em.getConnection().execute<Row[]>(
-    `select t.page_total, f.* from (select count(*)::int as page_total from audit_findings where ${filter}) t ` +
-      `left join lateral (select ${findingColumnsOf(fields)} from audit_findings where ${filter} order by discovered_at desc, id desc limit ? offset ?) f on true ` +
-      `order by f.discovered_at desc, f.id desc`,
-    [...params, ...params, q.limit, q.offset],
-    'all',
-    em.getTransactionContext(),
-  );
+  const found = await em
+    .getConnection()
+    .execute<Row[]>(
+      `select t.page_total, f.* from (select count(*)::int as page_total from audit_findings where ${filter}) t ` +
+        `left join lateral (select ${findingColumnsOf(fields)} from audit_findings where ${filter} order by discovered_at desc, id desc limit ? offset ?) f on true ` +
+        `order by f.discovered_at desc, f.id desc`,
+      [...params, ...params, q.limit, q.offset],
+      'all',
+      em.getTransactionContext(),
+    );
   const total = Number(found[0]?.page_total ?? 0);
   const rows = found.length === 1 && found[0].id === null ? [] : found;
   return {

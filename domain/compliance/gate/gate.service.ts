@@ -14,7 +14,10 @@ export const DEFAULT_MIN_SCORE = 70;
 
 /** Numbers arrive as text (a query string) or as numbers. Both are accepted, nothing else. */
 const numeric = (schema: z.ZodNumber) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v === null || v === '' ? undefined : v), schema.optional());
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v === null || v === '' ? undefined : v),
+    schema.optional(),
+  );
 
 export const GateQuery = z
   .object({

@@ -63,7 +63,16 @@ export function summarise(requirements: ScoredRequirement[], frameworks: string[
       openFindings: open,
     });
     const count = (st: RequirementStatus) => rows.filter((r) => r.status === st).length;
-    return { id, score, status: levelOf(score, rows.length), total: rows.length, completed: count('completed'), inProgress: count('in-progress'), pending: count('pending'), scoring: parts };
+    return {
+      id,
+      score,
+      status: levelOf(score, rows.length),
+      total: rows.length,
+      completed: count('completed'),
+      inProgress: count('in-progress'),
+      pending: count('pending'),
+      scoring: parts,
+    };
   });
   const assessed = perFramework.filter((f) => f.total > 0);
   const overallScore = assessed.length ? Math.round((10 * assessed.reduce((sum, f) => sum + f.score, 0)) / assessed.length) / 10 : 0;
@@ -83,14 +92,20 @@ const REPORT_PAGE = 1000;
  * Every row matching `where`, in (`timeField`, id) order, read a page at a time by keyset (issue 37:
  * 10,000 requirements hydrated in one go held the event loop for seconds).
  */
-async function inPages<T extends { id: string }>(em: EntityManager, entity: new () => T, where: Record<string, unknown>, timeField: keyof T & string): Promise<T[]> {
+async function inPages<T extends { id: string }>(
+  em: EntityManager,
+  entity: new () => T,
+  where: Record<string, unknown>,
+  timeField: keyof T & string,
+): Promise<T[]> {
   const out: T[] = [];
   let last: T | undefined;
   for (;;) {
-    const after = last
-      ? { $or: [{ [timeField]: { $gt: last[timeField] } }, { [timeField]: last[timeField], id: { $gt: last.id } }] }
-      : {};
-    const page = (await em.find(entity as never, { $and: [where, after] } as never, { orderBy: { [timeField]: 'asc', id: 'asc' } as never, limit: REPORT_PAGE })) as T[];
+    const after = last ? { $or: [{ [timeField]: { $gt: last[timeField] } }, { [timeField]: last[timeField], id: { $gt: last.id } }] } : {};
+    const page = (await em.find(entity as never, { $and: [where, after] } as never, {
+      orderBy: { [timeField]: 'asc', id: 'asc' } as never,
+      limit: REPORT_PAGE,
+    })) as T[];
     out.push(...page);
     if (page.length < REPORT_PAGE) return out;
     last = page[page.length - 1];
@@ -120,7 +135,10 @@ export async function buildReportModel(em: EntityManager, scope: ReportScope): P
   const findings = wantsFindings ? allFindings : [];
   const frameworks = scope.framework ? [scope.framework] : [...SUPPORTED_FRAMEWORKS];
 
-  const traceability = scope.kind === 'compliance' && scope.framework && isFrameworkId(scope.framework) ? await buildTraceability(em, scope.framework, { includeFindings: readsFindings, now: scope.generatedAt }) : null;
+  const traceability =
+    scope.kind === 'compliance' && scope.framework && isFrameworkId(scope.framework)
+      ? await buildTraceability(em, scope.framework, { includeFindings: readsFindings, now: scope.generatedAt })
+      : null;
 
   return {
     reportId: scope.reportId,
@@ -140,23 +158,24 @@ export async function buildReportModel(em: EntityManager, scope: ReportScope): P
         (readsFindings ? '' : '; findings withheld (the requesting key lacks read:audits)'),
     },
     summary: summarise(requirements, frameworks, allFindings),
-    requirements: wantsRequirements && scope.kind !== 'summary'
-      ? requirements.map((r) => ({
-          id: r.id,
-          title: r.title,
-          framework: r.framework ?? UNASSIGNED,
-          status: r.status,
-          priority: r.priority,
-          createdAt: r.createdAt.toISOString(),
-          updatedAt: r.updatedAt.toISOString(),
-          validationStatus: r.validation?.status ?? null,
-          description: r.description ?? null,
-          acceptanceCriteria: [...(r.acceptanceCriteria ?? [])],
-          clauses: [...(r.clauses ?? [])],
-          validationScore: r.validation?.score ?? null,
-          validatedAt: r.validation?.lastValidated ?? null,
-        }))
-      : [],
+    requirements:
+      wantsRequirements && scope.kind !== 'summary'
+        ? requirements.map((r) => ({
+            id: r.id,
+            title: r.title,
+            framework: r.framework ?? UNASSIGNED,
+            status: r.status,
+            priority: r.priority,
+            createdAt: r.createdAt.toISOString(),
+            updatedAt: r.updatedAt.toISOString(),
+            validationStatus: r.validation?.status ?? null,
+            description: r.description ?? null,
+            acceptanceCriteria: [...(r.acceptanceCriteria ?? [])],
+            clauses: [...(r.clauses ?? [])],
+            validationScore: r.validation?.score ?? null,
+            validatedAt: r.validation?.lastValidated ?? null,
+          }))
+        : [],
     findings: findings.map((f) => ({
       id: f.id,
       title: f.title,

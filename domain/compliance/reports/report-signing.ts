@@ -11,7 +11,9 @@ import type { ReportVerification, SIGNATURE_MEANINGS } from './report.inputs';
 type Meaning = (typeof SIGNATURE_MEANINGS)[number];
 
 const expiredError = (row: Report) =>
-  new DomainError('GONE', `Report '${row.id}' expired at ${row.expiresAt!.toISOString()}; request a new one`, { details: { reportId: row.id, expiresAt: row.expiresAt!.toISOString() } });
+  new DomainError('GONE', `Report '${row.id}' expired at ${row.expiresAt!.toISOString()}; request a new one`, {
+    details: { reportId: row.id, expiresAt: row.expiresAt!.toISOString() },
+  });
 
 /**
  * The SHA-256 a new signature binds (21 CFR 11.70): the hash of the file stored for the report,
@@ -21,7 +23,9 @@ const expiredError = (row: Report) =>
  */
 export async function storedFileSha256(em: EntityManager, row: Report): Promise<string> {
   if (row.status !== 'completed' || !row.sha256) {
-    throw new DomainError('CONFLICT', `Report '${row.id}' is ${row.status}; only a completed report can be signed`, { details: { reportId: row.id, status: row.status } });
+    throw new DomainError('CONFLICT', `Report '${row.id}' is ${row.status}; only a completed report can be signed`, {
+      details: { reportId: row.id, status: row.status },
+    });
   }
   if (row.expiresAt && row.expiresAt.getTime() <= clock.nowMs()) throw expiredError(row);
   await em.populate(row, ['content']);
@@ -64,7 +68,8 @@ export async function recordSignature(
     const current = await t.findOne(Report, { id: reportId, origin: 'compliance' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!current) throw new DomainError('NOT_FOUND', `Report '${reportId}' not found`, { details: { resource: 'Report', id: reportId } });
     if (current.expiresAt && current.expiresAt.getTime() <= clock.nowMs()) throw expiredError(current);
-    if (current.sha256 !== fileSha256) throw new DomainError('CONFLICT', `Report '${reportId}' changed while it was being signed; sign again`, { details: { reportId } });
+    if (current.sha256 !== fileSha256)
+      throw new DomainError('CONFLICT', `Report '${reportId}' changed while it was being signed; sign again`, { details: { reportId } });
     const before = { sha256: current.sha256 ?? null, signatures: (current.signatures ?? []).length };
     const { signature, nextSignatures } = newSignature(current, principal, meaning, fileSha256);
     current.signatures = nextSignatures;
@@ -79,10 +84,14 @@ export async function recordSignature(
  */
 export function verification(row: Report, bytes: Buffer): ReportVerification {
   if (row.status !== 'completed' || !row.sha256) {
-    throw new DomainError('CONFLICT', `Report '${row.id}' has no file to compare with (status ${row.status})`, { details: { reportId: row.id, status: row.status } });
+    throw new DomainError('CONFLICT', `Report '${row.id}' has no file to compare with (status ${row.status})`, {
+      details: { reportId: row.id, status: row.status },
+    });
   }
   const sha256 = sha256Of(bytes);
-  const renditions = row.renditions?.length ? row.renditions : [{ sha256: row.sha256, size: row.size ?? 0, signatures: 0, renderedAt: row.generatedAt?.toISOString() ?? '' }];
+  const renditions = row.renditions?.length
+    ? row.renditions
+    : [{ sha256: row.sha256, size: row.size ?? 0, signatures: 0, renderedAt: row.generatedAt?.toISOString() ?? '' }];
   const match = renditions.find((r) => r.sha256 === sha256) ?? null;
   const current = !!match && match.sha256 === row.sha256;
   const all = row.signatures ?? [];

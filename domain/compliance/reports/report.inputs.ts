@@ -33,7 +33,10 @@ export const ComplianceReportRequest = z
     title: z.string().trim().min(1).max(200).optional(),
   })
   .strict()
-  .refine((r) => !r.dateRange || toEnd(r.dateRange.end) >= toStart(r.dateRange.start), { message: 'dateRange.end must not be before dateRange.start', path: ['dateRange', 'end'] });
+  .refine((r) => !r.dateRange || toEnd(r.dateRange.end) >= toStart(r.dateRange.start), {
+    message: 'dateRange.end must not be before dateRange.start',
+    path: ['dateRange', 'end'],
+  });
 export type ComplianceReportRequest = z.input<typeof ComplianceReportRequest>;
 
 export const DASHBOARD_PERIODS = ['last_7_days', 'last_30_days', 'last_90_days', 'custom'] as const;
@@ -86,7 +89,6 @@ export interface ReportVerification {
 
 export const PERIOD_DAYS: Record<Exclude<(typeof DASHBOARD_PERIODS)[number], 'custom'>, number> = { last_7_days: 7, last_30_days: 30, last_90_days: 90 };
 
-
 export interface ReportView {
   reportId: string;
   /** `expired` once a completed report's `expiresAt` has passed: it has no `downloadUrl` then. */
@@ -115,4 +117,3 @@ export interface ReportFile {
   contentType: string;
   filename: string;
 }
-

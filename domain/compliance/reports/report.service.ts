@@ -39,15 +39,31 @@ export interface ReportSettings {
 }
 
 export * from './report.inputs';
-import { ComplianceReportRequest, DashboardReportRequest, DAY_MS, PERIOD_DAYS, SignReportInput, SIGNATURE_MEANINGS, toEnd, toStart, type ReportVerification, type ReportView, type ReportFile } from './report.inputs';
+import {
+  ComplianceReportRequest,
+  DashboardReportRequest,
+  DAY_MS,
+  PERIOD_DAYS,
+  SignReportInput,
+  SIGNATURE_MEANINGS,
+  toEnd,
+  toStart,
+  type ReportVerification,
+  type ReportView,
+  type ReportFile,
+} from './report.inputs';
 
 /** A report that asks for what the key may not read is refused before anything is queued. */
 function requireReportContent(principal: Principal, permission: Permission, field: string) {
   if (can(principal, permission)) return;
-  throw new DomainError('AUTHORIZATION_ERROR', `This report would show audit findings and their evidence, which need the '${permission}' permission this key lacks`, {
-    details: { required: permission },
-    fields: [{ field, message: `needs ${permission}` }],
-  });
+  throw new DomainError(
+    'AUTHORIZATION_ERROR',
+    `This report would show audit findings and their evidence, which need the '${permission}' permission this key lacks`,
+    {
+      details: { required: permission },
+      fields: [{ field, message: `needs ${permission}` }],
+    },
+  );
 }
 
 /**
@@ -127,7 +143,11 @@ export class ReportService {
   async listDashboard(ctx: DomainContext, raw: { limit?: unknown } = {}, opts: ReportReadOptions = {}): Promise<{ data: ReportView[] }> {
     const principal = requirePermission(ctx, 'read:dashboard');
     const { limit } = parseInput(z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }), { limit: raw.limit ?? undefined });
-    const rows = await ctx.em.find(Report, { origin: 'dashboard', ...(principal.isAdmin ? {} : { requestedBy: principal.keyId }) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit, exclude: unread(opts) });
+    const rows = await ctx.em.find(
+      Report,
+      { origin: 'dashboard', ...(principal.isAdmin ? {} : { requestedBy: principal.keyId }) },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit, exclude: unread(opts) },
+    );
     return { data: rows.map((r) => this.view(r as Report)) };
   }
 
@@ -185,7 +205,10 @@ export class ReportService {
     return origin === 'compliance' ? 'read:compliance' : 'read:dashboard';
   }
 
-  private async create(ctx: DomainContext, init: Omit<Report, 'status' | 'estimatedCompletion' | 'createdAt' | 'signatures' | 'renditions'>): Promise<ReportView> {
+  private async create(
+    ctx: DomainContext,
+    init: Omit<Report, 'status' | 'estimatedCompletion' | 'createdAt' | 'signatures' | 'renditions'>,
+  ): Promise<ReportView> {
     const report = await ctx.em.transactional(async (tx) => {
       const row = tx.create(Report, {
         ...init,
@@ -229,7 +252,8 @@ export class ReportService {
   private async download(ctx: DomainContext, reportId: string, origin: ReportOrigin): Promise<ReportFile> {
     const principal = requirePermission(ctx, ReportService.readPermission(origin));
     const row = await this.find(ctx.em, reportId, origin, principal);
-    if (row.status === 'failed') throw new DomainError('CONFLICT', `Report '${row.id}' failed to generate; request a new one`, { details: { reportId: row.id, status: row.status } });
+    if (row.status === 'failed')
+      throw new DomainError('CONFLICT', `Report '${row.id}' failed to generate; request a new one`, { details: { reportId: row.id, status: row.status } });
     if (row.status !== 'completed') {
       throw new DomainError('CONFLICT', `Report '${row.id}' is still generating`, {
         details: { reportId: row.id, status: row.status, estimatedCompletion: row.estimatedCompletion.toISOString() },
@@ -281,7 +305,14 @@ export class ReportService {
       const error = `the requesting key is no longer valid (${requester.reason})`;
       await em.transactional(async (tx) => {
         const failed = await tx.nativeUpdate(Report, { id: reportId, status: 'generating' }, { status: 'failed', error });
-        if (failed) this.auditTrail.record(tx as EntityManager, SYSTEM_ACTOR, { action: 'report.fail', entityType: 'report', entityId: reportId }, { status: 'generating' }, { status: 'failed', error });
+        if (failed)
+          this.auditTrail.record(
+            tx as EntityManager,
+            SYSTEM_ACTOR,
+            { action: 'report.fail', entityType: 'report', entityId: reportId },
+            { status: 'generating' },
+            { status: 'failed', error },
+          );
       });
       return;
     }
@@ -345,7 +376,14 @@ export class ReportService {
         await em.transactional(async (tx) => {
           const error = err instanceof Error ? err.message.slice(0, 500) : 'generation failed';
           const failed = await tx.nativeUpdate(Report, { id: reportId, status: 'generating' }, { status: 'failed', error });
-          if (failed) this.auditTrail.record(tx as EntityManager, SYSTEM_ACTOR, { action: 'report.fail', entityType: 'report', entityId: reportId }, { status: 'generating' }, { status: 'failed', error });
+          if (failed)
+            this.auditTrail.record(
+              tx as EntityManager,
+              SYSTEM_ACTOR,
+              { action: 'report.fail', entityType: 'report', entityId: reportId },
+              { status: 'generating' },
+              { status: 'failed', error },
+            );
         });
       }
       throw err;

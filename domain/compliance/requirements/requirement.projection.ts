@@ -34,7 +34,8 @@ export function requirementProjection(fields: Iterable<string>): RequirementFiel
   return REQUIREMENT_FIELDS.filter((f) => wanted.has(f));
 }
 
-export const requirementColumnsOf = (fields: readonly RequirementField[]) => [...new Set(['id', 'created_at', ...fields.map((f) => FIELD_COLUMNS[f])])].join(', ');
+export const requirementColumnsOf = (fields: readonly RequirementField[]) =>
+  [...new Set(['id', 'created_at', ...fields.map((f) => FIELD_COLUMNS[f])])].join(', ');
 
 type Row = Record<string, unknown>;
 const VALUE_OF: Record<RequirementField, (r: Row) => unknown> = {

@@ -65,96 +65,101 @@ const detailOfRow = (r: RequirementRow): RequirementDetail => ({
   validation: r.validation ?? null,
 });
 
-
-  /**
-   * One page, read as rows and mapped straight to views: a list is read-only, so the identity map,
-   * change tracking and entity hydration the ORM would add are cost without use.
-   */
+/**
+ * One page, read as rows and mapped straight to views: a list is read-only, so the identity map,
+ * change tracking and entity hydration the ORM would add are cost without use.
+ */
 export async function readRequirementPage(
   em: EntityManager,
   q: z.output<typeof ListRequirementsQuery>,
   detail: boolean,
   fields?: readonly RequirementField[],
 ): Promise<Page<RequirementListItem | RequirementDetail>> {
-    const where = [NOT_DELETED_SQL];
-    const params: unknown[] = [];
-    for (const [column, value] of [['framework', q.framework], ['status', q.status], ['priority', q.priority]] as const) {
-      if (value === undefined) continue;
-      where.push(`${column} = ?`);
-      params.push(value);
-    }
-    // Unassigned requirements (no framework) count in the tally too, under a null framework.
-    if (q.unassigned !== undefined) where.push(q.unassigned ? 'framework is null' : 'framework is not null');
-    const filter = where.join(' and ');
-    const tallyFilter = where.slice(1).concat('true').join(' and ');
-    const columns = fields ? requirementColumnsOf(fields) : detail ? REQUIREMENT_DETAIL_COLUMNS : REQUIREMENT_LIST_COLUMNS;
-    const connection = em.getConnection();
-    const tx = em.getTransactionContext();
-    // One statement: the total from the tally (one row per framework, status and priority: counting
-    // the rows would cost as many as there are), and beside it the page, newest first (the id breaks
-    // ties between rows created in the same millisecond, so pages are stable). A page past the end
-    // still answers one row, the total with no requirement. One statement instead of two saves a
-    // round trip per list (the embedded database pays for each statement) and reads the total and the
-    // page from one snapshot.
-    const found = await connection.execute<(RequirementRow & { page_total: number })[]>(
-      `select t.page_total, r.* from (select coalesce(sum(n), 0)::int as page_total from compliance_tally where kind = 'r' and ${tallyFilter}) t ` +
-        `left join lateral (select ${columns} from requirements where ${filter} order by created_at desc, id desc limit ? offset ?) r on true ` +
-        `order by r.created_at desc, r.id desc`,
-      [...params, ...params, q.limit, q.offset],
-      'all',
-      tx,
-    );
-    const total = Number(found[0]?.page_total ?? 0);
-    const rows = found.length === 1 && found[0].id === null ? [] : found;
-    return {
-      // A projection's views carry the asked-for fields only (GraphQL resolves nothing else from them).
-      data: fields ? rows.map((r) => projectedRequirementOfRow(r as unknown as Record<string, unknown>, fields) as RequirementDetail) : rows.map(detail ? detailOfRow : listItemOfRow),
-      pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + rows.length < total },
-    };
+  const where = [NOT_DELETED_SQL];
+  const params: unknown[] = [];
+  for (const [column, value] of [
+    ['framework', q.framework],
+    ['status', q.status],
+    ['priority', q.priority],
+  ] as const) {
+    if (value === undefined) continue;
+    where.push(`${column} = ?`);
+    params.push(value);
   }
+  // Unassigned requirements (no framework) count in the tally too, under a null framework.
+  if (q.unassigned !== undefined) where.push(q.unassigned ? 'framework is null' : 'framework is not null');
+  const filter = where.join(' and ');
+  const tallyFilter = where.slice(1).concat('true').join(' and ');
+  const columns = fields ? requirementColumnsOf(fields) : detail ? REQUIREMENT_DETAIL_COLUMNS : REQUIREMENT_LIST_COLUMNS;
+  const connection = em.getConnection();
+  const tx = em.getTransactionContext();
+  // One statement: the total from the tally (one row per framework, status and priority: counting
+  // the rows would cost as many as there are), and beside it the page, newest first (the id breaks
+  // ties between rows created in the same millisecond, so pages are stable). A page past the end
+  // still answers one row, the total with no requirement. One statement instead of two saves a
+  // round trip per list (the embedded database pays for each statement) and reads the total and the
+  // page from one snapshot.
+  const found = await connection.execute<(RequirementRow & { page_total: number })[]>(
+    `select t.page_total, r.* from (select coalesce(sum(n), 0)::int as page_total from compliance_tally where kind = 'r' and ${tallyFilter}) t ` +
+      `left join lateral (select ${columns} from requirements where ${filter} order by created_at desc, id desc limit ? offset ?) r on true ` +
+      `order by r.created_at desc, r.id desc`,
+    [...params, ...params, q.limit, q.offset],
+    'all',
+    tx,
+  );
+  const total = Number(found[0]?.page_total ?? 0);
+  const rows = found.length === 1 && found[0].id === null ? [] : found;
+  return {
+    // A projection's views carry the asked-for fields only (GraphQL resolves nothing else from them).
+    data: fields
+      ? rows.map((r) => projectedRequirementOfRow(r as unknown as Record<string, unknown>, fields) as RequirementDetail)
+      : rows.map(detail ? detailOfRow : listItemOfRow),
+    pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + rows.length < total },
+  };
+}
 
-  /**
-   * A new requirement as a plain `requirements` row for the change to insert, and its view (what the
-   * entity's view would be: `requirementDetail` of the same values). No entity: the change's
-   * transaction writes the row without the unit of work.
-   */
+/**
+ * A new requirement as a plain `requirements` row for the change to insert, and its view (what the
+ * entity's view would be: `requirementDetail` of the same values). No entity: the change's
+ * transaction writes the row without the unit of work.
+ */
 export function insertRequirement(change: NewRows, input: z.output<typeof CreateRequirementInput>): RequirementDetail {
-    const now = clock.now();
-    const at = now.toISOString();
-    const view: RequirementDetail = {
-      id: newId('req'),
-      title: input.title,
-      description: input.description ?? null,
-      framework: input.framework ?? null,
-      status: 'pending',
-      priority: input.priority,
-      createdAt: at,
-      updatedAt: at,
-      category: input.category ?? null,
-      acceptanceCriteria: input.acceptanceCriteria,
-      technicalContext: input.technicalContext ? compact(input.technicalContext) : null,
-      implementation: input.implementation ? compact(input.implementation) : null,
-      validation: null,
-    };
-    change.insert('requirements', {
-      id: view.id,
-      title: view.title,
-      description: view.description,
-      framework: view.framework,
-      category: view.category,
-      priority: view.priority,
-      status: view.status,
-      acceptance_criteria: JSON.stringify(view.acceptanceCriteria),
-      technical_context: view.technicalContext === null ? null : JSON.stringify(view.technicalContext),
-      implementation: view.implementation === null ? null : JSON.stringify(view.implementation),
-      validation: null,
-      clauses: JSON.stringify(clausesOf(input)),
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-    });
-    return view;
-  }
+  const now = clock.now();
+  const at = now.toISOString();
+  const view: RequirementDetail = {
+    id: newId('req'),
+    title: input.title,
+    description: input.description ?? null,
+    framework: input.framework ?? null,
+    status: 'pending',
+    priority: input.priority,
+    createdAt: at,
+    updatedAt: at,
+    category: input.category ?? null,
+    acceptanceCriteria: input.acceptanceCriteria,
+    technicalContext: input.technicalContext ? compact(input.technicalContext) : null,
+    implementation: input.implementation ? compact(input.implementation) : null,
+    validation: null,
+  };
+  change.insert('requirements', {
+    id: view.id,
+    title: view.title,
+    description: view.description,
+    framework: view.framework,
+    category: view.category,
+    priority: view.priority,
+    status: view.status,
+    acceptance_criteria: JSON.stringify(view.acceptanceCriteria),
+    technical_context: view.technicalContext === null ? null : JSON.stringify(view.technicalContext),
+    implementation: view.implementation === null ? null : JSON.stringify(view.implementation),
+    validation: null,
+    clauses: JSON.stringify(clausesOf(input)),
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  });
+  return view;
+}
 
 /**
  * A requirement that is not deleted, by id. The soft-delete filter applies to queries only, and a

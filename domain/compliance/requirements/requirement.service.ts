@@ -68,7 +68,11 @@ export class RequirementService {
   async list(ctx: DomainContext, rawQuery: unknown): Promise<Page<RequirementListItem>>;
   /** `fields` (a projection, `requirementProjection`): only those fields are read and answered. */
   async list(ctx: DomainContext, rawQuery: unknown, opts: { detail: true; fields?: readonly RequirementField[] }): Promise<Page<RequirementDetail>>;
-  async list(ctx: DomainContext, rawQuery: unknown, opts: { detail?: boolean; fields?: readonly RequirementField[] } = {}): Promise<Page<RequirementListItem | RequirementDetail>> {
+  async list(
+    ctx: DomainContext,
+    rawQuery: unknown,
+    opts: { detail?: boolean; fields?: readonly RequirementField[] } = {},
+  ): Promise<Page<RequirementListItem | RequirementDetail>> {
     const { q, key } = this.listQuery(ctx, rawQuery, !!opts.detail);
     const fields = opts.fields;
     return this.deps.readModel.cached(fields ? `${key}\u0000${fields.join(',')}` : key, () => readRequirementPage(ctx.em, q, !!opts.detail, fields));
@@ -231,7 +235,7 @@ export class RequirementService {
       const byId = new Map(rows.map((r) => [r.id, r]));
       for (const { index, item, parsed } of items) {
         if (!parsed.success) {
-          const rawId = item && typeof item === 'object' && typeof (item as { id?: unknown }).id === 'string' ? ((item as { id: string }).id) : null;
+          const rawId = item && typeof item === 'object' && typeof (item as { id?: unknown }).id === 'string' ? (item as { id: string }).id : null;
           const message = zodFieldErrors(parsed.error)
             .map((f) => `${f.field}: ${f.message}`)
             .join('; ');
@@ -317,4 +321,3 @@ export class RequirementService {
     return result;
   }
 }
-

@@ -162,7 +162,11 @@ export class ComplianceStatusService {
   }
 
   /** The status of one framework alone. */
-  async frameworkStatus(ctx: DomainContext, framework: string, opts: { skipPermission?: boolean } = {}): Promise<FrameworkStatusView & { framework: FrameworkId }> {
+  async frameworkStatus(
+    ctx: DomainContext,
+    framework: string,
+    opts: { skipPermission?: boolean } = {},
+  ): Promise<FrameworkStatusView & { framework: FrameworkId }> {
     if (!opts.skipPermission) requirePermission(ctx, 'read:compliance');
     const id = assertFramework(framework);
     const m = await this.measure(ctx.em);

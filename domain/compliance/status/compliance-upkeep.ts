@@ -124,7 +124,9 @@ export class ComplianceUpkeep {
   private async tallySize(): Promise<{ rows: number; pages: number }> {
     const [row] = await this.rootEm
       .getConnection()
-      .execute<{ n: number; pages: number }[]>(`select count(*)::int as n, (pg_relation_size('compliance_tally') / current_setting('block_size')::int)::int as pages from compliance_tally`);
+      .execute<{ n: number; pages: number }[]>(
+        `select count(*)::int as n, (pg_relation_size('compliance_tally') / current_setting('block_size')::int)::int as pages from compliance_tally`,
+      );
     return { rows: Number(row?.n ?? 0), pages: Number(row?.pages ?? 0) };
   }
 
@@ -181,5 +183,4 @@ export class ComplianceUpkeep {
       done += rows.length;
     }
   }
-
 }

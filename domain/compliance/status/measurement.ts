@@ -83,11 +83,29 @@ interface Tally {
   open: OpenFindingCounts;
 }
 
-const emptyTally = (): Tally => ({ weight: 0, earned: 0, validatedWeight: 0, total: 0, completed: 0, inProgress: 0, pending: 0, passed: 0, covered: new Set(), open: noOpenFindings() });
+const emptyTally = (): Tally => ({
+  weight: 0,
+  earned: 0,
+  validatedWeight: 0,
+  total: 0,
+  completed: 0,
+  inProgress: 0,
+  pending: 0,
+  passed: 0,
+  covered: new Set(),
+  open: noOpenFindings(),
+});
 
 function counts(t: Tally) {
   const pct = (n: number) => (t.total > 0 ? round1((100 * n) / t.total) : 0);
-  return { total: t.total, completed: t.completed, inProgress: t.inProgress, pending: t.pending, completionRate: pct(t.completed), validationRate: pct(t.passed) };
+  return {
+    total: t.total,
+    completed: t.completed,
+    inProgress: t.inProgress,
+    pending: t.pending,
+    completionRate: pct(t.completed),
+    validationRate: pct(t.passed),
+  };
 }
 
 function frameworkMeasure(framework: FrameworkId, t: Tally): Measure {

@@ -18,7 +18,15 @@ export function tallyDeltaOf(table: string, row: ColumnRow): TallyRow[] {
     const validation = parsed(row.validation) as { status?: string } | null;
     const clauses = (parsed(row.clauses) as unknown[] | null) ?? [];
     return [
-      { ...bucket, kind: 'r', framework, status: row.status as TallyRow['status'], priority: row.priority as TallyRow['priority'], n: 1, passed: validation?.status === 'passed' ? 1 : 0 },
+      {
+        ...bucket,
+        kind: 'r',
+        framework,
+        status: row.status as TallyRow['status'],
+        priority: row.priority as TallyRow['priority'],
+        n: 1,
+        passed: validation?.status === 'passed' ? 1 : 0,
+      },
       ...clauses.map((c): TallyRow => ({ ...bucket, kind: 'c', framework, clause: String(c), n: 1 })),
     ];
   }

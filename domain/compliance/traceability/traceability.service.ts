@@ -77,7 +77,17 @@ export interface TraceabilityMatrix {
   /** False when the caller lacks `read:audits`: findings and their evidence are then left out, not shown empty by mistake. */
   findingsIncluded: boolean;
   /** `unassignedRequirements`: requirements not yet assigned to any framework, so in no matrix. */
-  summary: { clauses: number; covered: number; gaps: number; coveragePercent: number; requirements: number; unmappedRequirements: number; unassignedRequirements: number; openFindings: number; resolvedFindings: number };
+  summary: {
+    clauses: number;
+    covered: number;
+    gaps: number;
+    coveragePercent: number;
+    requirements: number;
+    unmappedRequirements: number;
+    unassignedRequirements: number;
+    openFindings: number;
+    resolvedFindings: number;
+  };
   clauses: TraceClause[];
   /** Clauses no requirement maps to. */
   gaps: { clauseId: string; section: string; title: string; category: string }[];
@@ -109,7 +119,11 @@ function traceFinding(f: AuditFinding): TraceFinding {
  * validation → open and resolved findings → evidence; clauses nothing maps to are gaps.
  * Three queries (requirements, findings, the count of unassigned requirements) whatever the size.
  */
-export async function buildTraceability(em: EntityManager, framework: FrameworkId, opts: { includeFindings: boolean; now?: Date }): Promise<TraceabilityMatrix> {
+export async function buildTraceability(
+  em: EntityManager,
+  framework: FrameworkId,
+  opts: { includeFindings: boolean; now?: Date },
+): Promise<TraceabilityMatrix> {
   const catalogue = getFramework(framework);
   const requirements = await em.find(Requirement, { framework }, { orderBy: { createdAt: 'asc', id: 'asc' } });
   const unassigned = await em.count(Requirement, { framework: null });
@@ -189,7 +203,8 @@ export const TRACEABILITY_CSV_COLUMNS = [
 /** What a CSV row is: a clause (with one of its requirements, or none: a gap), a requirement mapped to no clause, a finding linked to no requirement. */
 export const TRACEABILITY_CSV_ROW_TYPES = ['clause', 'unmapped_requirement', 'unlinked_finding'] as const;
 
-const findingsCell = (fs: TraceFinding[]) => fs.map((f) => `${f.id} (${f.severity}${f.resolvedAt ? `, resolved ${f.resolvedAt.slice(0, 10)}` : ''}): ${f.title}`).join('; ');
+const findingsCell = (fs: TraceFinding[]) =>
+  fs.map((f) => `${f.id} (${f.severity}${f.resolvedAt ? `, resolved ${f.resolvedAt.slice(0, 10)}` : ''}): ${f.title}`).join('; ');
 
 const requirementCells = (r: TraceRequirement): CsvCell[] => [
   r.id,
@@ -218,7 +233,22 @@ export function traceabilityCsv(m: TraceabilityMatrix): Buffer {
   for (const r of m.unmappedRequirements) rows.push(['unmapped_requirement', null, null, null, ...requirementCells(r)]);
   for (const f of m.unlinkedFindings) {
     const open = f.status !== 'resolved';
-    rows.push(['unlinked_finding', null, null, null, null, null, null, null, null, null, null, open ? findingsCell([f]) : null, open ? null : findingsCell([f]), f.evidence.map((e) => `finding: ${e}`).join('; ')]);
+    rows.push([
+      'unlinked_finding',
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      open ? findingsCell([f]) : null,
+      open ? null : findingsCell([f]),
+      f.evidence.map((e) => `finding: ${e}`).join('; '),
+    ]);
   }
   return Buffer.from(toCsv(rows), 'utf8');
 }

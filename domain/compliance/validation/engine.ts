@@ -4,19 +4,9 @@ import { FRAMEWORK_EXPECTATIONS, type FrameworkExpectation } from './framework-e
 import { findAmbiguousTerms, isTestableCriterion, usesShould } from './language';
 import { mapToClauses } from './mapping';
 import { countWords, excerpt, findKeyword, normaliseText } from './text';
-import type {
-  RequirementForValidation,
-  ValidationIssue,
-  ValidationResult,
-  ValidationSeverity,
-} from './types';
+import type { RequirementForValidation, ValidationIssue, ValidationResult, ValidationSeverity } from './types';
 
-export type {
-  RequirementForValidation,
-  ValidationIssue,
-  ValidationResult,
-  ValidationSeverity,
-} from './types';
+export type { RequirementForValidation, ValidationIssue, ValidationResult, ValidationSeverity } from './types';
 
 /** Points deducted from 100 per issue. */
 export const SEVERITY_PENALTY: Readonly<Record<ValidationSeverity, number>> = Object.freeze({
@@ -58,13 +48,7 @@ interface Context {
 
 type Rule = (context: Context) => Finding[];
 
-function finding(
-  ruleId: RuleId,
-  severity: ValidationSeverity,
-  field: string,
-  message: string,
-  suggestion: string,
-): Finding {
+function finding(ruleId: RuleId, severity: ValidationSeverity, field: string, message: string, suggestion: string): Finding {
   return { ruleId, severity, field, message, suggestion };
 }
 
@@ -111,20 +95,18 @@ const frameworkSupported: Rule = ({ requirement }) =>
           ),
         ]
       : [
-        finding(
-          RULE_IDS.frameworkSupported,
-          'error',
-          'framework',
-          `Framework "${String(requirement.framework)}" is not in the catalogue, so no framework rules or clause mapping can be applied.`,
-          'Choose one of the supported frameworks: iso13485, fda21cfr11, gdpr or soc2.',
-        ),
-      ];
+          finding(
+            RULE_IDS.frameworkSupported,
+            'error',
+            'framework',
+            `Framework "${String(requirement.framework)}" is not in the catalogue, so no framework rules or clause mapping can be applied.`,
+            'Choose one of the supported frameworks: iso13485, fda21cfr11, gdpr or soc2.',
+          ),
+        ];
 
 const titleRules: Rule = ({ title }) => {
   if (!title) {
-    return [
-      finding(RULE_IDS.titleRequired, 'error', 'title', 'Title is missing or blank.', 'Give the requirement a short, specific title.'),
-    ];
+    return [finding(RULE_IDS.titleRequired, 'error', 'title', 'Title is missing or blank.', 'Give the requirement a short, specific title.')];
   }
   if (title.length < MIN_TITLE_LENGTH || countWords(title) < 2) {
     return [

@@ -21,26 +21,57 @@ export interface FrameworkExpectation {
 }
 
 const SIGNATURE_TRIGGERS = [
-  'electronic signature', 'e-signature', 'signature', 'sign', 'signed', 'signing', 'sign-off',
-  'approval', 'approve', 'approved', 'approver',
+  'electronic signature',
+  'e-signature',
+  'signature',
+  'sign',
+  'signed',
+  'signing',
+  'sign-off',
+  'approval',
+  'approve',
+  'approved',
+  'approver',
 ];
 
 const PERSONAL_DATA_TRIGGERS = [
-  'personal data', 'personal information', 'pii', 'data subject', 'email address', 'phone number',
-  'date of birth', 'home address', 'health data', 'patient data', 'customer data', 'user data',
-  'ip address', 'special category', 'profiling',
+  'personal data',
+  'personal information',
+  'pii',
+  'data subject',
+  'email address',
+  'phone number',
+  'date of birth',
+  'home address',
+  'health data',
+  'patient data',
+  'customer data',
+  'user data',
+  'ip address',
+  'special category',
+  'profiling',
 ];
 
 const DESIGN_TRIGGERS = ['design', 'design input', 'design output', 'specification', 'user need', 'software requirement'];
 
 const ACCESS_TRIGGERS = [
-  'access', 'permission', 'role', 'login', 'log in', 'sign in', 'authentication', 'authorization',
-  'authorisation', 'user account', 'privileged', 'administrator', 'admin', 'credential',
+  'access',
+  'permission',
+  'role',
+  'login',
+  'log in',
+  'sign in',
+  'authentication',
+  'authorization',
+  'authorisation',
+  'user account',
+  'privileged',
+  'administrator',
+  'admin',
+  'credential',
 ];
 
-const CHANGE_TRIGGERS = [
-  'change', 'deployment', 'deploy', 'release', 'migration', 'pull request', 'merge', 'rollout', 'hotfix', 'patch',
-];
+const CHANGE_TRIGGERS = ['change', 'deployment', 'deploy', 'release', 'migration', 'pull request', 'merge', 'rollout', 'hotfix', 'patch'];
 
 export const FRAMEWORK_EXPECTATIONS: Readonly<Record<FrameworkId, readonly FrameworkExpectation[]>> = {
   fda21cfr11: [
@@ -73,8 +104,7 @@ export const FRAMEWORK_EXPECTATIONS: Readonly<Record<FrameworkId, readonly Frame
       ],
       reference: '21 CFR 11.50',
       expectation: 'expects signed records to show name, date/time and meaning of each signature',
-      suggestion:
-        "State that signed records display the signer's printed name, the date and time of signing and the meaning of the signature (21 CFR 11.50).",
+      suggestion: "State that signed records display the signer's printed name, the date and time of signing and the meaning of the signature (21 CFR 11.50).",
     },
     {
       ruleId: RULE_IDS.part11SignatureLinking,
@@ -122,7 +152,8 @@ export const FRAMEWORK_EXPECTATIONS: Readonly<Record<FrameworkId, readonly Frame
       ],
       reference: 'GDPR Art. 6',
       expectation: 'requires one lawful basis for every processing activity',
-      suggestion: 'Name the lawful basis for the processing (consent, contract, legal obligation, vital interests, public task or legitimate interests) (GDPR Art. 6).',
+      suggestion:
+        'Name the lawful basis for the processing (consent, contract, legal obligation, vital interests, public task or legitimate interests) (GDPR Art. 6).',
     },
     {
       ruleId: RULE_IDS.gdprDataSubjectRights,
@@ -133,8 +164,19 @@ export const FRAMEWORK_EXPECTATIONS: Readonly<Record<FrameworkId, readonly Frame
         {
           label: 'data-subject rights',
           keywords: [
-            'access request', 'subject access', 'dsar', 'right of access', 'rectification', 'erasure', 'right to be forgotten',
-            'portability', 'restriction', 'right to object', 'objection', 'data subject rights', 'data subject request',
+            'access request',
+            'subject access',
+            'dsar',
+            'right of access',
+            'rectification',
+            'erasure',
+            'right to be forgotten',
+            'portability',
+            'restriction',
+            'right to object',
+            'objection',
+            'data subject rights',
+            'data subject request',
           ],
         },
       ],
@@ -150,7 +192,18 @@ export const FRAMEWORK_EXPECTATIONS: Readonly<Record<FrameworkId, readonly Frame
       components: [
         {
           label: 'a retention period',
-          keywords: ['retention', 'retain', 'retained', 'storage limitation', 'purge', 'purged', 'deleted after', 'kept for', 'anonymised after', 'anonymized after'],
+          keywords: [
+            'retention',
+            'retain',
+            'retained',
+            'storage limitation',
+            'purge',
+            'purged',
+            'deleted after',
+            'kept for',
+            'anonymised after',
+            'anonymized after',
+          ],
         },
       ],
       reference: 'GDPR Art. 5(1)(e)',
@@ -168,8 +221,18 @@ export const FRAMEWORK_EXPECTATIONS: Readonly<Record<FrameworkId, readonly Frame
         {
           label: 'verification or validation',
           keywords: [
-            'verification', 'verify', 'verified', 'validation', 'validate', 'validated', 'test', 'tested', 'testing',
-            'test protocol', 'clinical evaluation', 'usability study',
+            'verification',
+            'verify',
+            'verified',
+            'validation',
+            'validate',
+            'validated',
+            'test',
+            'tested',
+            'testing',
+            'test protocol',
+            'clinical evaluation',
+            'usability study',
           ],
         },
       ],
@@ -203,8 +266,17 @@ export const FRAMEWORK_EXPECTATIONS: Readonly<Record<FrameworkId, readonly Frame
         {
           label: 'least privilege',
           keywords: [
-            'least privilege', 'minimum necessary', 'need to know', 'role-based', 'rbac', 'segregation of duties',
-            'separation of duties', 'only authorized', 'only authorised', 'restricted to', 'scoped to',
+            'least privilege',
+            'minimum necessary',
+            'need to know',
+            'role-based',
+            'rbac',
+            'segregation of duties',
+            'separation of duties',
+            'only authorized',
+            'only authorised',
+            'restricted to',
+            'scoped to',
           ],
         },
       ],
@@ -221,8 +293,19 @@ export const FRAMEWORK_EXPECTATIONS: Readonly<Record<FrameworkId, readonly Frame
         {
           label: 'access review or revocation',
           keywords: [
-            'access review', 'review', 'reviewed', 'recertification', 'recertify', 'periodic', 'quarterly', 'revoke',
-            'revoked', 'revocation', 'deprovision', 'deprovisioned', 'offboarding',
+            'access review',
+            'review',
+            'reviewed',
+            'recertification',
+            'recertify',
+            'periodic',
+            'quarterly',
+            'revoke',
+            'revoked',
+            'revocation',
+            'deprovision',
+            'deprovisioned',
+            'offboarding',
           ],
         },
       ],
@@ -238,7 +321,20 @@ export const FRAMEWORK_EXPECTATIONS: Readonly<Record<FrameworkId, readonly Frame
       components: [
         {
           label: 'approval',
-          keywords: ['approval', 'approve', 'approved', 'approver', 'review', 'reviewed', 'reviewer', 'sign-off', 'authorized', 'authorised', 'code review', 'peer review'],
+          keywords: [
+            'approval',
+            'approve',
+            'approved',
+            'approver',
+            'review',
+            'reviewed',
+            'reviewer',
+            'sign-off',
+            'authorized',
+            'authorised',
+            'code review',
+            'peer review',
+          ],
         },
         {
           label: 'testing',

@@ -11,7 +11,10 @@
  */
 export function normaliseText(text: string | null | undefined): string {
   if (!text) return ' ';
-  const collapsed = text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  const collapsed = text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
   return collapsed ? ` ${collapsed} ` : ' ';
 }
 
@@ -22,11 +25,7 @@ export function normaliseText(text: string | null | undefined): string {
 export function containsKeyword(normalisedText: string, keyword: string): boolean {
   const phrase = phraseOf(keyword);
   if (!phrase) return false;
-  return (
-    normalisedText.includes(` ${phrase} `) ||
-    normalisedText.includes(` ${phrase}s `) ||
-    normalisedText.includes(` ${phrase}es `)
-  );
+  return normalisedText.includes(` ${phrase} `) || normalisedText.includes(` ${phrase}s `) || normalisedText.includes(` ${phrase}es `);
 }
 
 /**

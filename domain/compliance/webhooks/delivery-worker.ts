@@ -35,7 +35,6 @@ export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
 /** Events expanded into deliveries per statement: one event, up to its fan-out (the per-key cap, or more for the admin), keeps each statement short on the single-threaded embedded database. */
 const EXPAND_EVENTS_PER_PAGE = 1;
 
-
 interface ClaimedDelivery {
   id: string;
   webhook_id: string;
@@ -49,7 +48,6 @@ interface ClaimedDelivery {
   /** The place taken in the gate for this delivery (set right after the claim). */
   pass?: GatePass;
 }
-
 
 /** Delay before the next attempt: exponential, capped, with jitter so retries of many receivers spread out. */
 export function retryDelayMs(attempt: number, s: Pick<DeliverySettings, 'baseDelayMs' | 'maxDelayMs'>, random = Math.random): number {
@@ -81,7 +79,13 @@ export class DeliveryWorker {
 
   constructor(
     private readonly rootEm: EntityManager,
-    private readonly deps: { instanceId: string; policy: UrlPolicy; gate?: DeliveryGate; onOutcome?: (o: DeliveryOutcome) => void; onError?: (err: unknown) => void },
+    private readonly deps: {
+      instanceId: string;
+      policy: UrlPolicy;
+      gate?: DeliveryGate;
+      onOutcome?: (o: DeliveryOutcome) => void;
+      onError?: (err: unknown) => void;
+    },
     settings: Partial<DeliverySettings> = {},
   ) {
     this.settings = { ...DEFAULT_DELIVERY_SETTINGS, ...settings };
@@ -202,7 +206,11 @@ export class DeliveryWorker {
   private async release(d: ClaimedDelivery) {
     await this.rootEm
       .getConnection()
-      .execute(`update webhook_deliveries set attempts = greatest(attempts - 1, 0), locked_by = null, locked_until = null where id = ? and locked_by = ?`, [d.id, this.deps.instanceId], 'run');
+      .execute(
+        `update webhook_deliveries set attempts = greatest(attempts - 1, 0), locked_by = null, locked_until = null where id = ? and locked_by = ?`,
+        [d.id, this.deps.instanceId],
+        'run',
+      );
   }
 
   private async deliver(d: ClaimedDelivery) {
@@ -220,7 +228,10 @@ export class DeliveryWorker {
     let result: DeliveryOutcome;
     try {
       const status = await this.post(hook, d, JSON.stringify(shown));
-      result = status >= 200 && status < 300 ? { outcome: 'delivered', statusCode: status } : { outcome: 'retry', statusCode: status, error: `receiver answered ${status}` };
+      result =
+        status >= 200 && status < 300
+          ? { outcome: 'delivered', statusCode: status }
+          : { outcome: 'retry', statusCode: status, error: `receiver answered ${status}` };
     } catch (err) {
       result = { outcome: 'retry', error: String(err instanceof Error ? err.message : err).slice(0, 500) };
     }
@@ -240,7 +251,9 @@ export class DeliveryWorker {
 
   /** Records the outcome, only while this instance still holds the lease. */
   private async settle(d: ClaimedDelivery, r: DeliveryOutcome) {
-    d.pass?.done(r.outcome === 'delivered' ? 'ok' : r.outcome === 'skipped' || r.error === 'webhook deleted' || r.error === 'event payload missing' ? 'none' : 'failed');
+    d.pass?.done(
+      r.outcome === 'delivered' ? 'ok' : r.outcome === 'skipped' || r.error === 'webhook deleted' || r.error === 'event payload missing' ? 'none' : 'failed',
+    );
     const conn = this.rootEm.getConnection();
     const common = [r.statusCode ?? null, r.error ?? null, d.id, this.deps.instanceId];
     if (r.outcome === 'delivered') {

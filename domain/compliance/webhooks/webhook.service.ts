@@ -165,16 +165,24 @@ export class WebhookService implements OutboxWriter {
     const [{ n }] = await conn.execute<{ n: number | string }[]>(`select count(*) as n from webhooks where owner_key_id = ? and active`, [keyId], 'all', trx);
     const max = this.settings.maxPerKey;
     if (Number(n) >= max) {
-      throw new DomainError('WEBHOOK_LIMIT_EXCEEDED', `This key already has ${Number(n)} active webhooks, the most one key may have (${max}); delete one first`, {
-        details: { limit: max, active: Number(n) },
-        fields: [{ field: 'url', message: `at most ${max} active webhooks per key` }],
-      });
+      throw new DomainError(
+        'WEBHOOK_LIMIT_EXCEEDED',
+        `This key already has ${Number(n)} active webhooks, the most one key may have (${max}); delete one first`,
+        {
+          details: { limit: max, active: Number(n) },
+          fields: [{ field: 'url', message: `at most ${max} active webhooks per key` }],
+        },
+      );
     }
   }
 
   async list(ctx: DomainContext): Promise<{ data: WebhookView[] }> {
     const principal = requirePermission(ctx, 'manage:webhooks');
-    const rows = await ctx.em.find(Webhook, { active: true, ...(principal.isAdmin ? {} : { ownerKeyId: principal.keyId }) }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    const rows = await ctx.em.find(
+      Webhook,
+      { active: true, ...(principal.isAdmin ? {} : { ownerKeyId: principal.keyId }) },
+      { orderBy: { createdAt: 'asc', id: 'asc' } },
+    );
     return { data: rows.map(webhookView) };
   }
 
@@ -183,7 +191,13 @@ export class WebhookService implements OutboxWriter {
     const row = await this.owned(ctx, id);
     await ctx.em.transactional(async (tx) => {
       await tx.nativeUpdate(Webhook, { id: row.id }, { active: false });
-      this.auditTrail?.record(tx as EntityManager, actorOf(ctx), { action: 'webhook.delete', entityType: 'webhook', entityId: row.id }, { active: true }, { active: false });
+      this.auditTrail?.record(
+        tx as EntityManager,
+        actorOf(ctx),
+        { action: 'webhook.delete', entityType: 'webhook', entityId: row.id },
+        { active: true },
+        { active: false },
+      );
       await tx.nativeUpdate(WebhookDelivery, { webhookId: row.id, status: 'pending' }, { status: 'failed', lastError: 'webhook deleted' });
     });
     return { deleted: true, id: row.id };
@@ -192,7 +206,11 @@ export class WebhookService implements OutboxWriter {
   async deliveries(ctx: DomainContext, id: string, raw: { limit?: unknown; status?: unknown } = {}): Promise<{ data: DeliveryView[] }> {
     const row = await this.owned(ctx, id);
     const q = parseInput(DeliveriesQuery, { limit: raw.limit ?? undefined, status: raw.status ?? undefined });
-    const rows = await ctx.em.find(WebhookDelivery, { webhookId: row.id, ...(q.status ? { status: q.status } : {}) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: q.limit });
+    const rows = await ctx.em.find(
+      WebhookDelivery,
+      { webhookId: row.id, ...(q.status ? { status: q.status } : {}) },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: q.limit },
+    );
     return { data: rows.map(deliveryView) };
   }
 

@@ -72,7 +72,13 @@ export async function joinWavChunksLive(
   sink: EncodeSink,
 ): Promise<{ data: Buffer | null; size: number; sampleRate: number; bitrate: number; durationSeconds: number; streamHeaderBytes: number }> {
   const first = await decodeChunk(await take(0));
-  return encodeBlocksLive(taggedBlocks(first, count, async (i) => decodeChunk(await take(i))), first.sampleRate, format, opts, sink);
+  return encodeBlocksLive(
+    taggedBlocks(first, count, async (i) => decodeChunk(await take(i))),
+    first.sampleRate,
+    format,
+    opts,
+    sink,
+  );
 }
 
 /**

@@ -63,7 +63,7 @@ export async function encodeBlocksLive(
     size += b.length;
     if (gather) parts.push(b);
     else if (format === 'ogg') oggAudio.add(b);
-    else if (headBytes < MP3_HEAD_BYTES) head.push(b), (headBytes += b.length);
+    else if (headBytes < MP3_HEAD_BYTES) (head.push(b), (headBytes += b.length));
     await sink.write(b);
   };
   if (format === 'wav') {
@@ -109,7 +109,14 @@ export async function encodeBlocksLive(
     const start = data ?? Buffer.concat(head);
     const firstFrame = findFirstMpegFrame(start, 0);
     const header = firstFrame === undefined ? undefined : parseMpegFrameHeader(start, firstFrame);
-    return { data, size, bitrate: (header?.bitrateKbps ?? MP3_BITRATE_KBPS[quality]) * 1000, sampleRate: header?.sampleRate ?? outputSampleRate, durationSeconds, streamHeaderBytes: 0 };
+    return {
+      data,
+      size,
+      bitrate: (header?.bitrateKbps ?? MP3_BITRATE_KBPS[quality]) * 1000,
+      sampleRate: header?.sampleRate ?? outputSampleRate,
+      durationSeconds,
+      streamHeaderBytes: 0,
+    };
   }
   const bitrate = data ? measuredOggAudioBitrate(data, durationSeconds) : durationSeconds > 0 ? Math.round((oggAudio.total() * 8) / durationSeconds) : 0;
   return { data, size, bitrate, sampleRate, durationSeconds, streamHeaderBytes: 0 };

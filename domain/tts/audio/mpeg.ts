@@ -156,11 +156,7 @@ function isTrailingTag(data: Uint8Array, offset: number): boolean {
   return ascii(3) === 'TAG' || ascii(8) === 'APETAGEX' || ascii(6) === 'LYRICS';
 }
 
-function readXingFrameCount(
-  data: Uint8Array,
-  frameOffset: number,
-  header: MpegFrameHeader,
-): { present: boolean; frameCount?: number } {
+function readXingFrameCount(data: Uint8Array, frameOffset: number, header: MpegFrameHeader): { present: boolean; frameCount?: number } {
   if (header.layer !== 3) return { present: false };
   // The tag sits right after the Layer III side information, whose size depends on version/channels.
   const sideInfoBytes = header.version === 1 ? (header.channels === 1 ? 17 : 32) : header.channels === 1 ? 9 : 17;

@@ -34,10 +34,7 @@ export function probeOgg(data: Uint8Array): ProbeResult {
       return { ok: false, reason: 'truncated: last page lacks the end-of-stream flag' };
     }
     const finalGranule = [...pages].reverse().find((page) => page.granulePosition >= 0)?.granulePosition ?? 0;
-    const durationSeconds =
-      codec.name === 'vorbis'
-        ? finalGranule / codec.sampleRate
-        : Math.max(0, finalGranule - codec.preSkip) / OPUS_GRANULE_RATE;
+    const durationSeconds = codec.name === 'vorbis' ? finalGranule / codec.sampleRate : Math.max(0, finalGranule - codec.preSkip) / OPUS_GRANULE_RATE;
     return { ok: true, durationSeconds };
   } catch (error) {
     if (error instanceof OggStructureError) return { ok: false, reason: error.message };
@@ -70,9 +67,7 @@ export function readOggPages(data: Uint8Array): OggPage[] {
     let bodyBytes = 0;
     for (let i = 0; i < segmentCount; i++) bodyBytes += data[offset + PAGE_HEADER_BYTES + i];
     if (offset + headerBytes + bodyBytes > data.length) {
-      throw new OggStructureError(
-        `truncated: page at byte ${offset} declares ${bodyBytes} body bytes but only ${data.length - offset - headerBytes} remain`,
-      );
+      throw new OggStructureError(`truncated: page at byte ${offset} declares ${bodyBytes} body bytes but only ${data.length - offset - headerBytes} remain`);
     }
 
     const page: OggPage = {

@@ -95,8 +95,7 @@ export function concatPcm(parts: Pcm[], opts: ConcatOptions = {}): Pcm {
     overlaps.push(seamOverlap(requestedOverlap, chunks[i - 1].length, chunks[i].length));
   }
 
-  const totalLength =
-    chunks.reduce((sum, chunk) => sum + chunk.length, 0) - overlaps.reduce((sum, n) => sum + n, 0);
+  const totalLength = chunks.reduce((sum, chunk) => sum + chunk.length, 0) - overlaps.reduce((sum, n) => sum + n, 0);
   const output = new Float32Array(totalLength);
   output.set(chunks[0], 0);
   let writeEnd = chunks[0].length;
@@ -118,7 +117,10 @@ export function concatPcm(parts: Pcm[], opts: ConcatOptions = {}): Pcm {
  * reached (`parts[i]()` is called once, in order): a long join never holds every part decoded, nor
  * the joined whole, at once. Same seams, same crossfade, same values as concatPcm.
  */
-export async function* concatPcmBlocks(parts: (() => Pcm | Promise<Pcm>)[], opts: ConcatOptions = {}): AsyncGenerator<Float32Array, { sampleRate: number; samples: number }> {
+export async function* concatPcmBlocks(
+  parts: (() => Pcm | Promise<Pcm>)[],
+  opts: ConcatOptions = {},
+): AsyncGenerator<Float32Array, { sampleRate: number; samples: number }> {
   if (parts.length === 0) throw new Error('concatPcm: at least one PCM chunk is required');
   const crossfadeMs = opts.crossfadeMs ?? DEFAULT_CROSSFADE_MS;
   if (!Number.isFinite(crossfadeMs) || crossfadeMs < 0) {

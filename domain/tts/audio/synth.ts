@@ -64,9 +64,7 @@ const NASALS = new Set('mnlrw');
 const PAUSE_PUNCTUATION = new Set('.,;:!?…—–()"\'«»¿¡');
 
 type Onset = 'none' | 'fricative' | 'plosive';
-type Segment =
-  | { kind: 'silence'; weight: number }
-  | { kind: 'voiced'; weight: number; formantId: number; onset: Onset };
+type Segment = { kind: 'silence'; weight: number } | { kind: 'voiced'; weight: number; formantId: number; onset: Onset };
 
 const ONSET_VOICED_GAIN = 0.15;
 const FRICATIVE_NOISE_GAIN = 0.3;
@@ -300,7 +298,7 @@ function shapeSamples(shape: SyllableShape, from: number, to: number): void {
 function copyWaveform(out: Float32Array, start: number, from: number, to: number, waveform: Float32Array): void {
   const waveformLength = waveform.length;
   let position = from % waveformLength;
-  for (let i = from; i < to; ) {
+  for (let i = from; i < to;) {
     const run = Math.min(waveformLength - position, to - i);
     out.set(position === 0 && run === waveformLength ? waveform : waveform.subarray(position, position + run), start + i);
     i += run;

@@ -27,8 +27,7 @@ const ENCODER_WASM_FILES: Record<EncoderMimeType, string> = {
 };
 
 // TypeScript only declares WebAssembly in lib.dom, which this Node project does not enable.
-const wasmRuntime = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<EncoderWasm> } })
-  .WebAssembly;
+const wasmRuntime = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<EncoderWasm> } }).WebAssembly;
 
 const compiledEncoders = new Map<EncoderMimeType, Promise<EncoderWasm>>();
 

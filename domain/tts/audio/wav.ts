@@ -123,7 +123,8 @@ export function encodeWav(pcm: Pcm): Buffer {
   const samples = pcm.samples;
   // An aligned Int16Array on a little-endian machine writes the same bytes as DataView.setInt16(…, true),
   // several times faster (a long progressive generation writes tens of MB here).
-  const int16 = LITTLE_ENDIAN && (out.byteOffset + WAV_HEADER_BYTES) % 2 === 0 ? new Int16Array(out.buffer, out.byteOffset + WAV_HEADER_BYTES, samples.length) : null;
+  const int16 =
+    LITTLE_ENDIAN && (out.byteOffset + WAV_HEADER_BYTES) % 2 === 0 ? new Int16Array(out.buffer, out.byteOffset + WAV_HEADER_BYTES, samples.length) : null;
   const view = int16 ? null : new DataView(out.buffer, out.byteOffset, out.byteLength);
   for (let i = 0; i < samples.length; i++) {
     const s = samples[i];
@@ -257,9 +258,7 @@ function parseFmtChunk(fmt: Buffer): Omit<WavLayout, 'dataOffset' | 'declaredDat
 
 function sampleReader(layout: WavLayout): (view: DataView, offset: number) => number {
   if (layout.encoding === 'float') {
-    return layout.bitsPerSample === 32
-      ? (view, offset) => view.getFloat32(offset, true)
-      : (view, offset) => view.getFloat64(offset, true);
+    return layout.bitsPerSample === 32 ? (view, offset) => view.getFloat32(offset, true) : (view, offset) => view.getFloat64(offset, true);
   }
   switch (layout.bitsPerSample) {
     case 8:

@@ -82,14 +82,14 @@ export class FsBlobStore implements BlobStore {
         hash.update(bytes);
         const at = size;
         size += bytes.length;
-        for (let done = 0; done < bytes.length; ) done += (await file.write(bytes, done, bytes.length - done, at + done)).bytesWritten;
+        for (let done = 0; done < bytes.length;) done += (await file.write(bytes, done, bytes.length - done, at + done)).bytesWritten;
       },
       read: async (from, to) => {
         const out = Buffer.alloc(Math.max(0, Math.min(to, size) - from));
         // Before commit through the open file; after it, from the stored file (same bytes).
         const handle = closed && stored ? await fs.open(stored, 'r') : file;
         try {
-          for (let done = 0; done < out.length; ) {
+          for (let done = 0; done < out.length;) {
             const { bytesRead } = await handle.read(out, done, out.length - done, from + done);
             if (!bytesRead) break;
             done += bytesRead;
@@ -145,10 +145,7 @@ export class DatabaseBlobStore implements BlobStore {
   async put(key: string, data: Buffer): Promise<void> {
     await this.rootEm
       .getConnection()
-      .execute(
-        'insert into audio_blobs (key, data, size, created_at) values (?, ?, ?, ?) on conflict (key) do nothing',
-        [key, data, data.length, clock.now()],
-      );
+      .execute('insert into audio_blobs (key, data, size, created_at) values (?, ?, ?, ?) on conflict (key) do nothing', [key, data, data.length, clock.now()]);
   }
 
   async get(key: string): Promise<Buffer | null> {

@@ -3,14 +3,7 @@ import type { Dispatcher } from 'undici';
 import { secretRedactor, type Redactor } from '../../util/redact';
 import { guardedDispatcher, type UrlPolicy } from '../../webhooks/ssrf';
 import type { ProviderId } from '../catalogue';
-import {
-  abortableSleep,
-  backoffDelayMs,
-  CircuitBreaker,
-  parseRetryAfter,
-  Semaphore,
-  type ResilienceOptions,
-} from './resilience';
+import { abortableSleep, backoffDelayMs, CircuitBreaker, parseRetryAfter, Semaphore, type ResilienceOptions } from './resilience';
 import { networkCause, readLimited, readPreview, ResponseTooLargeError } from './upstream-body';
 import { UpstreamAudioStream, type StreamSink } from './upstream-stream';
 
@@ -240,7 +233,14 @@ export class UpstreamClient {
           const cause = err instanceof Error ? err.message : String(err);
           // Unusable audio is most often a transfer cut short: worth another attempt. Anything else
           // thrown while accepting is a local fault that a retry would only repeat.
-          return { ok: false, reason: 'invalid-audio', status: res.status, retryable: err instanceof UnusableAudioError, unhealthy: err instanceof UnusableAudioError, cause };
+          return {
+            ok: false,
+            reason: 'invalid-audio',
+            status: res.status,
+            retryable: err instanceof UnusableAudioError,
+            unhealthy: err instanceof UnusableAudioError,
+            cause,
+          };
         }
       }
       const preview = await readPreview(res);
@@ -338,19 +338,14 @@ export class UpstreamClient {
   private circuitOpen(): DomainError {
     const p = this.opts.provider;
     const retryAfterSeconds = Math.max(1, Math.ceil(this.breaker.retryInMs / 1000));
-    return new DomainError(
-      GENERATION_ERROR_CODE[p],
-      `${p} is temporarily unavailable after repeated upstream failures; retry in ${retryAfterSeconds} s`,
-      {
-        provider: p,
-        details: { upstreamStatus: null, attempts: 0, reason: 'circuit-open', retryAfterSeconds },
-        retryAfterSeconds,
-      },
-    );
+    return new DomainError(GENERATION_ERROR_CODE[p], `${p} is temporarily unavailable after repeated upstream failures; retry in ${retryAfterSeconds} s`, {
+      provider: p,
+      details: { upstreamStatus: null, attempts: 0, reason: 'circuit-open', retryAfterSeconds },
+      retryAfterSeconds,
+    });
   }
 
   private aborted(attempts: number): DomainError {
     return this.failure({ ok: false, reason: 'aborted', status: null, retryable: false, unhealthy: false }, attempts);
   }
 }
-

@@ -36,11 +36,20 @@ export function createProviders(s: ProviderSettings): Record<ProviderId, SpeechP
   const b = s.provider_b;
   const c = s.provider_c;
   // Each vendor's text is scrubbed of every configured secret, not only its own key.
-  const reporting: UpstreamReporting = { secrets: [a.apiKey, b.apiKey, c.apiKey, ...(s.reporting?.secrets ?? [])].filter((x): x is string => !!x), onFailure: s.reporting?.onFailure, policy: s.reporting?.policy };
+  const reporting: UpstreamReporting = {
+    secrets: [a.apiKey, b.apiKey, c.apiKey, ...(s.reporting?.secrets ?? [])].filter((x): x is string => !!x),
+    onFailure: s.reporting?.onFailure,
+    policy: s.reporting?.policy,
+  };
   const cBaseUrl = c.baseUrl ?? (c.region ? `https://${c.region}.tts.speech.microsoft.com` : undefined);
   return {
     provider_a: a.apiKey
-      ? new ProviderA({ ...reporting, apiKey: a.apiKey, baseUrl: a.baseUrl ?? DEFAULT_BASE_URL.provider_a, resilience: resolveResilience(s.resilience, a.resilience) })
+      ? new ProviderA({
+          ...reporting,
+          apiKey: a.apiKey,
+          baseUrl: a.baseUrl ?? DEFAULT_BASE_URL.provider_a,
+          resilience: resolveResilience(s.resilience, a.resilience),
+        })
       : new UnconfiguredProvider('provider_a', 'PROVIDER_A_API_KEY'),
     provider_b: b.apiKey
       ? new ProviderB({

@@ -4,7 +4,10 @@ import type { SpeechProvider } from './provider';
 
 /** Stands in for a vendor whose credentials are not set: every call is PROVIDER_NOT_CONFIGURED. */
 export class UnconfiguredProvider implements SpeechProvider {
-  constructor(readonly id: ProviderId, private readonly variable: string) {}
+  constructor(
+    readonly id: ProviderId,
+    private readonly variable: string,
+  ) {}
 
   isConfigured() {
     return false;

@@ -77,4 +77,3 @@ export class UpstreamAudioStream implements AsyncIterable<Buffer> {
     }
   }
 }
-

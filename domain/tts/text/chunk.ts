@@ -16,13 +16,55 @@ export function collapseWhitespace(text: string): string {
 
 /** Abbreviations that are followed by a name, so "Dr. Smith" is not a sentence end. */
 const TITLE_ABBREVIATIONS = new Set([
-  'dr', 'mr', 'mrs', 'ms', 'mx', 'prof', 'st', 'mt', 'rev', 'fr', 'sr', 'jr', 'gen', 'col', 'capt',
-  'lt', 'sgt', 'hon', 'vs', 'cf', 'viz', 'approx', 'e.g', 'i.e',
+  'dr',
+  'mr',
+  'mrs',
+  'ms',
+  'mx',
+  'prof',
+  'st',
+  'mt',
+  'rev',
+  'fr',
+  'sr',
+  'jr',
+  'gen',
+  'col',
+  'capt',
+  'lt',
+  'sgt',
+  'hon',
+  'vs',
+  'cf',
+  'viz',
+  'approx',
+  'e.g',
+  'i.e',
 ]);
 /** Abbreviations followed by a number: "No. 5", "Jan. 12", "p. 4". */
 const NUMBER_ABBREVIATIONS = new Set([
-  'no', 'nos', 'vol', 'p', 'pp', 'ch', 'fig', 'art', 'sec', 'ca',
-  'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
+  'no',
+  'nos',
+  'vol',
+  'p',
+  'pp',
+  'ch',
+  'fig',
+  'art',
+  'sec',
+  'ca',
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'sept',
+  'oct',
+  'nov',
+  'dec',
 ]);
 
 /**
@@ -149,9 +191,7 @@ export function chunkText(text: string, opts: ChunkOptions): string[] {
     throw new RangeError(`minChars must be an integer between 0 and maxChars, got ${minChars}`);
   }
 
-  const pieces = splitSentences(text).flatMap((sentence) =>
-    sentence.length > maxChars ? splitLongSentence(sentence, maxChars) : [sentence],
-  );
+  const pieces = splitSentences(text).flatMap((sentence) => (sentence.length > maxChars ? splitLongSentence(sentence, maxChars) : [sentence]));
 
   const chunks: string[] = [];
   let current = '';

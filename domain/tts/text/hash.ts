@@ -110,16 +110,12 @@ function hashForm(mode: HashMode, options: string, form: string): string {
 
 /** The cache key of `text` in one mode: 64 lowercase hex characters. */
 export function computeHash(mode: HashMode, text: string, options: AudioAffectingOptions): string {
-  const form =
-    mode === 'direct' ? text : mode === 'content' ? normalizeContent(text) : toSpokenForm(text, options.language);
+  const form = mode === 'direct' ? text : mode === 'content' ? normalizeContent(text) : toSpokenForm(text, options.language);
   return hashForm(mode, canonicalOptions(options), form);
 }
 
 /** The cache keys of `text` in all three modes. */
-export function computeHashes(
-  text: string,
-  options: AudioAffectingOptions,
-): { direct: string; content: string; semantic: string } {
+export function computeHashes(text: string, options: AudioAffectingOptions): { direct: string; content: string; semantic: string } {
   const canonical = canonicalOptions(options);
   return {
     direct: hashForm('direct', canonical, text),

@@ -7,21 +7,53 @@
  */
 
 const ONES = [
-  'zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine',
-  'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen',
-  'seventeen', 'eighteen', 'nineteen',
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
 ];
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 
 // Short scale, as used in American and modern British English.
 const SCALES = [
-  '', 'thousand', 'million', 'billion', 'trillion', 'quadrillion', 'quintillion',
-  'sextillion', 'septillion', 'octillion', 'nonillion', 'decillion',
+  '',
+  'thousand',
+  'million',
+  'billion',
+  'trillion',
+  'quadrillion',
+  'quintillion',
+  'sextillion',
+  'septillion',
+  'octillion',
+  'nonillion',
+  'decillion',
 ];
 
 const IRREGULAR_ORDINALS: Record<string, string> = {
-  one: 'first', two: 'second', three: 'third', five: 'fifth',
-  eight: 'eighth', nine: 'ninth', twelve: 'twelfth',
+  one: 'first',
+  two: 'second',
+  three: 'third',
+  five: 'fifth',
+  eight: 'eighth',
+  nine: 'ninth',
+  twelve: 'twelfth',
 };
 
 /** Reads digits one by one: "007" -> "zero zero seven". */

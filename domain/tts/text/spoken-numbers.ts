@@ -28,9 +28,19 @@ const CURRENCIES: Readonly<Record<string, Currency>> = {
   '¢': { one: 'cent', many: 'cents' },
 };
 const MONEY_SCALES: Readonly<Record<string, string>> = {
-  thousand: 'thousand', million: 'million', billion: 'billion', trillion: 'trillion',
-  k: 'thousand', K: 'thousand', m: 'million', M: 'million', mn: 'million',
-  b: 'billion', B: 'billion', bn: 'billion', tn: 'trillion',
+  thousand: 'thousand',
+  million: 'million',
+  billion: 'billion',
+  trillion: 'trillion',
+  k: 'thousand',
+  K: 'thousand',
+  m: 'million',
+  M: 'million',
+  mn: 'million',
+  b: 'billion',
+  B: 'billion',
+  bn: 'billion',
+  tn: 'trillion',
 };
 const MONEY_SCALE = String.raw`(?:\s?(thousand|million|billion|trillion)|(k|K|mn|m|M|bn|b|B|tn))?`;
 
@@ -53,10 +63,7 @@ function spokenMoney(minus: string | undefined, amount: string, currency: Curren
   return sign + parts.join(' and ');
 }
 
-const MONEY_PREFIX = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])${SIGN}([$€£¥])\s?(-)?(${NUM})${MONEY_SCALE}${NOT_BEFORE_WORD}`,
-  'gu',
-);
+const MONEY_PREFIX = new RegExp(String.raw`(?<![\p{L}\p{N}])${SIGN}([$€£¥])\s?(-)?(${NUM})${MONEY_SCALE}${NOT_BEFORE_WORD}`, 'gu');
 const MONEY_SUFFIX = new RegExp(String.raw`${NOT_AFTER_WORD}${SIGN}(${NUM})\s?([$€£¥¢])`, 'gu');
 
 /** "$5.50" -> "five dollars and fifty cents", "-€3" -> "minus three euros", "$2bn", "50¢". */
@@ -75,9 +82,7 @@ export function expandMoney(text: string): string {
 /** "50%" -> "fifty percent". */
 export function expandPercentages(text: string): string {
   const pattern = new RegExp(String.raw`${NOT_AFTER_WORD}${SIGN}(${NUM})\s?%`, 'gu');
-  return replaceInContext(text, pattern, (ctx) =>
-    inPlace(`${numeralToWords((ctx.groups[0] ?? '') + ctx.groups[1]!)} percent`, ctx),
-  );
+  return replaceInContext(text, pattern, (ctx) => inPlace(`${numeralToWords((ctx.groups[0] ?? '') + ctx.groups[1]!)} percent`, ctx));
 }
 
 /** "10:30" -> "ten thirty", "9:05" -> "nine oh five", "10:00" -> "ten o'clock" (but "10:00 a m" -> "ten a m"). */
@@ -110,27 +115,47 @@ export function expandDecades(text: string): string {
 }
 
 const UNITS: Readonly<Record<string, readonly [one: string, many: string]>> = {
-  km: ['kilometer', 'kilometers'], m: ['meter', 'meters'], cm: ['centimeter', 'centimeters'],
-  mm: ['millimeter', 'millimeters'], kg: ['kilogram', 'kilograms'], g: ['gram', 'grams'],
-  mg: ['milligram', 'milligrams'], lb: ['pound', 'pounds'], lbs: ['pound', 'pounds'],
-  oz: ['ounce', 'ounces'], mi: ['mile', 'miles'], ft: ['foot', 'feet'], in: ['inch', 'inches'],
-  ml: ['milliliter', 'milliliters'], mL: ['milliliter', 'milliliters'],
-  h: ['hour', 'hours'], hr: ['hour', 'hours'], hrs: ['hour', 'hours'],
-  min: ['minute', 'minutes'], mins: ['minute', 'minutes'],
-  s: ['second', 'seconds'], sec: ['second', 'seconds'], secs: ['second', 'seconds'],
+  km: ['kilometer', 'kilometers'],
+  m: ['meter', 'meters'],
+  cm: ['centimeter', 'centimeters'],
+  mm: ['millimeter', 'millimeters'],
+  kg: ['kilogram', 'kilograms'],
+  g: ['gram', 'grams'],
+  mg: ['milligram', 'milligrams'],
+  lb: ['pound', 'pounds'],
+  lbs: ['pound', 'pounds'],
+  oz: ['ounce', 'ounces'],
+  mi: ['mile', 'miles'],
+  ft: ['foot', 'feet'],
+  in: ['inch', 'inches'],
+  ml: ['milliliter', 'milliliters'],
+  mL: ['milliliter', 'milliliters'],
+  h: ['hour', 'hours'],
+  hr: ['hour', 'hours'],
+  hrs: ['hour', 'hours'],
+  min: ['minute', 'minutes'],
+  mins: ['minute', 'minutes'],
+  s: ['second', 'seconds'],
+  sec: ['second', 'seconds'],
+  secs: ['second', 'seconds'],
   ms: ['millisecond', 'milliseconds'],
-  '°C': ['degree Celsius', 'degrees Celsius'], '°F': ['degree Fahrenheit', 'degrees Fahrenheit'],
+  '°C': ['degree Celsius', 'degrees Celsius'],
+  '°F': ['degree Fahrenheit', 'degrees Fahrenheit'],
   '°': ['degree', 'degrees'],
-  mph: ['mile per hour', 'miles per hour'], kph: ['kilometer per hour', 'kilometers per hour'],
-  KB: ['kilobyte', 'kilobytes'], kB: ['kilobyte', 'kilobytes'], MB: ['megabyte', 'megabytes'],
-  GB: ['gigabyte', 'gigabytes'], TB: ['terabyte', 'terabytes'],
+  mph: ['mile per hour', 'miles per hour'],
+  kph: ['kilometer per hour', 'kilometers per hour'],
+  KB: ['kilobyte', 'kilobytes'],
+  kB: ['kilobyte', 'kilobytes'],
+  MB: ['megabyte', 'megabytes'],
+  GB: ['gigabyte', 'gigabytes'],
+  TB: ['terabyte', 'terabytes'],
 };
 // Longest first, so "mph" wins over "m" and "°C" over "°".
-const UNIT = Object.keys(UNITS).sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
-const MEASUREMENT = new RegExp(
-  String.raw`${NOT_AFTER_WORD}${SIGN}(${NUM})(\s?)(${UNIT})(?:\/(${UNIT}))?${NOT_BEFORE_WORD}`,
-  'gu',
-);
+const UNIT = Object.keys(UNITS)
+  .sort((a, b) => b.length - a.length)
+  .map(escapeRegExp)
+  .join('|');
+const MEASUREMENT = new RegExp(String.raw`${NOT_AFTER_WORD}${SIGN}(${NUM})(\s?)(${UNIT})(?:\/(${UNIT}))?${NOT_BEFORE_WORD}`, 'gu');
 
 /** "3 km" -> "three kilometers", "1 ft" -> "one foot", "60 km/h" -> "sixty kilometers per hour". */
 export function expandUnits(text: string): string {
@@ -161,9 +186,7 @@ const PLAIN_NUMBER = new RegExp(String.raw`(?<!\d)${SIGN}(${NUM})|(?<![\p{L}\p{N
 
 /** Everything still numeric: versions and IPs ("1.2.3"), then plain numbers. */
 export function expandNumbers(text: string): string {
-  const s = replaceInContext(text, DOTTED_NUMBER, (ctx) =>
-    inPlace(ctx.match.split('.').map(integerToWords).join(' dot '), ctx),
-  );
+  const s = replaceInContext(text, DOTTED_NUMBER, (ctx) => inPlace(ctx.match.split('.').map(integerToWords).join(' dot '), ctx));
   return replaceInContext(s, PLAIN_NUMBER, (ctx) => {
     const [minus, numeral, bareFraction] = ctx.groups;
     const words = numeral !== undefined ? numeralToWords((minus ?? '') + numeral) : `point ${digitsToWords(bareFraction!)}`;

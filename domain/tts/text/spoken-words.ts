@@ -40,9 +40,17 @@ const WITHOUT_DOT: Record<NonNullable<Abbreviation['withoutDot']>, string> = {
 };
 
 const MONTHS: ReadonlyArray<readonly [string, string]> = [
-  ['Jan', 'January'], ['Feb', 'February'], ['Mar', 'March'], ['Apr', 'April'], ['Jun', 'June'],
-  ['Jul', 'July'], ['Aug', 'August'], ['Sept|Sep', 'September'], ['Oct', 'October'],
-  ['Nov', 'November'], ['Dec', 'December'],
+  ['Jan', 'January'],
+  ['Feb', 'February'],
+  ['Mar', 'March'],
+  ['Apr', 'April'],
+  ['Jun', 'June'],
+  ['Jul', 'July'],
+  ['Aug', 'August'],
+  ['Sept|Sep', 'September'],
+  ['Oct', 'October'],
+  ['Nov', 'November'],
+  ['Dec', 'December'],
 ];
 
 // Titles are case-sensitive on purpose: "MS" (Microsoft, multiple sclerosis) is not "Ms.",
@@ -63,7 +71,10 @@ const ABBREVIATIONS: readonly Abbreviation[] = [
   // Lowercase "no." is far more often the word "no" ending a sentence.
   { forms: 'No|NO', spoken: 'number', canEndSentence: false, onlyBefore: String.raw`(?=\s*\d)` },
   ...MONTHS.map(([forms, spoken]): Abbreviation => ({
-    forms, spoken, canEndSentence: true, withoutDot: 'beforeNumber',
+    forms,
+    spoken,
+    canEndSentence: true,
+    withoutDot: 'beforeNumber',
   })),
 ];
 
@@ -108,15 +119,11 @@ export function expandSaintOrStreet(text: string): string {
 /** "5 p.m." / "5pm" / "5 PM" -> "5 p m"; the dot of "p.m." may end the sentence. */
 export function expandMeridiem(text: string): string {
   const pattern = /(?<=\d\s?)([AaPp])\.?\s?[Mm](\.)?(?![\p{L}\p{N}])/gu;
-  return replaceInContext(text, pattern, (ctx) =>
-    inPlace(`${ctx.groups[0]!.toLowerCase()} m${abbreviationDot(ctx.groups[1] !== undefined, ctx, true)}`, ctx),
-  );
+  return replaceInContext(text, pattern, (ctx) => inPlace(`${ctx.groups[0]!.toLowerCase()} m${abbreviationDot(ctx.groups[1] !== undefined, ctx, true)}`, ctx));
 }
 
 /** "U.S." -> "U S": dotted initialisms are spelled out letter by letter. */
 export function expandDottedAcronyms(text: string): string {
   const pattern = /(?<![\p{L}\p{N}.])((?:\p{L}\.)+\p{L})(\.)?(?![\p{L}\p{N}])/gu;
-  return replaceInContext(text, pattern, (ctx) =>
-    inPlace(ctx.groups[0]!.split('.').join(' ') + abbreviationDot(ctx.groups[1] !== undefined, ctx, true), ctx),
-  );
+  return replaceInContext(text, pattern, (ctx) => inPlace(ctx.groups[0]!.split('.').join(' ') + abbreviationDot(ctx.groups[1] !== undefined, ctx, true), ctx));
 }

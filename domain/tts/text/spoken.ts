@@ -15,7 +15,17 @@
  */
 
 import { expandEmailsAndDomains, expandAbbreviations, expandSaintOrStreet, expandMeridiem, expandDottedAcronyms } from './spoken-words';
-import { expandRanges, expandMoney, expandPercentages, expandTimes, expandOrdinals, expandDecades, expandUnits, expandSymbols, expandNumbers } from './spoken-numbers';
+import {
+  expandRanges,
+  expandMoney,
+  expandPercentages,
+  expandTimes,
+  expandOrdinals,
+  expandDecades,
+  expandUnits,
+  expandSymbols,
+  expandNumbers,
+} from './spoken-numbers';
 import { canonicalizeTypography, cleanPresentation, stripMarkdown, stripTags, untilStable } from './normalize';
 
 /** Whether `language` gets the English verbalisation rules. */
@@ -40,9 +50,7 @@ export function toSpokenForm(text: string, language?: string): string {
   // Dropping quotes can expose markup ('"* a' -> "* a", '<a">' -> "<a >") or
   // leave punctuation runs ("!" "!"); settle so that the spoken form of a
   // spoken form is itself.
-  return untilStable(s, (form) =>
-    canonicalizeTypography(reduceToSpokenPunctuation(stripTags(stripMarkdown(form)))),
-  );
+  return untilStable(s, (form) => canonicalizeTypography(reduceToSpokenPunctuation(stripTags(stripMarkdown(form)))));
 }
 
 // ---------------------------------------------------------------------------

@@ -42,7 +42,8 @@ export function operationCost(
 ): number {
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) return 0;
-  const root = operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+  const root =
+    operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
   if (!root) return 0;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
@@ -60,7 +61,7 @@ export function operationCost(
     let total = 0;
     for (const sel of set.selections) {
       if (sel.kind === Kind.INLINE_FRAGMENT) {
-        const on = sel.typeCondition ? schema.getType(sel.typeCondition.name.value) ?? type : type;
+        const on = sel.typeCondition ? (schema.getType(sel.typeCondition.name.value) ?? type) : type;
         total += costOf(on, sel.selectionSet, paged, depth + 1, seen);
         continue;
       }
@@ -98,12 +99,22 @@ export function operationCost(
 }
 
 /** Throws 400 VALIDATION_ERROR when the operation's list-aware cost is over `maxCost`. */
-export function checkOperationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | undefined, maxCost: number) {
+export function checkOperationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | undefined,
+  maxCost: number,
+) {
   const cost = operationCost(schema, document, operationName, variables ?? {});
   if (cost > maxCost) {
-    throw new DomainError('VALIDATION_ERROR', `Query cost ${cost} exceeds the maximum of ${maxCost}: each list's \`limit\` multiplies the cost of the fields under it; ask for smaller pages or fewer fields`, {
-      details: { cost, maxCost },
-    });
+    throw new DomainError(
+      'VALIDATION_ERROR',
+      `Query cost ${cost} exceeds the maximum of ${maxCost}: each list's \`limit\` multiplies the cost of the fields under it; ask for smaller pages or fewer fields`,
+      {
+        details: { cost, maxCost },
+      },
+    );
   }
 }
 

@@ -36,4 +36,3 @@ export function asGraphqlError(thrown: unknown): GraphQLError {
   const err = toClientError(thrown);
   return new GraphQLError(err.message, { originalError: err.error, extensions: { http: { status: err.status } } });
 }
-

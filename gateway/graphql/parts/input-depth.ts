@@ -74,7 +74,10 @@ export function documentNestingGuard(limit = MAX_DOCUMENT_NESTING) {
       assertDocumentNesting(query, limit);
     } catch (thrown) {
       const err = toClientError(thrown);
-      res.status(err.status).type('application/json').send(JSON.stringify({ errors: [{ message: err.message, extensions: graphqlExtensionsOf(err) }] }));
+      res
+        .status(err.status)
+        .type('application/json')
+        .send(JSON.stringify({ errors: [{ message: err.message, extensions: graphqlExtensionsOf(err) }] }));
       return;
     }
     next();

@@ -64,7 +64,7 @@ export function visualRuns(line: string, style: Style, direction: Direction): Vi
   const highest = Math.max(...runs.map((r) => r.level));
   const lowestOdd = Math.min(...runs.map((r) => r.level).filter((l) => l % 2 === 1), highest + 1);
   for (let level = highest; level >= lowestOdd; level--) {
-    for (let i = 0; i < runs.length; ) {
+    for (let i = 0; i < runs.length;) {
       if (runs[i].level < level) {
         i++;
         continue;
@@ -80,7 +80,8 @@ export function visualRuns(line: string, style: Style, direction: Direction): Vi
     const rtl = run.level % 2 === 1;
     const faces = runsOf(run.text, style);
     // Within a right-to-left run the logically first face run is the rightmost.
-    for (const f of rtl ? faces.reverse() : faces) out.push({ face: f.face, text: rtl && !shapedByFontkit(f.text) ? reverseCodePoints(f.text) : f.text, rtl: rtl && shapedByFontkit(f.text) });
+    for (const f of rtl ? faces.reverse() : faces)
+      out.push({ face: f.face, text: rtl && !shapedByFontkit(f.text) ? reverseCodePoints(f.text) : f.text, rtl: rtl && shapedByFontkit(f.text) });
   }
   return out;
 }

@@ -118,7 +118,14 @@ export function reportToCsvRecords(model: ReportModel): CsvRecord[] {
     }
   }
   for (const signature of model.signatures ?? []) {
-    records.push({ section: 'signature', id: signature.signatureHash, signer: `${signature.signerName} (${signature.keyId})`, meaning: signature.meaning, signed_at: signature.signedAt, sha256: signature.recordSha256 });
+    records.push({
+      section: 'signature',
+      id: signature.signatureHash,
+      signer: `${signature.signerName} (${signature.keyId})`,
+      meaning: signature.meaning,
+      signed_at: signature.signedAt,
+      sha256: signature.recordSha256,
+    });
   }
   return records;
 }

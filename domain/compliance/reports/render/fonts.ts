@@ -39,7 +39,6 @@ const loaded = new Map<FaceKey, LoadedFace>();
 
 export const facePath = (key: FaceKey): string => FILES[key]();
 
- 
 const fontkit = () => require('fontkit') as { create(buffer: Buffer): FontkitFont };
 
 /**

@@ -47,7 +47,12 @@ export function describePeriod(period: ReportModel['period']): string {
   return `${period.start ? formatDate(period.start) : 'beginning'} to ${period.end ? formatDate(period.end) : 'present'}`;
 }
 
-export const KIND_LABEL: Record<string, string> = { compliance: 'Compliance report', requirements: 'Requirements report', audit: 'Audit findings report', summary: 'Compliance summary' };
+export const KIND_LABEL: Record<string, string> = {
+  compliance: 'Compliance report',
+  requirements: 'Requirements report',
+  audit: 'Audit findings report',
+  summary: 'Compliance summary',
+};
 
 type FrameworkRow = ReportModel['summary']['frameworks'][number];
 

@@ -12,11 +12,16 @@ export function writeHeader(doc: Doc, model: ReportModel): void {
   doc.y += 4;
   writeField(doc, 'Report ID', model.reportId);
   writeField(doc, 'Type', `${KIND_LABEL[model.kind] ?? model.kind} · ${frameworkLabel(model.framework)}`);
-  if (model.requestedBy) writeField(doc, 'Requested by', `${model.requestedBy.name} (key ${model.requestedBy.keyId ?? '—'}) at ${formatTimestamp(model.requestedAt)}`);
+  if (model.requestedBy)
+    writeField(doc, 'Requested by', `${model.requestedBy.name} (key ${model.requestedBy.keyId ?? '—'}) at ${formatTimestamp(model.requestedAt)}`);
   writeField(doc, 'Generated', formatTimestamp(model.generatedAt));
   writeField(doc, 'Period', describePeriod(model.period));
   if (model.scope) {
-    writeField(doc, 'Scope', `${model.scope.frameworks.map(frameworkLabel).join(', ')}; ${model.scope.basis}; evidence ${model.scope.includeEvidence ? 'included' : 'not included'}`);
+    writeField(
+      doc,
+      'Scope',
+      `${model.scope.frameworks.map(frameworkLabel).join(', ')}; ${model.scope.basis}; evidence ${model.scope.includeEvidence ? 'included' : 'not included'}`,
+    );
   }
   const coverage = model.summary.frameworks
     .filter((f) => f.scoring)
@@ -34,7 +39,12 @@ export function writeSummary(doc: Doc, model: ReportModel): void {
       { header: 'Framework', width: 0.16, value: (row) => frameworkLabel(row.id) },
       { header: 'Score', width: 0.06, value: (row) => String(row.score), align: 'right' },
       { header: 'Status', width: 0.11, value: (row) => humanise(row.status) },
-      { header: 'Coverage', width: 0.1, value: (row) => (row.scoring ? `${row.scoring.coverage.covered}/${row.scoring.coverage.clauses} (${row.scoring.coverage.percent}%)` : '—'), align: 'right' },
+      {
+        header: 'Coverage',
+        width: 0.1,
+        value: (row) => (row.scoring ? `${row.scoring.coverage.covered}/${row.scoring.coverage.clauses} (${row.scoring.coverage.percent}%)` : '—'),
+        align: 'right',
+      },
       { header: 'Implementation', width: 0.1, value: (row) => (row.scoring ? String(row.scoring.implementation) : '—'), align: 'right' },
       { header: 'Validation', width: 0.08, value: (row) => (row.scoring ? String(row.scoring.validation) : '—'), align: 'right' },
       { header: 'Base', width: 0.06, value: (row) => (row.scoring ? String(row.scoring.base) : '—'), align: 'right' },
@@ -58,8 +68,16 @@ function writeRequirement(doc: Doc, r: ReportRequirementRow): void {
   ensureSpace(doc, 40);
   writeParagraph(doc, `${r.id} — ${r.title}`, { size: 10, bold: true }, 0, 'H3');
   writeField(doc, 'Framework', shortFrameworkLabel(r.framework), 9, 10);
-  writeField(doc, 'Status', `${humanise(r.status)} · priority ${humanise(r.priority)} · created ${formatDate(r.createdAt)} · updated ${formatDate(r.updatedAt)}`, 9, 10);
-  const validation = r.validationStatus ? `${r.validationStatus}${r.validationScore != null ? ` (score ${r.validationScore})` : ''}${r.validatedAt ? ` at ${formatTimestamp(r.validatedAt)}` : ''}` : 'not validated';
+  writeField(
+    doc,
+    'Status',
+    `${humanise(r.status)} · priority ${humanise(r.priority)} · created ${formatDate(r.createdAt)} · updated ${formatDate(r.updatedAt)}`,
+    9,
+    10,
+  );
+  const validation = r.validationStatus
+    ? `${r.validationStatus}${r.validationScore != null ? ` (score ${r.validationScore})` : ''}${r.validatedAt ? ` at ${formatTimestamp(r.validatedAt)}` : ''}`
+    : 'not validated';
   writeField(doc, 'Latest validation', validation, 9, 10);
   if (r.clauses !== undefined) writeField(doc, 'Clauses', r.clauses.length ? r.clauses.join(', ') : 'none (maps to no catalogue clause)', 9, 10);
   if (r.description !== undefined) writeField(doc, 'Description', r.description || '—', 9, 10);
@@ -82,7 +100,13 @@ function writeFinding(doc: Doc, f: ReportFindingRow, evidenceIncluded: boolean):
   doc.y += 6;
   ensureSpace(doc, 40);
   writeParagraph(doc, `${f.id} — ${f.title}`, { size: 10, bold: true }, 0, 'H3');
-  writeField(doc, 'Severity', `${humanise(f.severity)} · status ${humanise(f.status)} · ${shortFrameworkLabel(f.framework)}${f.requirementId ? ` · requirement ${f.requirementId}` : ''}`, 9, 10);
+  writeField(
+    doc,
+    'Severity',
+    `${humanise(f.severity)} · status ${humanise(f.status)} · ${shortFrameworkLabel(f.framework)}${f.requirementId ? ` · requirement ${f.requirementId}` : ''}`,
+    9,
+    10,
+  );
   writeField(doc, 'Dates', `discovered ${formatDate(f.discoveredAt)} · due ${formatDate(f.dueDate)} · resolved ${formatDate(f.resolvedAt)}`, 9, 10);
   if (f.description !== undefined) writeField(doc, 'Description', f.description || '—', 9, 10);
   if (f.evidence !== undefined) {
@@ -128,16 +152,25 @@ export function writeTraceability(doc: Doc, model: ReportModel): void {
   writeSectionHeading(doc, `Traceability matrix: ${m.frameworkName} (${m.summary.covered} of ${m.summary.clauses} clauses covered, ${m.summary.gaps} gaps)`);
   type Clause = (typeof m.clauses)[number];
   const findings = (c: Clause) =>
-    c.requirements
-      .flatMap((r) => [...r.openFindings, ...r.resolvedFindings].map((f) => `${f.id} ${f.severity}, ${humanise(f.status)}`))
-      .join('\n') || '—';
+    c.requirements.flatMap((r) => [...r.openFindings, ...r.resolvedFindings].map((f) => `${f.id} ${f.severity}, ${humanise(f.status)}`)).join('\n') || '—';
   drawTable(
     doc,
     [
       { header: 'Clause', width: 0.07, value: (c) => c.section },
       { header: 'Title', width: 0.13, value: (c) => c.title },
-      { header: 'Requirements', width: 0.2, value: (c) => (c.requirements.length ? c.requirements.map((r) => `${r.id} ${humanise(r.status)}`).join('\n') : 'GAP: no requirement') },
-      { header: 'Latest validation', width: 0.12, value: (c) => c.requirements.map((r) => (r.latestValidation ? `${r.latestValidation.status} ${formatDate(r.latestValidation.lastValidated)}` : 'not validated')).join('\n') || '—' },
+      {
+        header: 'Requirements',
+        width: 0.2,
+        value: (c) => (c.requirements.length ? c.requirements.map((r) => `${r.id} ${humanise(r.status)}`).join('\n') : 'GAP: no requirement'),
+      },
+      {
+        header: 'Latest validation',
+        width: 0.12,
+        value: (c) =>
+          c.requirements
+            .map((r) => (r.latestValidation ? `${r.latestValidation.status} ${formatDate(r.latestValidation.lastValidated)}` : 'not validated'))
+            .join('\n') || '—',
+      },
       { header: m.findingsIncluded ? 'Findings' : 'Findings (not shown)', width: 0.2, value: findings },
       { header: 'Evidence', width: 0.28, value: (c) => c.requirements.flatMap((r) => r.evidence.map((e) => e.value)).join('\n') || '—' },
     ],
@@ -145,7 +178,8 @@ export function writeTraceability(doc: Doc, model: ReportModel): void {
     'The catalogue has no clauses.',
     (c) => (c.covered ? null : GAP_FILL),
   );
-  if (!m.findingsIncluded) writeParagraph(doc, 'Findings are not shown: the requester may not read audit findings.', { size: 8, italic: true, color: MUTED_COLOR });
+  if (!m.findingsIncluded)
+    writeParagraph(doc, 'Findings are not shown: the requester may not read audit findings.', { size: 8, italic: true, color: MUTED_COLOR });
 }
 
 /**
@@ -156,7 +190,12 @@ export function writeTraceability(doc: Doc, model: ReportModel): void {
 export function writeApproval(doc: Doc, model: ReportModel, how: RenderOptions['instructions']): void {
   writeSectionHeading(doc, 'Approval');
   const rows = [
-    { role: 'Prepared by', name: model.requestedBy ? `${model.requestedBy.name} (key ${model.requestedBy.keyId ?? '—'})` : 'the system', at: formatTimestamp(model.generatedAt), meaning: 'Requested and generated' },
+    {
+      role: 'Prepared by',
+      name: model.requestedBy ? `${model.requestedBy.name} (key ${model.requestedBy.keyId ?? '—'})` : 'the system',
+      at: formatTimestamp(model.generatedAt),
+      meaning: 'Requested and generated',
+    },
     { role: 'Reviewed', name: '', at: '', meaning: 'Electronic signature, recorded with the report' },
     { role: 'Approved', name: '', at: '', meaning: 'Electronic signature, recorded with the report' },
   ];

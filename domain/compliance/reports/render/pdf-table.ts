@@ -1,5 +1,22 @@
 import { directionOf } from './bidi';
-import { artifact, ascentOf, breakLines, contentBottom, contentWidth, drawLine, group, LINE_HEIGHT, MUTED_COLOR, newPage, tagged, widestToken, writeParagraph, type Doc, type Line, type TextStyle } from './pdf-text';
+import {
+  artifact,
+  ascentOf,
+  breakLines,
+  contentBottom,
+  contentWidth,
+  drawLine,
+  group,
+  LINE_HEIGHT,
+  MUTED_COLOR,
+  newPage,
+  tagged,
+  widestToken,
+  writeParagraph,
+  type Doc,
+  type Line,
+  type TextStyle,
+} from './pdf-text';
 
 /** Tables: cells laid out to their column, rows broken across pages with the header repeated, tagged Table/TR/TH/TD. */
 const CELL_PADDING = 3;
@@ -79,12 +96,25 @@ function drawRow(doc: Doc, cells: Cell[], widths: number[], aligns: ('left' | 'r
       x += widths[i];
     });
   });
-  artifact(doc, () => doc.moveTo(left, y + height).lineTo(left + total, y + height).lineWidth(0.5).strokeColor(RULE_COLOR).stroke());
+  artifact(doc, () =>
+    doc
+      .moveTo(left, y + height)
+      .lineTo(left + total, y + height)
+      .lineWidth(0.5)
+      .strokeColor(RULE_COLOR)
+      .stroke(),
+  );
   return height;
 }
 
 /** Draws a table, repeating the header row on every page it spills onto. */
-export function drawTable<Row>(doc: Doc, columns: Column<Row>[], rows: readonly Row[], emptyText: string, fillOf: (row: Row) => string | null = () => null): void {
+export function drawTable<Row>(
+  doc: Doc,
+  columns: Column<Row>[],
+  rows: readonly Row[],
+  emptyText: string,
+  fillOf: (row: Row) => string | null = () => null,
+): void {
   if (rows.length === 0) {
     if (emptyText) writeParagraph(doc, emptyText, { size: 9, italic: true, color: MUTED_COLOR });
     return;
