@@ -518,6 +518,8 @@ describe('the web console in Chromium', () => {
     await listed.getByRole('button', { name: /^Revoke console reader/ }).click();
     await listed.getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText('Revoked “console reader”, and every key it issued.').waitFor();
+    // The list is read again after the revocation: the key leaves it (a timeout here is the failure).
+    await page.waitForFunction(() => !Array.from(document.querySelectorAll('[data-testid="api-key"]')).some((e) => e.textContent?.includes('console reader')));
     expect(await page.getByTestId('api-key').filter({ hasText: 'console reader' }).count()).toBe(0);
     const res = await gw.request('/graphql', { method: 'POST', json: { query: '{ viewer { name } }' }, auth: secret });
     expect(((await res.json()) as any).errors[0].extensions.code).toBe('AUTHENTICATION_ERROR');
@@ -578,6 +580,8 @@ describe('the web console in Chromium', () => {
     await managerPage.getByRole('button', { name: 'Cancel' }).click();
     expect(await managerPage.getByTestId('api-key').count()).toBe(1);
     await managerPage.getByRole('button', { name: /^Revoke ci reader/ }).click();
+    // The confirmation takes the focus once it is drawn (an effect after the render the click caused).
+    await managerPage.waitForFunction(() => document.activeElement?.textContent === 'Revoke key');
     expect(await managerPage.evaluate(() => document.activeElement?.textContent)).toBe('Revoke key');
     await managerPage.keyboard.press('Enter');
     await managerPage.getByText('No active keys.').waitFor();
