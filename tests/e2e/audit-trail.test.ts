@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { contentHashOf } from '../../domain/audit/chain';
+import { contentOf } from '../../domain/audit/trail-rows';
 import { callJson, issueKey, useGateway, type TestGateway } from '../helpers/gateway';
 
 /**
@@ -208,18 +208,7 @@ describe('the chain', () => {
     await sql(`alter table audit_trail disable trigger audit_trail_append_only`);
     try {
       const [r] = await sql<any[]>(`select * from audit_trail where id = ?`, [row.id]);
-      const forged = contentHashOf({
-        id: r.id,
-        at: new Date(r.at),
-        keyId: r.key_id,
-        actor: r.actor,
-        action: r.action,
-        entityType: r.entity_type,
-        entityId: r.entity_id,
-        requestId: r.request_id,
-        before: r.before,
-        after: r.after,
-      });
+      const forged = contentOf(r);
       expect(forged).not.toBe(again.content_hash);
       await sql(`update audit_trail set content_hash = ? where id = ?`, [forged, row.id]);
       const v2 = (await call('/v1/audit-trail/verify')).body;

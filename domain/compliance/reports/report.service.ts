@@ -294,6 +294,21 @@ export class ReportService {
   }
 
   /** The job: idempotent, because a job whose lease lapsed may run again. */
+  /** A report still generating becomes failed with its reason, and the trail says so (once, whoever gets there first). */
+  private async markFailed(em: EntityManager, reportId: string, error: string): Promise<void> {
+    await em.transactional(async (tx) => {
+      const failed = await tx.nativeUpdate(Report, { id: reportId, status: 'generating' }, { status: 'failed', error });
+      if (failed)
+        this.auditTrail.record(
+          tx as EntityManager,
+          SYSTEM_ACTOR,
+          { action: 'report.fail', entityType: 'report', entityId: reportId },
+          { status: 'generating' },
+          { status: 'failed', error },
+        );
+    });
+  }
+
   private async generate(job: RunningJob): Promise<void> {
     const reportId = String(job.payload.reportId);
     const em = this.rootEm.fork() as EntityManager;
@@ -302,18 +317,7 @@ export class ReportService {
     // The content is what the requester may read now; a requester whose key is gone gets no report.
     const requester = report.requestedBy ? await principalOfKeyId(em, report.requestedBy) : { principal: AuthService.adminPrincipal() };
     if (!requester.principal) {
-      const error = `the requesting key is no longer valid (${requester.reason})`;
-      await em.transactional(async (tx) => {
-        const failed = await tx.nativeUpdate(Report, { id: reportId, status: 'generating' }, { status: 'failed', error });
-        if (failed)
-          this.auditTrail.record(
-            tx as EntityManager,
-            SYSTEM_ACTOR,
-            { action: 'report.fail', entityType: 'report', entityId: reportId },
-            { status: 'generating' },
-            { status: 'failed', error },
-          );
-      });
+      await this.markFailed(em, reportId, `the requesting key is no longer valid (${requester.reason})`);
       return;
     }
     const readsFindings = can(requester.principal, 'read:audits');
@@ -373,18 +377,7 @@ export class ReportService {
       await this.events.publish(staged);
     } catch (err) {
       if (job.attempt >= job.maxAttempts) {
-        await em.transactional(async (tx) => {
-          const error = err instanceof Error ? err.message.slice(0, 500) : 'generation failed';
-          const failed = await tx.nativeUpdate(Report, { id: reportId, status: 'generating' }, { status: 'failed', error });
-          if (failed)
-            this.auditTrail.record(
-              tx as EntityManager,
-              SYSTEM_ACTOR,
-              { action: 'report.fail', entityType: 'report', entityId: reportId },
-              { status: 'generating' },
-              { status: 'failed', error },
-            );
-        });
+        await this.markFailed(em, reportId, err instanceof Error ? err.message.slice(0, 500) : 'generation failed');
       }
       throw err;
     } finally {
