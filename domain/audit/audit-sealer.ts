@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { chainHashOf, GENESIS_HASH } from './chain';
 import { contentOf, ROW_COLUMNS, type TrailRow } from './trail-rows';
+import { IdleStretch } from '../jobs/idle-stretch';
 
 /** Rows sealed per transaction of the sealer. */
 const SEAL_BATCH = 500;
@@ -38,6 +39,7 @@ export class AuditSealer {
   private again = false;
   private closed = false;
   private sweeper?: NodeJS.Timeout;
+  private readonly idleSweeps = new IdleStretch();
   private retry?: NodeJS.Timeout;
   private soon?: NodeJS.Timeout;
   private readonly counters: AuditSealerStats = { passes: 0, rowsSealed: 0, busy: 0, lockMs: 0 };
@@ -88,13 +90,19 @@ export class AuditSealer {
 
   start(): void {
     this.kick();
-    this.sweeper = setInterval(() => void this.sweep(), this.opts.sweepMs ?? 2000);
+    this.scheduleSweep();
+  }
+
+  /** The next sweep: every `sweepMs` while sweeps find rows, stretched while they find none (idle-stretch.ts). */
+  private scheduleSweep(): void {
+    if (this.closed) return;
+    this.sweeper = setTimeout(() => void this.sweep().finally(() => this.scheduleSweep()), this.idleSweeps.waitMs(this.opts.sweepMs ?? 2000));
     this.sweeper.unref();
   }
 
   async stop(): Promise<void> {
     this.closed = true;
-    clearInterval(this.sweeper);
+    clearTimeout(this.sweeper);
     clearTimeout(this.retry);
     clearTimeout(this.soon);
     await this.running;
@@ -104,6 +112,7 @@ export class AuditSealer {
     if (this.running || this.closed) return;
     try {
       const rows = await this.rootEm.getConnection().execute<{ id: string }[]>('select id from audit_trail where seq is null limit 1');
+      this.idleSweeps.looked(rows.length > 0);
       if (rows.length) this.kick();
     } catch (err) {
       this.opts.onError?.(err);

@@ -111,6 +111,8 @@ export class JobQueue {
       createdAt: clock.now(),
     });
     em.persist(job);
+    // A job due later: the poller looks then (it may be stretched out while idle).
+    if (opts.runAt) this.poller.kickAfter(Math.max(0, opts.runAt.getTime() - clock.nowMs()));
     return job;
   }
 
@@ -193,6 +195,7 @@ export class JobQueue {
             'run',
           )
           .catch((e) => this.opts.onError?.(e, job));
+        this.poller.kickAfter(err.delayMs);
         return;
       }
       this.opts.onError?.(err, job);
@@ -208,6 +211,7 @@ export class JobQueue {
           'run',
         )
         .catch((e) => this.opts.onError?.(e, job));
+      if (!finalFailure) this.poller.kickAfter(delay);
     }
   }
 }

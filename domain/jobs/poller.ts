@@ -1,3 +1,5 @@
+import { IdleStretch } from './idle-stretch';
+
 export interface PollerOptions<T> {
   /** Read on every poll, so a running worker's settings can be tuned. */
   intervalMs: () => number;
@@ -5,6 +7,8 @@ export interface PollerOptions<T> {
   /** One unit of due work, leased to this instance, or null when nothing is due. */
   claim: () => Promise<T | null>;
   run: (item: T) => Promise<void>;
+  /** Whether an empty poll may stretch the next wait; false while work is held back for a time (an open circuit). */
+  mayStretch?: () => boolean;
   onError?: (err: unknown) => void;
 }
 
@@ -19,6 +23,10 @@ export class Poller<T> {
   private polling = false;
   private pollAgain = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Polls in a row that claimed nothing while nothing ran stretch the wait for the next (idle-stretch.ts). */
+  private readonly idle = new IdleStretch();
+  /** Kicks set for a moment to come (retries falling due), cleared on stop. */
+  private readonly dueKicks = new Set<NodeJS.Timeout>();
 
   constructor(private readonly opts: PollerOptions<T>) {}
 
@@ -33,16 +41,30 @@ export class Poller<T> {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    for (const t of this.dueKicks) clearTimeout(t);
+    this.dueKicks.clear();
     await Promise.allSettled([...this.inFlight]);
   }
 
   kick() {
+    this.idle.reset();
     if (this.running) void this.poll();
+  }
+
+  /** Kicks the poller once `delayMs` have passed: work this instance made due then (a retry). */
+  kickAfter(delayMs: number) {
+    if (!this.running) return;
+    const t = setTimeout(() => {
+      this.dueKicks.delete(t);
+      this.kick();
+    }, delayMs);
+    t.unref();
+    this.dueKicks.add(t);
   }
 
   private schedule() {
     if (!this.running) return;
-    this.timer = setTimeout(() => void this.poll(), this.opts.intervalMs());
+    this.timer = setTimeout(() => void this.poll(), this.idle.waitMs(this.opts.intervalMs()));
     this.timer.unref();
   }
 
@@ -53,12 +75,14 @@ export class Poller<T> {
     }
     this.polling = true;
     if (this.timer) clearTimeout(this.timer);
+    let claimed = 0;
     try {
       do {
         this.pollAgain = false;
         while (this.running && this.inFlight.size < this.opts.concurrency()) {
           const item = await this.opts.claim();
           if (!item) break;
+          claimed++;
           const work: Promise<void> = this.opts
             .run(item)
             .catch((err) => this.opts.onError?.(err))
@@ -73,6 +97,7 @@ export class Poller<T> {
       this.opts.onError?.(err);
     } finally {
       this.polling = false;
+      this.idle.looked(claimed > 0 || this.inFlight.size > 0 || this.opts.mayStretch?.() === false);
       this.schedule();
     }
   }

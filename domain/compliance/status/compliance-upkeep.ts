@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { clock } from '../../clock';
 import { NOT_DELETED, Requirement } from '../requirements/requirement.entity';
 import { clausesOf } from '../requirements/clauses';
+import { IdleStretch } from '../../jobs/idle-stretch';
 
 /**
  * Storage upkeep of the compliance figures, apart from the scoring that reads them: the tally's
@@ -9,7 +10,7 @@ import { clausesOf } from '../requirements/clauses';
  * history snapshots no chart can show pruned, and clause mappings back-filled once.
  */
 
-/** How often each instance checks whether the tally needs compacting. */
+/** How often each instance checks whether the tally needs compacting (stretched while checks find nothing). */
 export const TALLY_COMPACT_INTERVAL_MS = 1000;
 
 /**
@@ -38,6 +39,7 @@ export class ComplianceUpkeep {
   private compactor: NodeJS.Timeout | undefined;
   private pruner: NodeJS.Timeout | undefined;
   private compacting = false;
+  private readonly idleChecks = new IdleStretch();
   /** Asks for a compaction check; set while the upkeep runs (start to stop). */
   onTallyGrowth?: () => void;
 
@@ -46,8 +48,7 @@ export class ComplianceUpkeep {
   /** Runs the first compaction and pruning, then keeps doing both on their intervals. */
   async start(): Promise<void> {
     await this.compactTally();
-    this.compactor = setInterval(() => void this.compactSoon(), TALLY_COMPACT_INTERVAL_MS);
-    this.compactor.unref();
+    this.scheduleCheck();
     this.onTallyGrowth = () => void this.compactSoon();
     await this.pruneSnapshots().catch(() => undefined);
     this.pruner = setInterval(() => void this.pruneSnapshots().catch(() => undefined), SNAPSHOT_PRUNE_INTERVAL_MS);
@@ -56,19 +57,33 @@ export class ComplianceUpkeep {
 
   stop(): void {
     this.onTallyGrowth = undefined;
-    if (this.compactor) clearInterval(this.compactor);
+    if (this.compactor) clearTimeout(this.compactor);
     if (this.pruner) clearInterval(this.pruner);
     this.compactor = this.pruner = undefined;
   }
 
-  /** A compaction check, never overlapping another and never waited for. */
-  private async compactSoon(): Promise<void> {
-    if (this.compacting) return;
+  /**
+   * The next timed check: every TALLY_COMPACT_INTERVAL_MS while checks find work, stretched while they
+   * find none (idle-stretch.ts); this instance's own writes ask for checks as they go (changeCommitted).
+   */
+  private scheduleCheck(): void {
+    this.compactor = setTimeout(() => {
+      void this.compactSoon().then((worked) => {
+        this.idleChecks.looked(worked);
+        if (this.onTallyGrowth) this.scheduleCheck();
+      });
+    }, this.idleChecks.waitMs(TALLY_COMPACT_INTERVAL_MS));
+    this.compactor.unref();
+  }
+
+  /** A compaction check, never overlapping another and never waited for; true when it compacted or shrank the tally. */
+  private async compactSoon(): Promise<boolean> {
+    if (this.compacting) return true;
     this.compacting = true;
     try {
-      await this.compactTallyIfGrown();
+      return await this.compactTallyIfGrown();
     } catch {
-      // the database is away; the next tick tries again
+      return false; // the database is away; the next tick tries again
     } finally {
       this.compacting = false;
     }
@@ -107,7 +122,7 @@ export class ComplianceUpkeep {
    * Compacts when the deltas appended since the last compaction outnumber the buckets kept then, and
    * shrinks the tally's heap when it is mostly empty pages.
    */
-  async compactTallyIfGrown(): Promise<void> {
+  async compactTallyIfGrown(): Promise<boolean> {
     const { rows, pages } = await this.tallySize();
     if (pages > tallyPagesFor(rows) && clock.nowMs() >= this.shrinkNotBefore) {
       // Until it has worked, not again for a while: a VACUUM by a role that does not own the table
@@ -116,7 +131,13 @@ export class ComplianceUpkeep {
       await this.shrinkTally();
       const after = await this.tallySize();
       if (after.pages <= tallyPagesFor(after.rows)) this.shrinkNotBefore = 0;
-    } else if (rows > 2 * this.tallyRowsAfterCompaction + 64) await this.compactTally();
+      return true;
+    }
+    if (rows > 2 * this.tallyRowsAfterCompaction + 64) {
+      await this.compactTally();
+      return true;
+    }
+    return false;
   }
 
   private shrinkNotBefore = 0;

@@ -96,6 +96,8 @@ export class DeliveryWorker {
       claim: () => this.claim(),
       // The gate's place is given back whatever happens (done() after settle() does nothing).
       run: (delivery) => this.deliver(delivery).finally(() => delivery.pass?.done('none')),
+      // Receivers or owners held back (a circuit open, a cap reached) are let through again in time, not on a kick.
+      mayStretch: () => this.gate.blockedReceivers().length === 0 && this.gate.blockedOwners().length === 0,
       onError: (err) => this.deps.onError?.(err),
     });
   }
@@ -116,14 +118,16 @@ export class DeliveryWorker {
     this.poller.kick();
   }
 
-  /** Expands page after page until none is left, kicking the claims after each. */
+  /** Expands page after page until none is left, kicking the claims after each page that made deliveries. */
   private expandSoon() {
     if (this.expanding || !this.running) return;
     this.lastExpansion = clock.nowMs();
     this.expanding = (async () => {
       try {
-        while (this.running && (await this.expandEvents()) >= EXPAND_EVENTS_PER_PAGE) this.poller.kick();
-        this.poller.kick();
+        let expanded = 0;
+        while (this.running && (expanded = await this.expandEvents()) >= EXPAND_EVENTS_PER_PAGE) this.poller.kick();
+        // Nothing expanded: no new delivery to claim (a kick would also undo the idle poller's stretch).
+        if (expanded > 0) this.poller.kick();
       } catch (err) {
         this.deps.onError?.(err);
       } finally {
@@ -286,6 +290,7 @@ export class DeliveryWorker {
         [new Date(clock.nowMs() + delay), ...common],
         'run',
       );
+      this.poller.kickAfter(delay);
     }
     this.deps.onOutcome?.(r);
   }
