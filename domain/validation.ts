@@ -41,9 +41,10 @@ function unstorableError(bad: { path: string; reason: UnstorableReason }, code: 
  * holds U+0000 or is not well-formed Unicode. Every transport runs it on raw input before any work
  * (bodies, query and path values, arguments), and parseInput runs it too.
  */
-export function rejectUnstorableStrings(value: unknown): void {
+export function rejectUnstorableStrings<T>(value: T): T {
   const bad = findUnstorableString(value);
   if (bad) throw unstorableError(bad, 'VALIDATION_ERROR', '(input)');
+  return value;
 }
 
 /** Whether a string can be stored and encoded as UTF-8 unchanged (see findUnstorableString). */

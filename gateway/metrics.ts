@@ -24,12 +24,35 @@ export function trpcRouteLabel(procedures: ReadonlySet<string>, pathWithinTrpc: 
 export function createMetrics() {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
+  // Requests are counted as plain numbers per series and added to the counter when it is read (a
+  // scrape, through prom-client's `collect`): its `inc` hashes and validates the label set each call,
+  // a cost every answer would pay.
+  const requestCounts = new Map<string, Map<string, Map<number, { labels: { route: string; method: string; status: string }; n: number }>>>();
   const httpRequests = new client.Counter({
     name: 'http_requests_total',
     help: 'HTTP requests by route, method and status',
     labelNames: ['route', 'method', 'status'] as const,
     registers: [registry],
+    collect() {
+      for (const byMethod of requestCounts.values())
+        for (const byStatus of byMethod.values())
+          for (const count of byStatus.values()) {
+            if (count.n === 0) continue;
+            this.inc(count.labels, count.n);
+            count.n = 0;
+          }
+    },
   });
+  /** Counts one answered request (route templates only: a bounded set of series). */
+  const countRequest = (route: string, method: string, status: number) => {
+    let byMethod = requestCounts.get(route);
+    if (!byMethod) requestCounts.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    const count = byStatus.get(status);
+    if (count) count.n++;
+    else byStatus.set(status, { labels: { route, method, status: String(status) }, n: 1 });
+  };
   const httpDuration = new client.Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by route and method',
@@ -91,6 +114,7 @@ export function createMetrics() {
   return {
     registry,
     httpRequests,
+    countRequest,
     httpDuration,
     liveSubscribers,
     webhookDeliveries,

@@ -7,14 +7,17 @@
 export class SizeBoundedLru<V extends { size: number }> {
   private readonly items = new Map<string, V>();
   private bytes = 0;
+  /** The most recently used key: asking for it again needs no reordering (a hot value asked for in a row). */
+  private newest: string | undefined;
 
   constructor(private readonly maxBytes: number) {}
 
   get(key: string): V | undefined {
     const v = this.items.get(key);
-    if (v) {
+    if (v && key !== this.newest) {
       this.items.delete(key);
       this.items.set(key, v);
+      this.newest = key;
     }
     return v;
   }
@@ -23,6 +26,7 @@ export class SizeBoundedLru<V extends { size: number }> {
     if (value.size > this.maxBytes / 4) return;
     this.delete(key);
     this.items.set(key, value);
+    this.newest = key;
     this.bytes += value.size;
     for (const [k, v] of this.items) {
       if (this.bytes <= this.maxBytes) break;
@@ -36,11 +40,13 @@ export class SizeBoundedLru<V extends { size: number }> {
     if (v) {
       this.items.delete(key);
       this.bytes -= v.size;
+      if (key === this.newest) this.newest = undefined;
     }
   }
 
   clear(): void {
     this.items.clear();
+    this.newest = undefined;
     this.bytes = 0;
   }
 

@@ -71,11 +71,13 @@ export function createFront(deps: FrontDeps) {
     services,
     contexts: deps.contexts,
     budgets: deps.budgets,
-    send(r, route, answerHeaders, body) {
-      const pairs = ['X-Request-Id', r.requestId, ...answerHeaders];
-      if (typeof body === 'string' || !answerHeaders.includes('Content-Length')) pairs.push('Content-Length', String(Buffer.byteLength(body)));
+    send(r, route, head, rateHeaders, body) {
+      const pairs = ['X-Request-Id', r.requestId];
+      for (let i = 0; i < head.length; i++) pairs.push(head[i]);
+      for (let i = 0; i < rateHeaders.length; i++) pairs.push(rateHeaders[i]);
+      pairs.push('Content-Length', String(body.length));
       r.res.writeHead(200, pairs);
-      r.res.end(body);
+      r.res.end(body.data);
       finished(r.req, r.res, route, r.requestId, r.principal, startedOf(r.req));
     },
   });

@@ -15,11 +15,11 @@ const QUIET = /^\/(?:api\/v1\/health|health|metrics$|assets\/|api\/docs\/assets\
  * neither the log's nor the metrics' vocabulary grows with what clients send.
  */
 export function createRequestLog(metrics: Metrics, log: Logger) {
-  // Prometheus resolves a label set by hashing it on every call; the children are resolved once per
-  // route, method and status instead (a bounded set: routes are templates).
-  const counters = new Map<string, ReturnType<Metrics['httpRequests']['labels']>>();
-  const durations = new Map<string, ReturnType<Metrics['httpDuration']['labels']>>();
+  // Prometheus resolves a label set by hashing it on every call; the duration children are resolved
+  // once per route and method instead (a bounded set: routes are templates).
+  const durations = new Map<string, Map<string, ReturnType<Metrics['httpDuration']['labels']>>>();
   const logsInfo = () => log.isLevelEnabled('info');
+  const logsDebug = () => log.isLevelEnabled('debug');
 
   return function requestFinished(
     req: IncomingMessage,
@@ -32,18 +32,19 @@ export function createRequestLog(metrics: Metrics, log: Logger) {
   ): void {
     const method = req.method ?? 'GET';
     const seconds = Number(process.hrtime.bigint() - startedNs) / 1e9;
-    const key = `${route} ${method}`;
-    const statusKey = `${key} ${status}`;
-    let counter = counters.get(statusKey);
-    if (!counter) counters.set(statusKey, (counter = metrics.httpRequests.labels(route, method, String(status))));
-    counter.inc();
-    let duration = durations.get(key);
-    if (!duration) durations.set(key, (duration = metrics.httpDuration.labels(route, method)));
+    metrics.countRequest(route, method, status);
+    let byMethod = durations.get(route);
+    if (!byMethod) durations.set(route, (byMethod = new Map()));
+    let duration = byMethod.get(method);
+    if (!duration) byMethod.set(method, (duration = metrics.httpDuration.labels(route, method)));
     duration.observe(seconds);
-    const quiet = QUIET.test(path);
-    if (quiet ? !log.isLevelEnabled('debug') : !logsInfo()) return;
+    if (!logsDebug()) {
+      if (!logsInfo() || QUIET.test(path)) return;
+      log.info({ requestId, method, route, status, ms: Math.round(seconds * 10_000) / 10, keyId }, 'request');
+      return;
+    }
     const line = { requestId, method, route, status, ms: Math.round(seconds * 10_000) / 10, keyId };
-    if (quiet) log.debug(line, 'request');
+    if (QUIET.test(path)) log.debug(line, 'request');
     else log.info(line, 'request');
   };
 }

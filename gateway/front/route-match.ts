@@ -54,7 +54,26 @@ export function createRouteMatcher(routes: readonly RouteSpec[]) {
     return method === 'head' && route.method === 'get' && !path.some((t) => t.route.method === 'head');
   };
 
+  // What each recent method and path looked up to: clients ask for the same paths over and over (a
+  // hot audio file, a list page), and the answer of a path never changes. Bounded in entries and path
+  // length; shared answers are frozen.
+  const recent = new Map<string, RouteLookup>();
+  const RECENT_MAX = 2000;
+  const RECENT_PATH_MAX = 256;
+
   return function lookup(method: string, pathname: string): RouteLookup {
+    if (pathname.length > RECENT_PATH_MAX) return match(method, pathname);
+    const key = method + ' ' + pathname;
+    let found = recent.get(key);
+    if (found === undefined && !recent.has(key)) {
+      found = match(method, pathname);
+      if (recent.size >= RECENT_MAX) recent.clear();
+      recent.set(key, found);
+    }
+    return found;
+  };
+
+  function match(method: string, pathname: string): RouteLookup {
     const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
     const parts = path.split('/');
     const candidates = bySegmentCount.get(parts.length);
@@ -67,7 +86,7 @@ export function createRouteMatcher(routes: readonly RouteSpec[]) {
       const allowed = new Set(sameTemplate.map((t) => t.route.method.toUpperCase()));
       if (allowed.has('GET')) allowed.add('HEAD');
       allowed.add('OPTIONS');
-      return { allowed: [...allowed] };
+      return Object.freeze({ allowed: Object.freeze([...allowed]) as string[] });
     }
     const params: Record<string, string> = {};
     let p = 0;
@@ -76,8 +95,8 @@ export function createRouteMatcher(routes: readonly RouteSpec[]) {
     } catch {
       return undefined; // an undecodable parameter: express answers it
     }
-    return { match: { route: found.route, params } };
-  };
+    return Object.freeze({ match: Object.freeze({ route: found.route, params: Object.freeze(params) }) });
+  }
 }
 
 export type RouteMatcher = ReturnType<typeof createRouteMatcher>;

@@ -17,6 +17,7 @@ import type { Operation, Pipeline } from '../graphql/pipeline';
 import type { ReadBody } from './body';
 import type { RouteMatch } from './route-match';
 import type { RouteSpec } from '../../rest-adapter/route';
+import type { AudioFile } from '../../domain/tts/audio-retrieval';
 
 /**
  * The seam: the few answers that must run at the limit, sent by the front itself from what the
@@ -55,8 +56,21 @@ export interface SeamRequest {
   rateHeaders: readonly string[];
 }
 
-/** Sends an answer the seam made (200): its headers (after `X-Request-Id`) and body. */
-export type SeamSend = (r: SeamRequest, route: string, headers: readonly string[], body: Buffer | string) => void;
+/**
+ * An answer's body as the seam keeps it: small JSON as a string (node writes its head and a string
+ * body in one `write`; a Buffer body costs a `writev` of two), anything larger as bytes. `length` is
+ * its `Content-Length`, worked out once.
+ */
+export interface SeamBody {
+  data: Buffer | string;
+  length: number;
+}
+
+/**
+ * Sends an answer the seam made (200): `head` (every header after `X-Request-Id` but the rate-limit
+ * headers and `Content-Length`), REST's rate-limit headers counted for this request, and the body.
+ */
+export type SeamSend = (r: SeamRequest, route: string, head: readonly string[], rateHeaders: readonly string[], body: SeamBody) => void;
 
 export interface SeamDeps {
   /** The metrics and log label of a REST route. */
@@ -90,6 +104,14 @@ const TRPC_PREFIX = '/trpc/';
 const GRAPHQL_JSON_ACCEPTS = new Set([undefined, '', '*/*', 'application/json']);
 const GRAPHQL_BODY_KEYS = new Set(['query', 'variables', 'operationName']);
 
+const NO_HEADERS: readonly string[] = [];
+/** Answers up to this size are kept as strings (one `write` with their head), larger ones as bytes. */
+const STRING_BODY_MAX = 16 * 1024;
+const seamBodyOf = (text: string): SeamBody => {
+  const length = Buffer.byteLength(text);
+  return { data: length <= STRING_BODY_MAX ? text : Buffer.from(text, 'utf8'), length };
+};
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Whether a document selects `__schema` or `__type` (Apollo refuses introspection in production). */
@@ -111,16 +133,31 @@ export function createSeam(deps: SeamDeps) {
   const jsonHead = [...policy, ...JSON_TYPE];
   const trpcHead = [...policy.flatMap((v, i, all) => (i % 2 === 0 && all[i].toLowerCase() !== 'vary' ? [v, all[i + 1]] : [])), ...TRPC_VARY, ...TRPC_TYPE];
 
-  // Bytes of answers that are the same object for every hit (a frozen generation answer, a kept
+  // Bodies of answers that are the same object for every hit (a frozen generation answer, a kept
   // read-model answer), made once per object and framing (REST and tRPC share kept answers).
   const framed = (wrap: (json: string) => string) => {
-    const texts = new WeakMap<object, Buffer>();
+    const texts = new WeakMap<object, SeamBody>();
     return (answer: object) => {
-      let bytes = texts.get(answer);
-      if (!bytes) texts.set(answer, (bytes = Buffer.from(wrap(JSON.stringify(answer)), 'utf8')));
-      return bytes;
+      let body = texts.get(answer);
+      if (!body) texts.set(answer, (body = seamBodyOf(wrap(JSON.stringify(answer)))));
+      return body;
     };
   };
+  // A hot file's head (the policy and its audio headers) and body, made once per file the hot tier
+  // holds (its view is the same object until the file leaves the tier), one set per path.
+  const hotFileAnswers = (headersOf: (file: AudioFile) => string[]) => {
+    const answers = new WeakMap<object, { data: Buffer; head: string[]; body: SeamBody }>();
+    return (file: AudioFile) => {
+      let kept = answers.get(file.view);
+      if (!kept || kept.data !== file.data) {
+        kept = { data: file.data, head: [...policy, ...headersOf(file)], body: { data: file.data, length: file.data.length } };
+        answers.set(file.view, kept);
+      }
+      return kept;
+    };
+  };
+  const audioAnswer = hotFileAnswers(audioHeaderPairs);
+  const speechAnswer = hotFileAnswers((file) => speechHeaderPairs(file, true));
   const restBytes = framed((json) => json);
   const trpcBytes = framed((json) => `{"result":{"data":${json}}}`);
 
@@ -130,7 +167,7 @@ export function createSeam(deps: SeamDeps) {
   const restRead = async (r: SeamRequest, label: string, read: (ctx: DomainContext) => Promise<object | undefined>) => {
     const answer = await read(contextOf(r));
     if (answer === undefined || r.res.headersSent) return false;
-    send(r, label, [...jsonHead, ...r.rateHeaders], restBytes(answer));
+    send(r, label, jsonHead, r.rateHeaders, restBytes(answer));
     return true;
   };
 
@@ -144,31 +181,32 @@ export function createSeam(deps: SeamDeps) {
         if (method !== 'GET' || h.range !== undefined || h['if-none-match'] !== undefined || h['if-range'] !== undefined) return false;
         const file = services.tts.audio.hotAudio(contextOf(r), params.hash);
         if (!file) return false;
-        send(r, label, [...policy, ...r.rateHeaders, ...audioHeaderPairs(file), 'Content-Length', String(file.data.length)], file.data);
+        const { head, body } = audioAnswer(file);
+        send(r, label, head, r.rateHeaders, body);
         return true;
       }
       case 'generateSpeech': {
+        // Checked when read: a body text `cachedGeneration` already knows passed every check before.
         const body = r.req.body;
-        rejectUnstorableStrings(body);
-        const answer = services.tts.generation.cachedGeneration(contextOf(r), () => body, r.req.bodyText);
+        const answer = services.tts.generation.cachedGeneration(contextOf(r), () => rejectUnstorableStrings(body), r.req.bodyText);
         if (!answer) return false;
-        send(r, label, [...jsonHead, ...r.rateHeaders], restBytes(answer));
+        send(r, label, jsonHead, r.rateHeaders, restBytes(answer));
         return true;
       }
       case 'createSpeech': {
         const body = r.req.body;
-        rejectUnstorableStrings(body);
         const ctx = contextOf(r);
         const text = r.req.bodyText;
         const answer = services.tts.generation.cachedGeneration(
           ctx,
-          () => speechGenerationRequest(body).request,
+          () => speechGenerationRequest(rejectUnstorableStrings(body)).request,
           text === undefined ? undefined : SPEECH_REQUEST_KEY + text,
         );
         if (!answer) return false;
         const file = services.tts.audio.hotAudio(ctx, answer.hash, { permission: 'tts:generate' });
         if (!file) return false;
-        send(r, label, [...policy, ...r.rateHeaders, ...speechHeaderPairs(file, true), 'Content-Length', String(file.data.length)], file.data);
+        const { head, body: audio } = speechAnswer(file);
+        send(r, label, head, r.rateHeaders, audio);
         return true;
       }
       case 'listRequirements':
@@ -209,7 +247,7 @@ export function createSeam(deps: SeamDeps) {
       // Charged as tRPC charges a call (one request on the plan); at the limit tRPC refuses it.
       if (!(await deps.budgets.tryCharge('plan', { ip: r.ip, principal: r.principal }, 1))) return false;
       if (r.res.headersSent) return true;
-      send(r, `/trpc:${procedure}`, trpcHead, trpcBytes(answer));
+      send(r, `/trpc:${procedure}`, trpcHead, NO_HEADERS, trpcBytes(answer));
       return true;
     })();
   }
@@ -247,18 +285,17 @@ export function createSeam(deps: SeamDeps) {
       // variables and caller); only the budgets are charged, as Apollo's admission charges them.
       if (!(await chargeUnlessRefused(g.charging, op))) return false;
       if (r.res.headersSent) return true;
-      send(r, label, jsonHead, graphqlBytes(kept));
+      send(r, label, jsonHead, NO_HEADERS, graphqlBytes(kept));
       return true;
     })();
   }
 
-  const graphqlTexts = new WeakMap<ExecutionResult, Buffer>();
+  const graphqlTexts = new WeakMap<ExecutionResult, SeamBody>();
   /** Apollo's text for a result (its `stringifyResult`, which is ours), made once per kept result. */
   const graphqlBytes = (result: ExecutionResult) => {
-    let bytes = graphqlTexts.get(result);
-    if (!bytes)
-      graphqlTexts.set(result, (bytes = Buffer.from(stringifyResult({ errors: undefined, data: result.data, extensions: result.extensions }), 'utf8')));
-    return bytes;
+    let body = graphqlTexts.get(result);
+    if (!body) graphqlTexts.set(result, (body = seamBodyOf(stringifyResult({ errors: undefined, data: result.data, extensions: result.extensions }))));
+    return body;
   };
 
   return {

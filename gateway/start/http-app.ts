@@ -52,7 +52,9 @@ export async function createHttpApp(
   app.set('etag', false);
   app.set('query parser', 'simple');
   const limiters = createLimiters({ ttsPerMinute: config.ttsRateLimitPerMinute, redis: deps.redis });
-  const clientIpOf = (req: http.IncomingMessage) => proxyaddr(req as never, app.get('trust proxy fn'));
+  // Without X-Forwarded-For the address is the socket's whatever the trust setting (proxy-addr's own answer).
+  const clientIpOf = (req: http.IncomingMessage) =>
+    req.headers['x-forwarded-for'] === undefined ? (req.socket.remoteAddress as string) : proxyaddr(req as never, app.get('trust proxy fn'));
   const contexts = new RequestContexts(deps.rootEm);
   const front = createFront({
     services,
