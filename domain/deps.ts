@@ -27,6 +27,11 @@ export interface DomainDeps {
   hotCacheBytes: number;
   /** Bytes of kept read-model answers (0: none kept). */
   readModelCacheBytes?: number;
+  /**
+   * When this process is the only one that can change the database (the embedded one), its count of
+   * statements that may change data (database/write-epoch.ts): reads then skip re-reading versions.
+   */
+  soleWriter?: () => number;
   environment: string;
   webhookAllowPrivateNetworks: boolean;
   /** Active compliance webhooks one key may have (default 25). */

@@ -25,7 +25,7 @@ export function createComplianceServices(deps: DomainDeps, shared: { health: Hea
   const complianceStatus = new ComplianceStatusService(deps.rootEm);
   const complianceUpkeep = new ComplianceUpkeep(deps.rootEm);
   const frameworks = new FrameworksService();
-  const readModel = new ReadModel(deps.rootEm, deps.readModelCacheBytes);
+  const readModel = new ReadModel(deps.rootEm, deps.readModelCacheBytes, deps.soleWriter);
   /** Every requirement and finding mutation: one transaction, measured, audited, evented and re-scored. */
   const changes = new ChangeRunner({ events, activity, status: complianceStatus, upkeep: complianceUpkeep, auditTrail: shared.auditTrail });
   const requirements = new RequirementService({ changes, readModel });

@@ -8,6 +8,7 @@ import { MIGRATIONS } from '../../migrations';
 import { answerSqlCountOverIpc, countingLoggerFactory, sqlCountingEnabled } from './query-counter';
 import { pipelineTransactionStatements } from './statement-pipelining';
 import { tapStatements } from './statement-tap';
+import { countWrites } from './write-epoch';
 
 export interface DatabaseOptions {
   /** PostgreSQL URL; when absent an embedded PGlite database under `dataDir` is served over a loopback socket. */
@@ -90,6 +91,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     tapStatements(proto, 'sent');
     pipelineTransactionStatements(proto);
     tapStatements(proto, 'stated');
+    // Each statement as stated, before the pipelining defers or joins it (write-epoch.ts).
+    countWrites(proto);
     await orm.getMigrator().up();
   } catch (err) {
     await stopEmbedded?.();

@@ -211,9 +211,8 @@ export function createSeam(deps: SeamDeps) {
       }
       case 'listRequirements':
       case 'shortListRequirements': {
-        const query = querystring.parse(r.search);
-        rejectUnstorableStrings(query);
-        return restRead(r, label, (ctx) => services.requirements.keptList(ctx, query));
+        const read = () => rejectUnstorableStrings(querystring.parse(r.search));
+        return restRead(r, label, (ctx) => services.requirements.keptList(ctx, read, { rawText: r.search }));
       }
       case 'getRequirement':
       case 'shortGetRequirement':
@@ -236,13 +235,16 @@ export function createSeam(deps: SeamDeps) {
       text = value;
     }
     // As tRPC reads it: an absent or empty `input` is no input.
-    const input: unknown = text ? JSON.parse(text) : undefined;
-    rejectUnstorableStrings(input);
+    const read = (): unknown => rejectUnstorableStrings(text ? JSON.parse(text) : undefined);
     return (async () => {
       const ctx = contextOf(r);
       let answer: object | undefined;
-      if (procedure === 'compliance.requirements') answer = await services.requirements.keptList(ctx, input ?? {}, { detail: true });
-      else if (isRecord(input) && typeof input.id === 'string') answer = await services.requirements.keptGet(ctx, input.id);
+      if (procedure === 'compliance.requirements')
+        answer = await services.requirements.keptList(ctx, () => read() ?? {}, { detail: true, rawText: text ?? '' });
+      else {
+        const input = read();
+        if (isRecord(input) && typeof input.id === 'string') answer = await services.requirements.keptGet(ctx, input.id);
+      }
       if (answer === undefined) return false;
       // Charged as tRPC charges a call (one request on the plan); at the limit tRPC refuses it.
       if (!(await deps.budgets.tryCharge('plan', { ip: r.ip, principal: r.principal }, 1))) return false;

@@ -13,6 +13,7 @@ import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import { RedisEventBus } from '../redis-bus';
 import type { DataLayer } from './database';
+import { writeEpoch } from '../../domain/database/write-epoch';
 
 export interface DomainLayer {
   services: Services;
@@ -51,6 +52,8 @@ export function createDomainLayer(config: GatewayConfig, data: DataLayer, deps: 
     prices: config.prices,
     hotCacheBytes: config.hotCacheBytes,
     readModelCacheBytes: config.readModelCacheBytes,
+    // The embedded database has one client, this process (a private socket and a password per start).
+    soleWriter: data.db.embedded ? writeEpoch : undefined,
     environment: config.production ? 'production' : 'development',
     webhookAllowPrivateNetworks: config.webhookAllowPrivateNetworks,
     webhookMaxPerKey: config.webhookMaxPerKey,

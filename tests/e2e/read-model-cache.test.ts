@@ -76,3 +76,24 @@ test('readers arriving together share one version query, and none is answered fr
   await gw.request('/v1/requirements', { method: 'POST', json: { title: 'Moves the version', framework: 'soc2' } });
   expect(await gw.services.readModel.version()).not.toBe(before);
 });
+
+test('on the embedded database, whose one client is this process, the version is read again only after a statement that may change data', async () => {
+  const readModel = gw.services.readModel;
+  const query = jest.spyOn(readModel as any, 'query');
+  const before = await readModel.version();
+  const afterFirst = query.mock.calls.length;
+  expect(await readModel.version()).toBe(before);
+  expect(await readModel.version()).toBe(before);
+  await sql('select count(*) from requirements'); // a read moves nothing
+  expect(await readModel.version()).toBe(before);
+  // PostgreSQL may be changed by anyone (another instance, psql): every reader reads the version.
+  expect(query.mock.calls.length - afterFirst).toBe(gw.db.embedded ? 0 : 3);
+
+  // Any change, even one the read model's triggers ignore, makes the next reader read it again.
+  await sql(`update jobs set attempts = attempts where false`);
+  const reads = query.mock.calls.length;
+  expect(await readModel.version()).toBe(before);
+  expect(query.mock.calls.length).toBe(reads + 1);
+  await sql(`update requirements set title = title || '.' where id = (select id from requirements limit 1)`);
+  expect(await readModel.version()).not.toBe(before);
+});

@@ -11,6 +11,12 @@ export async function readModelVersion(rootEm: EntityManager): Promise<string> {
   return String(rows[0]?.version ?? '');
 }
 
+/**
+ * How long a version known from the write count is trusted without reading it again: a statement
+ * the database guard gave up on (a hung database) may still commit after its failure moved the count.
+ */
+const KNOWN_VERSION_MS = 1000;
+
 /** Bytes of answers the read model keeps (every transport shares them). */
 export const READ_MODEL_CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -28,16 +34,26 @@ export class ReadModel {
   readonly keeps: boolean;
   private running = false;
   private waiting: { resolve: (v: string) => void; reject: (e: unknown) => void }[] = [];
+  /** The last version read, the write count when its query was sent and when (only with `soleWriter`). */
+  private known: { version: string; epoch: number; atMs: number } | undefined;
 
+  /**
+   * `soleWriter`: when this process is the only one that can change the database, its count of
+   * statements that may change data (database/write-epoch.ts); while it has not moved since a version
+   * was read, that version is still the current one and is not read again.
+   */
   constructor(
     private readonly rootEm: EntityManager,
     maxBytes = READ_MODEL_CACHE_BYTES,
+    private readonly soleWriter?: () => number,
   ) {
     this.answers = new SizeBoundedLru(maxBytes);
     this.keeps = maxBytes > 0;
   }
 
   version(): Promise<string> {
+    const known = this.known;
+    if (known && this.soleWriter!() === known.epoch && performance.now() - known.atMs < KNOWN_VERSION_MS) return Promise.resolve(known.version);
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
       if (!this.running) void this.query();
@@ -49,8 +65,11 @@ export class ReadModel {
     while (this.waiting.length) {
       const batch = this.waiting;
       this.waiting = [];
+      const epoch = this.soleWriter?.();
+      const atMs = performance.now();
       try {
         const v = await readModelVersion(this.rootEm);
+        if (epoch !== undefined) this.known = { version: v, epoch, atMs };
         for (const w of batch) w.resolve(v);
       } catch (err) {
         for (const w of batch) w.reject(err);

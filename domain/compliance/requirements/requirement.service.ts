@@ -27,6 +27,10 @@ import { compact, findRequirement, insertRequirement, readRequirementPage } from
 import type { RequirementField } from './requirement.projection';
 import { requirementDetail, type Page, type RequirementDetail, type RequirementListItem } from './requirement.views';
 
+/** At most this many remembered list-query texts, each at most this long (`keptList`). */
+const LIST_KEYS_MAX = 1000;
+const LIST_KEY_MAX_TEXT = 512;
+
 export interface RequirementServiceDeps {
   changes: ChangeRunner;
   readModel: ReadModel;
@@ -82,9 +86,27 @@ export class RequirementService {
    * The page the read model keeps for this query at its current version, computing nothing; undefined
    * when none is kept. Checks and parses as `list` does (and throws what it throws).
    */
-  async keptList(ctx: DomainContext, rawQuery: unknown, opts: { detail?: boolean } = {}): Promise<Page<RequirementListItem | RequirementDetail> | undefined> {
-    return this.deps.readModel.kept(this.listQuery(ctx, rawQuery, !!opts.detail).key);
+  async keptList(
+    ctx: DomainContext,
+    rawQuery: () => unknown,
+    opts: { detail?: boolean; rawText?: string } = {},
+  ): Promise<Page<RequirementListItem | RequirementDetail> | undefined> {
+    // `rawText`, the text the query was read from (a query string, a tRPC input), lets a repeated
+    // query skip reading, checking and parsing it: the key is a pure function of that text.
+    const memo = opts.rawText !== undefined && opts.rawText.length <= LIST_KEY_MAX_TEXT ? `${opts.detail ? 'detail' : 'item'}\u0000${opts.rawText}` : undefined;
+    let key = memo === undefined ? undefined : this.listKeys.get(memo);
+    if (key === undefined) {
+      key = this.listQuery(ctx, rawQuery(), !!opts.detail).key;
+      if (memo !== undefined) {
+        if (this.listKeys.size >= LIST_KEYS_MAX) this.listKeys.clear();
+        this.listKeys.set(memo, key);
+      }
+    } else requirePermission(ctx, 'read:requirements');
+    return this.deps.readModel.kept(key);
   }
+
+  /** Keys of list queries by the text they were read from (`keptList`); bounded. */
+  private readonly listKeys = new Map<string, string>();
 
   /** The permission check, the parsed query and the key its answer is kept under. */
   private listQuery(ctx: DomainContext, rawQuery: unknown, detail: boolean) {
