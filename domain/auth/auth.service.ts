@@ -95,6 +95,21 @@ const PRINCIPAL_CACHE_MS = 5000;
 /** The principal id of the configured ADMIN_API_KEY (it has no row in api_keys). */
 export const ADMIN_PRINCIPAL_ID = 'admin';
 
+/**
+ * The principals of the configured keys, one object each for the life of the process: caches that
+ * remember what was computed for a caller (GraphQL answers, by principal) find it again.
+ */
+const frozenPrincipal = (p: Principal): Principal => Object.freeze(p);
+let configuredAdmin: Principal | undefined;
+/** The deployment-wide API_KEY of the TTS spec: speech only, nothing of the compliance platform. */
+const CONFIGURED_TTS_KEY = frozenPrincipal({
+  keyId: 'api-key',
+  name: 'API_KEY',
+  permissions: new Set<Permission>(['tts:generate', 'tts:read']),
+  isAdmin: false,
+  plan: 'standard',
+});
+
 export class AuthService {
   /** Short cache of resolved keys: one database read per key per few seconds, not per request. */
   private readonly cache = new Map<string, { principal: Principal | null; until: number }>();
@@ -145,13 +160,9 @@ export class AuthService {
   async authenticate(secret: string | undefined | null): Promise<Principal | null> {
     if (!secret) return null;
     const digest = hashSecret(secret);
-    if (this.adminKeyHash && timingSafeEqual(Buffer.from(digest, 'hex'), this.adminKeyHash)) {
-      return AuthService.adminPrincipal();
-    }
-    if (this.ttsKeyHash && timingSafeEqual(Buffer.from(digest, 'hex'), this.ttsKeyHash)) {
-      // The deployment-wide API_KEY of the TTS spec: speech only, nothing of the compliance platform.
-      return { keyId: 'api-key', name: 'API_KEY', permissions: new Set<Permission>(['tts:generate', 'tts:read']), isAdmin: false, plan: 'standard' };
-    }
+    if (this.adminKeyHash && timingSafeEqual(Buffer.from(digest, 'hex'), this.adminKeyHash))
+      return (configuredAdmin ??= frozenPrincipal(AuthService.adminPrincipal()));
+    if (this.ttsKeyHash && timingSafeEqual(Buffer.from(digest, 'hex'), this.ttsKeyHash)) return CONFIGURED_TTS_KEY;
     const now = clock.nowMs();
     const hit = this.cache.get(digest);
     if (hit && hit.until > now) return hit.principal;

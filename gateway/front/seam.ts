@@ -114,9 +114,12 @@ const seamBodyOf = (text: string): SeamBody => {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Whether a document selects `__schema` or `__type` (Apollo refuses introspection in production). */
+/** Whether a document selects `__schema` or `__type` (Apollo refuses introspection in production); worked out once per document. */
+const introspection = new WeakMap<DocumentNode, boolean>();
 function introspects(document: DocumentNode): boolean {
-  let found = false;
+  let found = introspection.get(document);
+  if (found !== undefined) return found;
+  found = false;
   visit(document, {
     Field(node) {
       if (node.name.value !== '__schema' && node.name.value !== '__type') return undefined;
@@ -124,6 +127,7 @@ function introspects(document: DocumentNode): boolean {
       return BREAK;
     },
   });
+  introspection.set(document, found);
   return found;
 }
 
