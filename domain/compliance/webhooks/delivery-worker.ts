@@ -76,6 +76,7 @@ export class DeliveryWorker {
   private running = false;
   /** The expansion under way (one at a time), beside the claims: sending never waits for it. */
   private expanding: Promise<void> | null = null;
+  private expandAgain = false;
 
   constructor(
     private readonly rootEm: EntityManager,
@@ -118,16 +119,27 @@ export class DeliveryWorker {
     this.poller.kick();
   }
 
-  /** Expands page after page until none is left, kicking the claims after each page that made deliveries. */
+  /**
+   * Expands page after page until none is left, kicking the claims after each page that made
+   * deliveries. Asked again while expanding (an event committed meanwhile, which the running
+   * statement may not see), it expands once more when done.
+   */
   private expandSoon() {
-    if (this.expanding || !this.running) return;
+    if (!this.running) return;
+    if (this.expanding) {
+      this.expandAgain = true;
+      return;
+    }
     this.lastExpansion = clock.nowMs();
     this.expanding = (async () => {
       try {
         let expanded = 0;
-        while (this.running && (expanded = await this.expandEvents()) >= EXPAND_EVENTS_PER_PAGE) this.poller.kick();
-        // Nothing expanded: no new delivery to claim (a kick would also undo the idle poller's stretch).
-        if (expanded > 0) this.poller.kick();
+        do {
+          this.expandAgain = false;
+          while (this.running && (expanded = await this.expandEvents()) >= EXPAND_EVENTS_PER_PAGE) this.poller.kick();
+          // Nothing expanded: no new delivery to claim (a kick would also undo the idle poller's stretch).
+          if (expanded > 0) this.poller.kick();
+        } while (this.expandAgain && this.running);
       } catch (err) {
         this.deps.onError?.(err);
       } finally {
