@@ -22,7 +22,10 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 async function runInTransaction<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
   const trx = em.getTransactionContext<Knex.Transaction>();
   if (!trx) return em.getConnection().execute<T[]>(sql, params, 'all');
-  const res = (await trx.raw(em.getPlatform().formatQuery(sql, params))) as { rows: T[] } | { rows: T[] }[];
+  const formatted = em.getPlatform().formatQuery(sql, params);
+  // Told to MikroORM's logger as `execute` tells it: query logging, and the bench's statement count, see it.
+  em.config.getLogger().logQuery({ query: formatted, level: 'info' });
+  const res = (await trx.raw(formatted)) as { rows: T[] } | { rows: T[] }[];
   // A message of several statements answers each; the last one is the statement's own.
   return Array.isArray(res) ? res[res.length - 1].rows : res.rows;
 }
