@@ -190,6 +190,11 @@ export class AuditTrail {
     return true;
   }
 
+  /** A transaction opened on the connection (no ORM commit event) that wrote trail rows has committed: a sealing pass soon. */
+  sealSoon(): void {
+    this.sealer.kickSoon();
+  }
+
   /**
    * Once the transaction of `em` commits (it wrote trail rows), a batched sealing pass soon after,
    * shared with the commits around it. Sends nothing: the transaction is only marked.

@@ -10,14 +10,32 @@ export const sha256Hex = (data: string | Buffer) => createHash('sha256').update(
  * the same content always gives the same bytes however it was stored (jsonb reorders members).
  */
 export function canonicalJson(value: unknown): string {
+  // Loops instead of entries/filter/sort/map/join: this runs for every trail row written and sealed
+  // (issue #36), and the intermediate arrays were most of its cost. Same bytes: keys sorted by
+  // UTF-16 code units (the default sort, as the `<` comparison was), undefined members left out.
   if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value);
   if (value instanceof Date) return JSON.stringify(value.toISOString());
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i) out += ',';
+      const v: unknown = value[i];
+      out += v === undefined ? 'null' : canonicalJson(v);
+    }
+    return out + ']';
+  }
   if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).sort();
+    let out = '{';
+    for (const k of keys) {
+      const v = record[k];
+      if (v === undefined) continue;
+      if (out.length > 1) out += ',';
+      out += `${JSON.stringify(k)}:${canonicalJson(v)}`;
+    }
+    return out + '}';
   }
   if (typeof value === 'number' && !Number.isFinite(value)) return 'null';
   return JSON.stringify(value);

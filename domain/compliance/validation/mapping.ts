@@ -1,5 +1,5 @@
 import { getFramework } from '../catalogue/frameworks';
-import { containsKeyword, normaliseText } from './text';
+import { containsKeyword, leadWordsOf, normaliseText, wordsOf } from './text';
 
 /**
  * Clause references of `framework` whose keywords occur in any of the texts.
@@ -12,7 +12,10 @@ export function mapToClauses(framework: string, texts: readonly (string | null |
   if (!catalogue) return [];
   // Each text is matched on its own so a phrase never spans two fields.
   const normalised = texts.map(normaliseText).filter((text) => text.trim() !== '');
+  if (!normalised.length) return [];
+  const words = wordsOf(normalised);
+  const mayOccur = (keyword: string) => leadWordsOf(keyword).some((word) => words.has(word));
   return catalogue.clauses
-    .filter((clause) => clause.keywords.some((keyword) => normalised.some((text) => containsKeyword(text, keyword))))
+    .filter((clause) => clause.keywords.some((keyword) => mayOccur(keyword) && normalised.some((text) => containsKeyword(text, keyword))))
     .map((clause) => clause.section);
 }

@@ -23,24 +23,50 @@ export function normaliseText(text: string | null | undefined): string {
  * "s"/"es" is tolerated so catalogue keywords can stay singular.
  */
 export function containsKeyword(normalisedText: string, keyword: string): boolean {
-  const phrase = phraseOf(keyword);
-  if (!phrase) return false;
-  return normalisedText.includes(` ${phrase} `) || normalisedText.includes(` ${phrase}s `) || normalisedText.includes(` ${phrase}es `);
+  for (const needle of needlesOf(keyword)) if (normalisedText.includes(needle)) return true;
+  return false;
 }
 
 /**
- * A keyword's normalised phrase, kept: keywords are the catalogue's (a few hundred), and normalising
- * them again for every requirement checked was most of a validation's time. Bounded all the same.
+ * A keyword's padded forms (` phrase `, ` phrases `, ` phrasees `), kept: keywords are the
+ * catalogue's (a few hundred), and normalising them (and building the padded strings) again for
+ * every text checked was most of a validation's time and of a create's clause mapping (issue #36).
+ * Bounded all the same. An empty phrase matches nothing.
  */
-const phrases = new Map<string, string>();
+const needles = new Map<string, readonly string[]>();
 const MAX_PHRASES = 10_000;
-function phraseOf(keyword: string): string {
-  let phrase = phrases.get(keyword);
-  if (phrase === undefined) {
-    phrase = normaliseText(keyword).trim();
-    if (phrases.size < MAX_PHRASES) phrases.set(keyword, phrase);
+function needlesOf(keyword: string): readonly string[] {
+  let forms = needles.get(keyword);
+  if (forms === undefined) {
+    const phrase = normaliseText(keyword).trim();
+    forms = phrase ? [` ${phrase} `, ` ${phrase}s `, ` ${phrase}es `] : [];
+    if (needles.size < MAX_PHRASES) needles.set(keyword, forms);
   }
-  return phrase;
+  return forms;
+}
+
+/**
+ * Words one of which a normalised text must hold for `keyword` to occur in it: a phrase's first word,
+ * or a single word with its tolerated endings. A text's word set rules most keywords out with one
+ * lookup each, before any substring search (issue #36: a create maps its text to clauses).
+ */
+export function leadWordsOf(keyword: string): readonly string[] {
+  let lead = leads.get(keyword);
+  if (lead === undefined) {
+    const forms = needlesOf(keyword);
+    const words = forms.length ? forms[0].trim().split(' ') : [];
+    lead = words.length === 0 ? [] : words.length > 1 ? [words[0]] : [words[0], `${words[0]}s`, `${words[0]}es`];
+    if (leads.size < MAX_PHRASES) leads.set(keyword, lead);
+  }
+  return lead;
+}
+const leads = new Map<string, readonly string[]>();
+
+/** The words of texts made by `normaliseText`. */
+export function wordsOf(normalisedTexts: readonly string[]): Set<string> {
+  const words = new Set<string>();
+  for (const text of normalisedTexts) for (const word of text.split(' ')) if (word) words.add(word);
+  return words;
 }
 
 /** First keyword (in list order) found in any of the texts, for explainable messages. */
