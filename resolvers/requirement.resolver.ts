@@ -21,10 +21,13 @@ import {
 } from '../schema/compliance.types';
 import type { GqlContext } from './context';
 import { plain } from '../transport/plain';
-import { selectedFields } from './selection';
+import { perSelection, selectedFields } from './selection';
 
 /** What the field resolvers of a requirement read from it: its findings its id, its framework info its framework. */
 const NEEDS: Record<string, string> = { findings: 'id', frameworkInfo: 'framework' };
+
+/** The finding fields a `findings` selection asks for, worked out once per document, not per requirement. */
+const findingFieldsOf = perSelection((info) => findingProjection(selectedFields(info)));
 
 /** Requirements: the list and one, their findings and framework, and every change to them. */
 @Resolver(() => Requirement)
@@ -54,7 +57,7 @@ export class RequirementResolver {
   })
   findings(@Root() requirement: RequirementDetail, @Ctx() { domain }: GqlContext, @Info() info: GraphQLResolveInfo) {
     requirePermission(domain, 'read:audits');
-    return domain.loaders.findingsByRequirement(findingProjection(selectedFields(info))).load(requirement.id);
+    return domain.loaders.findingsByRequirement(findingFieldsOf(info)).load(requirement.id);
   }
 
   @FieldResolver(() => FrameworkInfo, { nullable: true, description: 'The framework from the catalogue' })
