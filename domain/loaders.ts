@@ -36,12 +36,17 @@ export function createLoaders(em: EntityManager) {
       }
       return ids.map((id) => byId.get(id) ?? []);
     });
+  // A page's field resolver asks once per row with the same projection array: found by identity first.
+  const byArray = new WeakMap<readonly FindingField[], DataLoader<string, FindingView[]>>();
   return {
     /** The findings of requirements, with the fields of `fields` (a `findingProjection`). */
     findingsByRequirement(fields: readonly FindingField[]): DataLoader<string, FindingView[]> {
+      let loader = byArray.get(fields);
+      if (loader) return loader;
       const key = fields.join(',');
-      let loader = byProjection.get(key);
+      loader = byProjection.get(key);
       if (!loader) byProjection.set(key, (loader = findingsLoader(fields)));
+      byArray.set(fields, loader);
       return loader;
     },
   };

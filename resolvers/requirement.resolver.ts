@@ -2,7 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { findingProjection } from '../domain/compliance/findings/finding.projection';
 import { requirementProjection } from '../domain/compliance/requirements/requirement.projection';
-import { requirePermission } from '../domain/auth/principal';
+import { can, requirePermission } from '../domain/auth/principal';
 import type { RequirementDetail } from '../domain/compliance/requirements/requirement.views';
 import {
   BatchCreateResult,
@@ -21,16 +21,19 @@ import {
 } from '../schema/compliance.types';
 import type { GqlContext } from './context';
 import { plain } from '../transport/plain';
-import { selectedFields } from './selection';
+import { perSelection, selectedFields } from './selection';
 
 /** What the field resolvers of a requirement read from it: its findings its id, its framework info its framework. */
 const NEEDS: Record<string, string> = { findings: 'id', frameworkInfo: 'framework' };
+
+/** The finding fields a `findings` selection asks for, worked out once per document, not per requirement. */
+const findingFieldsOf = perSelection((info) => findingProjection(selectedFields(info)));
 
 /** Requirements: the list and one, their findings and framework, and every change to them. */
 @Resolver(() => Requirement)
 export class RequirementResolver {
   @Query(() => RequirementPage, { description: 'GET /v1/requirements (limit default 50, at most 500), newest first' })
-  requirements(
+  async requirements(
     @Arg('filter', () => RequirementFilter, { nullable: true }) filter: RequirementFilter | undefined,
     @Arg('limit', () => Int, { nullable: true }) limit: number | undefined,
     @Arg('offset', () => Int, { nullable: true }) offset: number | undefined,
@@ -38,8 +41,22 @@ export class RequirementResolver {
     @Info() info: GraphQLResolveInfo,
   ) {
     // Only the columns the selection needs: JSONB detail only when one of its fields is asked for.
-    const wanted = [...selectedFields(info, ['data'])].map((f) => NEEDS[f] ?? f);
-    return services.requirements.list(domain, { ...plain(filter), limit, offset }, { detail: true, fields: requirementProjection(wanted) });
+    const selected = selectedFields(info, ['data']);
+    const wanted = [...selected].map((f) => NEEDS[f] ?? f);
+    // Findings the caller may read come in the page's statement and prime the loader the `findings`
+    // field reads (one statement a page instead of two); without read:audits that field answers its error.
+    const findings =
+      selected.has('findings') && can(domain.principal, 'read:audits') ? findingProjection(selectedFields(info, ['data', 'findings'])) : undefined;
+    const page = await services.requirements.list(
+      domain,
+      { ...plain(filter), limit, offset },
+      { detail: true, fields: requirementProjection(wanted), findings },
+    );
+    if (findings && page.findings) {
+      const loader = domain.loaders.findingsByRequirement(findings);
+      page.data.forEach((r, i) => loader.prime(r.id, page.findings![i]));
+    }
+    return page;
   }
 
   @Query(() => Requirement, { description: 'GET /v1/requirements/{id}' })
@@ -54,7 +71,7 @@ export class RequirementResolver {
   })
   findings(@Root() requirement: RequirementDetail, @Ctx() { domain }: GqlContext, @Info() info: GraphQLResolveInfo) {
     requirePermission(domain, 'read:audits');
-    return domain.loaders.findingsByRequirement(findingProjection(selectedFields(info))).load(requirement.id);
+    return domain.loaders.findingsByRequirement(findingFieldsOf(info)).load(requirement.id);
   }
 
   @FieldResolver(() => FrameworkInfo, { nullable: true, description: 'The framework from the catalogue' })

@@ -19,14 +19,17 @@ export interface TrpcContext {
   resultBudget?: { maxBytes: number; usedBytes: number };
 }
 
-/** JSON lengths of results already measured: calls sharing one computation share its object. */
-const resultSizes = new WeakMap<object, number>();
-const jsonLength = (value: unknown): number => {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null).length;
-  let n = resultSizes.get(value);
-  if (n === undefined) resultSizes.set(value, (n = JSON.stringify(value).length));
-  return n;
+/**
+ * JSON texts of results already measured: calls sharing one computation share its object, and a
+ * plain query's answer (gateway/start/trpc-plain-query.ts) sends the text measured here.
+ */
+const resultTexts = new WeakMap<object, string>();
+export const jsonTextOf = (value: object): string => {
+  let text = resultTexts.get(value);
+  if (text === undefined) resultTexts.set(value, (text = JSON.stringify(value)));
+  return text;
 };
+const jsonLength = (value: unknown): number => (value === null || typeof value !== 'object' ? JSON.stringify(value ?? null).length : jsonTextOf(value).length);
 
 const t = initTRPC.context<TrpcContext>().create({
   /** The domain code rides along in `data`, so tRPC clients see the same codes as REST and GraphQL. */

@@ -6,8 +6,11 @@
  * (`requirements`, `audit_findings`, the migration's columns) and seeds BASELINE_SEED requirements,
  * each with one finding. BASELINE_MODE:
  *  - `bare` (default): POST /v1/requirements is one INSERT … RETURNING; GET /v1/requirements?limit=&framework=
- *    is the page and its count; POST /graphql and GET /trpc/… answer the same page with each
- *    requirement's findings (one more SELECT … WHERE requirement_id = ANY($1)).
+ *    is the page and its count; POST /graphql answers the same page with each requirement's findings
+ *    (one more SELECT … WHERE requirement_id = ANY($1)); GET /trpc/… answers the page in the detail
+ *    form the gateway's tRPC list answers (`compliance.requirements` is `{ detail: true }`: the JSONB
+ *    columns technical_context, implementation, validation and category too), so both sides select,
+ *    parse and send the same columns (computation against computation, same bytes).
  *  - `apollo`: a plain express 5 + @apollo/server 5 peer serving the same GraphQL query (requirements with
  *    frameworkInfo and findings; findings batched per request with dataloader), no response cache.
  * Prints `LISTENING <url>` when ready.
@@ -37,6 +40,7 @@ const DDL = [
 ];
 
 const PAGE = `select id, title, description, framework, category, priority, status, acceptance_criteria, created_at, updated_at from requirements where deleted_at is null and ($1::text is null or framework = $1) order by created_at desc, id desc limit $2`;
+const DETAIL_PAGE = `select id, title, description, framework, status, priority, created_at, updated_at, category, acceptance_criteria, technical_context, implementation, validation from requirements where deleted_at is null and ($1::text is null or framework = $1) order by created_at desc, id desc limit $2`;
 const COUNT = `select count(*)::int as n from requirements where deleted_at is null and ($1::text is null or framework = $1)`;
 const FINDINGS = `select id, title, severity, status, requirement_id from audit_findings where requirement_id = any($1::text[])`;
 
@@ -91,6 +95,29 @@ function send(res: http.ServerResponse, status: number, value: unknown) {
   res.end(text);
 }
 
+/** The detail form, field for field as the gateway's tRPC list answers it. */
+const detailView = (r: Row) => ({
+  id: r.id,
+  title: r.title,
+  description: r.description,
+  framework: r.framework,
+  status: r.status,
+  priority: r.priority,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  category: r.category,
+  acceptanceCriteria: r.acceptance_criteria ?? [],
+  technicalContext: r.technical_context,
+  implementation: r.implementation,
+  validation: r.validation,
+});
+
+async function detailPage(pool: Pool, limit: number, framework: string | null) {
+  const [rows, count] = await Promise.all([pool.query(DETAIL_PAGE, [framework, limit]), pool.query(COUNT, [framework])]);
+  const total = count.rows[0].n;
+  return { data: rows.rows.map(detailView), pagination: { total, limit, offset: 0, hasMore: rows.rows.length < total } };
+}
+
 async function page(pool: Pool, limit: number, framework: string | null, withFindings: boolean) {
   const [rows, count] = await Promise.all([pool.query(PAGE, [framework, limit]), pool.query(COUNT, [framework])]);
   const data = rows.rows.map(view);
@@ -141,7 +168,7 @@ function bareServer(pool: Pool) {
         }
         if (url.pathname.startsWith('/trpc/')) {
           const input = JSON.parse(url.searchParams.get('input') ?? '{}') as { limit?: number; framework?: string };
-          return send(res, 200, { result: { data: await page(pool, input.limit ?? 20, input.framework ?? null, false) } });
+          return send(res, 200, { result: { data: await detailPage(pool, input.limit ?? 20, input.framework ?? null) } });
         }
         if (url.pathname === '/v1/requirements') {
           return send(res, 200, await page(pool, Number(url.searchParams.get('limit') ?? 20), url.searchParams.get('framework'), false));

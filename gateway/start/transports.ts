@@ -27,6 +27,7 @@ import { persistedQueryGuard, persistedQueryStore } from '../graphql/persisted-q
 import type { Logger } from '../logger';
 import { graphqlRouteLabel, trpcRouteLabel, type Metrics } from '../metrics';
 import type { HttpApp } from './http-app';
+import { EARLIER_ERROR, plainQuery } from './trpc-plain-query';
 
 /** Calls in one tRPC batch; each is charged as one request (a larger batch is a 400). */
 export const TRPC_MAX_BATCH = 100;
@@ -152,31 +153,35 @@ export async function mountGraphql(
 export function mountTrpc(http: HttpApp, deps: { services: Services; log: Logger; maxResultBytes?: number }) {
   const { services, log } = deps;
   const trpcProcedures = new Set(Object.keys(appRouter._def.procedures));
+  const contextOf = (req: express.Request, principal = req.principal ?? null) => ({
+    services,
+    domain: http.contexts.ofRequest(req, principal),
+    budgets: http.limiters.budgets,
+    // One budget for the whole request, shared by the calls of a batch.
+    resultBudget: { maxBytes: deps.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, usedBytes: 0 },
+  });
   http.app.use(
     '/trpc',
     (req, res, next) => {
       res.locals.route = trpcRouteLabel(trpcProcedures, req.path);
       next();
     },
+    plainQuery(contextOf),
     trpcExpress.createExpressMiddleware({
       router: appRouter,
       maxBodySize: 1024 * 1024,
       maxBatchSize: TRPC_MAX_BATCH,
       // A browser's EventSource cannot send headers: subscriptions may carry the key as tRPC's
       // `connectionParams` (httpSubscriptionLink) or `?access_token=` instead.
-      createContext: async ({ req, info }) => {
+      createContext: async ({ req, res, info }) => {
+        // A plain query that already ran and threw: tRPC answers that error, in its own words.
+        if (EARLIER_ERROR in res.locals) throw res.locals[EARLIER_ERROR];
         let principal = req.principal ?? null;
         if (!principal && !req.headers.authorization && info.type === 'subscription') {
           const secret = keyFromConnectionParams(info.connectionParams) ?? accessTokenOf(req.originalUrl);
           if (secret) principal = await services.auth.authenticate(secret);
         }
-        return {
-          services,
-          domain: http.contexts.ofRequest(req, principal),
-          budgets: http.limiters.budgets,
-          // One budget for the whole request, shared by the calls of a batch.
-          resultBudget: { maxBytes: deps.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, usedBytes: 0 },
-        };
+        return contextOf(req, principal);
       },
       // A refusal that says when to come back (database down, over a budget) sets Retry-After.
       responseMeta: ({ errors }) => {

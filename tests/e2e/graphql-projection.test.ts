@@ -82,6 +82,13 @@ test('nested findings read only their selected columns, evidence only when asked
   expect(withEvidence.reads.some((sql) => /evidence/.test(sql))).toBe(true);
 });
 
+test('aliased findings with different selections each get their own fields', async () => {
+  const { data } = await query(`{ requirements(limit: 3) { data { id a: findings { id } b: findings { title severity } } } }`, 'audit_findings');
+  const [first] = data.requirements.data.filter((r: any) => r.a.length);
+  expect(first.a).toEqual([{ id: expect.any(String) }]);
+  expect(first.b).toEqual([{ title: 'Backups unencrypted', severity: 'HIGH' }]);
+});
+
 test('the findings list reads only the selected columns', async () => {
   const { data, reads } = await query(`{ findings(limit: 5) { data { id title } pagination { total } } }`, 'audit_findings');
   expect(data.findings).toEqual({ data: [{ id: expect.any(String), title: 'Backups unencrypted' }], pagination: { total: 1 } });

@@ -9,6 +9,8 @@ import type { CreateRequirementInput, ListRequirementsQuery } from './requiremen
 import { NOT_DELETED_SQL, Requirement, type Implementation, type RequirementStatus, type TechnicalContext, type ValidationState } from './requirement.entity';
 import type { Page, RequirementDetail, RequirementListItem } from './requirement.views';
 import { projectedRequirementOfRow, requirementColumnsOf, type RequirementField } from './requirement.projection';
+import { findingsJsonOf, projectedFindingOfRow, type FindingField } from '../findings/finding.projection';
+import type { FindingView } from '../findings/finding-view';
 
 /**
  * Requirements as rows: the list page read straight from SQL (with its total from the tally), a new
@@ -65,6 +67,9 @@ const detailOfRow = (r: RequirementRow): RequirementDetail => ({
   validation: r.validation ?? null,
 });
 
+/** A page, and when asked for, each requirement's findings (in the order of `data`). */
+export type RequirementPage<T = RequirementListItem | RequirementDetail> = Page<T> & { findings?: FindingView[][] };
+
 /**
  * One page, read as rows and mapped straight to views: a list is read-only, so the identity map,
  * change tracking and entity hydration the ORM would add are cost without use.
@@ -74,7 +79,8 @@ export async function readRequirementPage(
   q: z.output<typeof ListRequirementsQuery>,
   detail: boolean,
   fields?: readonly RequirementField[],
-): Promise<Page<RequirementListItem | RequirementDetail>> {
+  findings?: readonly FindingField[],
+): Promise<RequirementPage> {
   const where = [NOT_DELETED_SQL];
   const params: unknown[] = [];
   for (const [column, value] of [
@@ -90,7 +96,8 @@ export async function readRequirementPage(
   if (q.unassigned !== undefined) where.push(q.unassigned ? 'framework is null' : 'framework is not null');
   const filter = where.join(' and ');
   const tallyFilter = where.slice(1).concat('true').join(' and ');
-  const columns = fields ? requirementColumnsOf(fields) : detail ? REQUIREMENT_DETAIL_COLUMNS : REQUIREMENT_LIST_COLUMNS;
+  let columns = fields ? requirementColumnsOf(fields) : detail ? REQUIREMENT_DETAIL_COLUMNS : REQUIREMENT_LIST_COLUMNS;
+  if (findings) columns += `, ${findingsJsonOf(findings, 'requirements.id')} as page_findings`;
   const connection = em.getConnection();
   const tx = em.getTransactionContext();
   // One statement: the total from the tally (one row per framework, status and priority: counting
@@ -109,13 +116,16 @@ export async function readRequirementPage(
   );
   const total = Number(found[0]?.page_total ?? 0);
   const rows = found.length === 1 && found[0].id === null ? [] : found;
-  return {
+  const page: RequirementPage = {
     // A projection's views carry the asked-for fields only (GraphQL resolves nothing else from them).
     data: fields
       ? rows.map((r) => projectedRequirementOfRow(r as unknown as Record<string, unknown>, fields) as RequirementDetail)
       : rows.map(detail ? detailOfRow : listItemOfRow),
     pagination: { total, limit: q.limit, offset: q.offset, hasMore: q.offset + rows.length < total },
   };
+  if (findings)
+    page.findings = rows.map((r) => ((r as { page_findings?: Record<string, unknown>[] }).page_findings ?? []).map((f) => projectedFindingOfRow(f, findings)));
+  return page;
 }
 
 /**

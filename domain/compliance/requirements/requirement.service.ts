@@ -23,7 +23,8 @@ import {
   ValidateByIdInput,
   withoutNulls,
 } from './requirement.inputs';
-import { compact, findRequirement, insertRequirement, readRequirementPage } from './requirement.rows';
+import { compact, findRequirement, insertRequirement, readRequirementPage, type RequirementPage } from './requirement.rows';
+import type { FindingField } from '../findings/finding.projection';
 import type { RequirementField } from './requirement.projection';
 import { requirementDetail, type Page, type RequirementDetail, type RequirementListItem } from './requirement.views';
 
@@ -70,16 +71,26 @@ export class RequirementService {
 
   /** The short list form is the documented subset; `{detail: true}` gives every field. */
   async list(ctx: DomainContext, rawQuery: unknown): Promise<Page<RequirementListItem>>;
-  /** `fields` (a projection, `requirementProjection`): only those fields are read and answered. */
-  async list(ctx: DomainContext, rawQuery: unknown, opts: { detail: true; fields?: readonly RequirementField[] }): Promise<Page<RequirementDetail>>;
+  /**
+   * `fields` (a projection, `requirementProjection`): only those fields are read and answered.
+   * `findings` (a `findingProjection`; needs read:audits): each requirement's findings read in the
+   * same statement, answered in `findings` beside `data` (a GraphQL page primes its findings loader).
+   */
   async list(
     ctx: DomainContext,
     rawQuery: unknown,
-    opts: { detail?: boolean; fields?: readonly RequirementField[] } = {},
-  ): Promise<Page<RequirementListItem | RequirementDetail>> {
+    opts: { detail: true; fields?: readonly RequirementField[]; findings?: readonly FindingField[] },
+  ): Promise<RequirementPage<RequirementDetail>>;
+  async list(
+    ctx: DomainContext,
+    rawQuery: unknown,
+    opts: { detail?: boolean; fields?: readonly RequirementField[]; findings?: readonly FindingField[] } = {},
+  ): Promise<RequirementPage> {
     const { q, key } = this.listQuery(ctx, rawQuery, !!opts.detail);
-    const fields = opts.fields;
-    return this.deps.readModel.cached(fields ? `${key}\u0000${fields.join(',')}` : key, () => readRequirementPage(ctx.em, q, !!opts.detail, fields));
+    const { fields, findings } = opts;
+    if (findings) requirePermission(ctx, 'read:audits');
+    const keyed = `${key}${fields ? `\u0000${fields.join(',')}` : ''}${findings ? `\u0000findings:${findings.join(',')}` : ''}`;
+    return this.deps.readModel.cached(keyed, () => readRequirementPage(ctx.em, q, !!opts.detail, fields, findings));
   }
 
   /**

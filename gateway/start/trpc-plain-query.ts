@@ -1,0 +1,81 @@
+import type { Request, Response, NextFunction } from 'express';
+import type { AnyTRPCProcedure } from '@trpc/server';
+import { appRouter } from '../../trpc/router';
+import { jsonTextOf, type TrpcContext } from '../../trpc/init';
+
+/**
+ * A plain tRPC query (`GET /trpc/<procedure>?input=…`: one call, JSON, no batching or streaming)
+ * called straight through the procedure, its middlewares and all (charging, the result cap, input
+ * checks), and answered with tRPC's own bytes: `{"result":{"data":…}}`, `content-type` and `vary`
+ * as tRPC sets them. tRPC 11's node adapter turns every request into a Fetch `Request` and back
+ * (headers copied, abort signals, a web stream piped into the response): most of a small query's
+ * cost, and a third of a computed list's (issue #36). The result's JSON text is the one the result
+ * cap already measured (`jsonTextOf`), so it is serialized once.
+ *
+ * Anything else goes to tRPC's adapter untouched. A call that throws goes there too, with the
+ * error it threw: `createContext` hands that error back (`earlierError`), so tRPC answers it through
+ * its own error path (shape, status, `Retry-After`, `onError`) without running the call twice (the
+ * budget is charged once).
+ */
+
+const QUERY_PROCEDURES: ReadonlyMap<string, AnyTRPCProcedure> = new Map(
+  Object.entries(appRouter._def.procedures as unknown as Record<string, AnyTRPCProcedure>).filter(([, p]) => p._def.type === 'query'),
+);
+/** As tRPC's adapter sets them (from a Fetch `Headers`: lower case, in name order). */
+const TRPC_JSON_HEADERS: [string, string][] = [
+  ['content-type', 'application/json'],
+  ['vary', 'trpc-accept, accept'],
+];
+
+/** The thrown error of a plain query, for tRPC's adapter to answer (see `plainQuery`). */
+export const EARLIER_ERROR = 'trpcEarlierError';
+
+/** The input of a plain query's URL (`?input=` at most once, nothing else), or null when it is not one. */
+function plainInput(url: string): { path: string; text: string | undefined } | null {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url.slice(1) : url.slice(1, q);
+  if (q < 0 || q === url.length - 1) return { path, text: undefined };
+  let text: string | undefined;
+  for (const [name, value] of new URLSearchParams(url.slice(q + 1))) {
+    if (name !== 'input' || text !== undefined) return null;
+    text = value;
+  }
+  return { path, text };
+}
+
+export function plainQuery(contextOf: (req: Request) => TrpcContext) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const h = req.headers;
+    if (req.method !== 'GET' || h['content-type'] !== undefined || h['trpc-accept'] !== undefined || h.accept?.includes('application/jsonl')) return next();
+    const plain = plainInput(req.url);
+    const procedure = plain && QUERY_PROCEDURES.get(plain.path);
+    if (!procedure) return next();
+    let input: unknown;
+    try {
+      // As tRPC reads it: an absent or empty `input` is no input.
+      input = plain.text ? JSON.parse(plain.text) : undefined;
+    } catch {
+      return next(); // tRPC answers its own parse error
+    }
+    const call = procedure({ path: plain.path, getRawInput: async () => input, ctx: contextOf(req), type: 'query', signal: undefined, batchIndex: 0 });
+    (call as Promise<unknown>).then(
+      (data) => {
+        if (res.headersSent) return;
+        let body: string;
+        try {
+          body = data !== null && typeof data === 'object' ? `{"result":{"data":${jsonTextOf(data)}}}` : JSON.stringify({ result: { data } });
+        } catch (error) {
+          res.locals[EARLIER_ERROR] = error; // not JSON: tRPC's internal error, as its adapter would answer
+          return next();
+        }
+        res.statusCode = 200;
+        for (const [name, value] of TRPC_JSON_HEADERS) res.setHeader(name, value);
+        res.end(body);
+      },
+      (error: unknown) => {
+        res.locals[EARLIER_ERROR] = error;
+        next();
+      },
+    );
+  };
+}
