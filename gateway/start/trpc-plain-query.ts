@@ -18,6 +18,13 @@ import { jsonTextOf, type TrpcContext } from '../../trpc/init';
  * budget is charged once).
  */
 
+/**
+ * The @trpc/server versions this seam was read against: it reads the router's procedure table
+ * (`_def.procedures`) and calls a procedure with the options tRPC's own caller passes. An upgrade
+ * fails tests/unit/framework-seams.test.ts until the seam is read against the new version.
+ */
+export const TRPC_VERSIONS_CHECKED = ['11.25.2'];
+
 const QUERY_PROCEDURES: ReadonlyMap<string, AnyTRPCProcedure> = new Map(
   Object.entries(appRouter._def.procedures as unknown as Record<string, AnyTRPCProcedure>).filter(([, p]) => p._def.type === 'query'),
 );

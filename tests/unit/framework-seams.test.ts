@@ -1,6 +1,6 @@
 /**
  * Where the gateway relies on a library below its public API, it does so in one seam per library,
- * checked against the versions listed there. An upgrade of knex, type-graphql or pdfkit fails here until
+ * checked against the versions listed there. An upgrade of knex, type-graphql, pdfkit or tRPC fails here until
  * someone has read the seam against the new version and added it to the list.
  */
 import fs from 'node:fs';
@@ -9,6 +9,8 @@ import { KNEX_VERSIONS_CHECKED, knexVersion } from '../../domain/database/knex-s
 import { TYPE_GRAPHQL_VERSIONS_CHECKED } from '../../gateway/graphql/type-graphql-seam';
 import { face } from '../../domain/compliance/reports/render/fonts';
 import { PDFKIT_VERSIONS_CHECKED } from '../../domain/compliance/reports/render/pdfkit-seam';
+import { TRPC_VERSIONS_CHECKED } from '../../gateway/start/trpc-plain-query';
+import { appRouter } from '../../trpc/router';
 
 const installedVersion = (pkg: string) =>
   JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'node_modules', pkg, 'package.json'), 'utf8')).version as string;
@@ -37,4 +39,11 @@ test('pdfkit: the installed version is one domain/compliance/reports/render/pdfk
   expect(Array.isArray(font.unicode)).toBe(true);
   expect(typeof doc.endMetadata).toBe('function');
   expect(doc.info).toEqual(expect.objectContaining({ Producer: expect.any(String) }));
+});
+
+test('tRPC: the installed version is one gateway/start/trpc-plain-query.ts was checked against, and the router keeps its procedures where the seam reads them', () => {
+  expect(TRPC_VERSIONS_CHECKED).toContain(installedVersion('@trpc/server'));
+  const procedures = (appRouter as unknown as { _def: { procedures: Record<string, { _def: { type: string } }> } })._def.procedures;
+  expect(procedures['compliance.requirements']._def.type).toBe('query');
+  expect(typeof procedures['compliance.requirements']).toBe('function');
 });
