@@ -71,6 +71,7 @@ export class RequirementService {
 
   /** The short list form is the documented subset; `{detail: true}` gives every field. */
   async list(ctx: DomainContext, rawQuery: unknown): Promise<Page<RequirementListItem>>;
+  async list(ctx: DomainContext, rawQuery: unknown, opts: { detail: true; fields?: readonly RequirementField[] }): Promise<Page<RequirementDetail>>;
   /**
    * `fields` (a projection, `requirementProjection`): only those fields are read and answered.
    * `findings` (a `findingProjection`; needs read:audits): each requirement's findings read in the
@@ -79,7 +80,7 @@ export class RequirementService {
   async list(
     ctx: DomainContext,
     rawQuery: unknown,
-    opts: { detail: true; fields?: readonly RequirementField[]; findings?: readonly FindingField[] },
+    opts: { detail: true; fields?: readonly RequirementField[]; findings: readonly FindingField[] | undefined },
   ): Promise<RequirementPage<RequirementDetail>>;
   async list(
     ctx: DomainContext,
