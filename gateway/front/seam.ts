@@ -11,6 +11,7 @@ import { speechGenerationRequest } from '../../domain/tts/speech-models';
 import type { GqlContext } from '../../resolvers/context';
 import type { OperationBudgets } from '../../transport/budgets';
 import type { RequestContexts } from '../../transport/request-context';
+import { plainTrpcInput, TRPC_RESULT_HEADERS, trpcResultText, wantsPlainJson } from '../../transport/trpc-http';
 import { chargeUnlessRefused, type OperationCharging } from '../graphql/parts/budgets';
 import { stringifyResult } from '../graphql/parts/limits';
 import type { Operation, Pipeline } from '../graphql/pipeline';
@@ -92,12 +93,6 @@ export interface GraphqlSeamDeps {
 }
 
 const JSON_TYPE = ['Content-Type', 'application/json; charset=utf-8'];
-/**
- * tRPC chooses between JSON and JSON lines on `trpc-accept` and `accept` (its HTTP protocol), and its
- * answers name just those in `Vary`, in place of the policy's.
- */
-const TRPC_VARY = ['Vary', 'trpc-accept, accept'];
-const TRPC_TYPE = ['Content-Type', 'application/json'];
 /** tRPC procedures the seam answers from the read model. */
 const TRPC_PREFIX = '/trpc/';
 /** `Accept` values for which Apollo answers `application/json; charset=utf-8`. */
@@ -135,7 +130,8 @@ export function createSeam(deps: SeamDeps) {
   const { services, contexts, send, labelOf, policy } = deps;
   let graphql: GraphqlSeamDeps | undefined;
   const jsonHead = [...policy, ...JSON_TYPE];
-  const trpcHead = [...policy.flatMap((v, i, all) => (i % 2 === 0 && all[i].toLowerCase() !== 'vary' ? [v, all[i + 1]] : [])), ...TRPC_VARY, ...TRPC_TYPE];
+  // tRPC's `Vary` in place of the policy's (transport/trpc-http.ts).
+  const trpcHead = [...policy.flatMap((v, i, all) => (i % 2 === 0 && all[i].toLowerCase() !== 'vary' ? [v, all[i + 1]] : [])), ...TRPC_RESULT_HEADERS];
 
   // Bodies of answers that are the same object for every hit (a frozen generation answer, a kept
   // read-model answer), made once per object and framing (REST and tRPC share kept answers).
@@ -163,7 +159,7 @@ export function createSeam(deps: SeamDeps) {
   const audioAnswer = hotFileAnswers(audioHeaderPairs);
   const speechAnswer = hotFileAnswers((file) => speechHeaderPairs(file, true));
   const restBytes = framed((json) => json);
-  const trpcBytes = framed((json) => `{"result":{"data":${json}}}`);
+  const trpcBytes = framed(trpcResultText);
 
   const contextOf = (r: SeamRequest): DomainContext => contexts.of({ requestId: r.requestId, principal: r.principal, ip: r.ip });
 
@@ -232,14 +228,10 @@ export function createSeam(deps: SeamDeps) {
     const procedure = r.pathname.slice(TRPC_PREFIX.length);
     if (procedure !== 'compliance.requirements' && procedure !== 'compliance.requirement') return false;
     const h = r.req.headers;
-    if (r.req.method !== 'GET' || h['trpc-accept'] !== undefined || h.accept?.includes('application/jsonl')) return false;
-    let text: string | null = null;
-    for (const [name, value] of new URLSearchParams(r.search)) {
-      if (name !== 'input' || text !== null) return false;
-      text = value;
-    }
-    // As tRPC reads it: an absent or empty `input` is no input.
-    const read = (): unknown => rejectUnstorableStrings(text ? JSON.parse(text) : undefined);
+    if (r.req.method !== 'GET' || !wantsPlainJson(h)) return false;
+    const text = plainTrpcInput(r.search);
+    if (text === null) return false;
+    const read = (): unknown => rejectUnstorableStrings(text === undefined ? undefined : JSON.parse(text));
     return (async () => {
       const ctx = contextOf(r);
       let answer: object | undefined;

@@ -2,6 +2,7 @@ import type { Request, Response, NextFunction } from 'express';
 import type { AnyTRPCProcedure } from '@trpc/server';
 import { appRouter } from '../../trpc/router';
 import { jsonTextOf, type TrpcContext } from '../../trpc/init';
+import { plainTrpcInput, TRPC_RESULT_HEADERS, trpcResultText, wantsPlainJson } from '../../transport/trpc-http';
 
 /**
  * A plain tRPC query (`GET /trpc/<procedure>?input=…`: one call, JSON, no batching or streaming)
@@ -28,39 +29,27 @@ export const TRPC_VERSIONS_CHECKED = ['11.25.2'];
 const QUERY_PROCEDURES: ReadonlyMap<string, AnyTRPCProcedure> = new Map(
   Object.entries(appRouter._def.procedures as unknown as Record<string, AnyTRPCProcedure>).filter(([, p]) => p._def.type === 'query'),
 );
-/** As tRPC's adapter sets them (from a Fetch `Headers`: lower case, in name order). */
-const TRPC_JSON_HEADERS: [string, string][] = [
-  ['content-type', 'application/json'],
-  ['vary', 'trpc-accept, accept'],
-];
-
 /** The thrown error of a plain query, for tRPC's adapter to answer (see `plainQuery`). */
 export const EARLIER_ERROR = 'trpcEarlierError';
 
-/** The input of a plain query's URL (`?input=` at most once, nothing else), or null when it is not one. */
+/** The procedure path and input of a plain query's URL, or null when it is not one. */
 function plainInput(url: string): { path: string; text: string | undefined } | null {
   const q = url.indexOf('?');
-  const path = q < 0 ? url.slice(1) : url.slice(1, q);
-  if (q < 0 || q === url.length - 1) return { path, text: undefined };
-  let text: string | undefined;
-  for (const [name, value] of new URLSearchParams(url.slice(q + 1))) {
-    if (name !== 'input' || text !== undefined) return null;
-    text = value;
-  }
-  return { path, text };
+  if (q < 0) return { path: url.slice(1), text: undefined };
+  const text = plainTrpcInput(url.slice(q + 1));
+  return text === null ? null : { path: url.slice(1, q), text };
 }
 
 export function plainQuery(contextOf: (req: Request) => TrpcContext) {
   return (req: Request, res: Response, next: NextFunction) => {
     const h = req.headers;
-    if (req.method !== 'GET' || h['content-type'] !== undefined || h['trpc-accept'] !== undefined || h.accept?.includes('application/jsonl')) return next();
+    if (req.method !== 'GET' || h['content-type'] !== undefined || !wantsPlainJson(h)) return next();
     const plain = plainInput(req.url);
     const procedure = plain && QUERY_PROCEDURES.get(plain.path);
     if (!procedure) return next();
     let input: unknown;
     try {
-      // As tRPC reads it: an absent or empty `input` is no input.
-      input = plain.text ? JSON.parse(plain.text) : undefined;
+      input = plain.text === undefined ? undefined : JSON.parse(plain.text);
     } catch {
       return next(); // tRPC answers its own parse error
     }
@@ -70,13 +59,13 @@ export function plainQuery(contextOf: (req: Request) => TrpcContext) {
         if (res.headersSent) return;
         let body: string;
         try {
-          body = data !== null && typeof data === 'object' ? `{"result":{"data":${jsonTextOf(data)}}}` : JSON.stringify({ result: { data } });
+          body = data !== null && typeof data === 'object' ? trpcResultText(jsonTextOf(data)) : JSON.stringify({ result: { data } });
         } catch (error) {
           res.locals[EARLIER_ERROR] = error; // not JSON: tRPC's internal error, as its adapter would answer
           return next();
         }
         res.statusCode = 200;
-        for (const [name, value] of TRPC_JSON_HEADERS) res.setHeader(name, value);
+        for (let i = 0; i < TRPC_RESULT_HEADERS.length; i += 2) res.setHeader(TRPC_RESULT_HEADERS[i], TRPC_RESULT_HEADERS[i + 1]);
         res.end(body);
       },
       (error: unknown) => {
