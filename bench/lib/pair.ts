@@ -40,11 +40,13 @@ export interface PairResult {
 /** CPU ms per request on one side: its process tree plus its own database's backends. */
 export const cpuPerRequest = (r: LoadResult) => r.cpuMsPerRequest + (Number.isFinite(r.postgresCpuMsPerRequest) ? r.postgresCpuMsPerRequest : 0);
 
-export async function measurePair(report: Report, caseName: string, gw: Side, base: Side): Promise<PairResult> {
+/** `warmupSeconds`: each side's warm-up, when a case needs longer than `BENCH_WARMUP_SECONDS` (never shorter). */
+export async function measurePair(report: Report, caseName: string, gw: Side, base: Side, opts: { warmupSeconds?: number } = {}): Promise<PairResult> {
   const spec = (s: Side) => ({ ...s.spec, serverPid: s.server.pid, postgresDatabase: s.postgresDatabase });
-  if (WARMUP_SECONDS > 0) {
-    await load({ ...spec(gw), durationSeconds: WARMUP_SECONDS });
-    await load({ ...spec(base), durationSeconds: WARMUP_SECONDS });
+  const warmup = Math.max(WARMUP_SECONDS, opts.warmupSeconds ?? 0);
+  if (warmup > 0) {
+    await load({ ...spec(gw), durationSeconds: warmup });
+    await load({ ...spec(base), durationSeconds: warmup });
   }
   const g: LoadResult[] = [];
   const b: LoadResult[] = [];

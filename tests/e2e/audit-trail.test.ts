@@ -221,6 +221,49 @@ describe('the chain', () => {
     expect((await call('/v1/audit-trail/verify')).body).toMatchObject({ intact: true, firstBroken: null });
   });
 
+  test('a row altered before it was sealed is sealed as it was hashed, and verify finds it', async () => {
+    await sealed();
+    // An unsealed row whose content no longer gives its stored hash: the sealer chains the stored
+    // hash without reading the content back, so the row is caught by verify, not lost.
+    const id = `aud_altered_${Date.now()}`;
+    const at = new Date().toISOString();
+    const honest = contentOf({
+      id,
+      seq: null,
+      at,
+      key_id: 'admin',
+      actor: 'admin',
+      action: 'requirement.update',
+      entity_type: 'requirement',
+      entity_id: 'req_x',
+      request_id: null,
+      before: { status: 'pending' },
+      after: { status: 'in-progress' },
+      content_hash: '',
+      previous_hash: null,
+      hash: null,
+    });
+    await sql(
+      `insert into audit_trail (id, at, key_id, actor, action, entity_type, entity_id, request_id, before, after, content_hash)
+       values (?, ?, 'admin', 'admin', 'requirement.update', 'requirement', 'req_x', null, ?::jsonb, ?::jsonb, ?)`,
+      [id, at, JSON.stringify({ status: 'pending' }), JSON.stringify({ status: 'completed' }), honest],
+    );
+    await gw.services.auditTrail.sealNow();
+    const [row] = await sql<{ seq: string | null }[]>(`select seq from audit_trail where id = ?`, [id]);
+    expect(row.seq).not.toBeNull();
+    const v = (await call('/v1/audit-trail/verify')).body;
+    expect(v.intact).toBe(false);
+    expect(v.firstBroken).toMatchObject({ seq: Number(row.seq), id, problem: 'content-altered' });
+    // Put the row's content back to what was hashed: the chain checks out.
+    await sql(`alter table audit_trail disable trigger audit_trail_append_only`);
+    try {
+      await sql(`update audit_trail set after = ?::jsonb where id = ?`, [JSON.stringify({ status: 'in-progress' }), id]);
+    } finally {
+      await sql(`alter table audit_trail enable trigger audit_trail_append_only`);
+    }
+    expect((await call('/v1/audit-trail/verify')).body).toMatchObject({ intact: true, firstBroken: null });
+  });
+
   test('a deleted row is detected as a gap in the chain', async () => {
     await sealed();
     await sql(`alter table audit_trail disable trigger audit_trail_append_only`);
