@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { actorOf, type AuditEntityType, type AuditTrail } from '../audit/audit-trail.service';
 import type { DomainContext } from '../context';
 import { makeEvent, type DomainEvent } from '../events/bus';
-import { RowBatch, type ColumnRow } from '../database/row-batch';
+import { RowBatch, type ColumnRow, type RowSink } from '../database/row-batch';
+import { Creations, type PreparedCreation } from './creations';
 import type { ActivityService } from './activity/activity.service';
 import type { ComplianceEventPublisher, ComplianceEventType } from './events';
 import { tallyChangeSql, type ComplianceStatusService, type TallyChangeRow } from './status/compliance-status.service';
@@ -87,44 +88,62 @@ export class ChangeRunner {
    * A change that only adds rows and reads nothing first (a creation). `prepare` states all of it
    * before the transaction opens: ids, views, trail entries with their hashes, events and activity
    * are made while no database session is held (the embedded database has one, and a transaction
-   * holds it from begin to commit). The transaction is four statements in two round trips
+   * holds it from begin to commit). Creations then commit in groups (creations.ts): alone, at once;
+   * under concurrent writes, those that arrived meanwhile together in the next transaction.
+   */
+  async create<T>(ctx: DomainContext, prepare: (change: NewRows) => T): Promise<T> {
+    assertOwnTransaction(ctx);
+    const { activity, auditTrail } = this.deps;
+    const creation: PreparedCreation = { em: ctx.em, rows: [], staged: [], added: [], audited: false };
+    const actor = actorOf(ctx);
+    const sink: RowSink = { add: (table, row) => creation.rows.push([table, row]) };
+    const out = prepare({
+      insert: (table, row) => {
+        creation.rows.push([table, row]);
+        creation.added.push(...tallyDeltaOf(table, row));
+      },
+      audit: (entityType, action, entityId, previous, next) => {
+        creation.audited =
+          auditTrail.changeInto(sink, actor, { action, entityType, entityId }, previous as Record<string, unknown> | null, next as Record<string, unknown>) ||
+          creation.audited;
+      },
+      emit: (type, data) => {
+        creation.staged.push(makeEvent(type, data));
+      },
+      log: (type, description, subjectId) => {
+        creation.staged.push(activity.recordInto(sink, ctx, type, description, subjectId));
+      },
+    });
+    await this.creations.submit(creation);
+    return out;
+  }
+
+  private readonly creations = new Creations((group) => this.commitCreations(group));
+
+  /**
+   * One transaction for a group of creations, four statements in two round trips whatever its size
    * (docs/decisions.md, "A create is four statements"): `BEGIN` with one statement that inserts the
    * new rows, the trail entries and the activity lines and reads the tally as it was before them (the
    * figures after are that plus what the new rows add, `tallyDeltaOf`), then one insert of the
    * history snapshots and webhook events with the `COMMIT`. The trail entries are sealed later, in
    * a batched pass shared with other commits (audit-sealer.ts).
    */
-  async create<T>(ctx: DomainContext, prepare: (change: NewRows) => T): Promise<T> {
-    assertOwnTransaction(ctx);
-    const { activity, auditTrail, events, status } = this.deps;
-    const staged: DomainEvent[] = [];
+  private async commitCreations(group: readonly PreparedCreation[]): Promise<void> {
+    const { auditTrail, events, status } = this.deps;
     const first = new RowBatch();
-    const rows = new RowBatch();
+    const staged: DomainEvent[] = [];
     const added: TallyRow[] = [];
-    const actor = actorOf(ctx);
-    let audited = false;
-    const out = prepare({
-      insert: (table, row) => {
-        first.add(table, row);
-        added.push(...tallyDeltaOf(table, row));
-      },
-      audit: (entityType, action, entityId, previous, next) => {
-        audited =
-          auditTrail.changeInto(first, actor, { action, entityType, entityId }, previous as Record<string, unknown> | null, next as Record<string, unknown>) ||
-          audited;
-      },
-      emit: (type, data) => {
-        staged.push(makeEvent(type, data));
-      },
-      log: (type, description, subjectId) => {
-        staged.push(activity.recordInto(first, ctx, type, description, subjectId));
-      },
-    });
+    for (const c of group) {
+      for (const [table, row] of c.rows) first.add(table, row);
+      staged.push(...c.staged);
+      added.push(...c.added);
+    }
+    const rows = new RowBatch();
     // The transaction is opened on the connection, not through `em.transactional`: that would fork the
     // request's EntityManager again and flush a unit of work a creation never uses (issue #36: ~5 % of
-    // a create's CPU). The request's own fork is bound to the transaction while it runs, so whatever
+    // a create's CPU). The first creation's fork is bound to the transaction while it runs, so whatever
     // still reads through the ORM (the webhook subscribers, when their version moved) reads in it.
-    const tx = ctx.em;
+    const tx = group[0].em;
     await tx.getConnection().transactional(async (trx) => {
       tx.setTransactionContext(trx);
       try {
@@ -140,10 +159,9 @@ export class ChangeRunner {
       }
     });
     // The trail rows are visible now: a sealing pass soon, shared with the other commits until then.
-    if (audited) auditTrail.sealSoon();
-    if (staged.length) this.deps.upkeep.changeCommitted();
+    if (group.some((c) => c.audited)) auditTrail.sealSoon();
+    for (const c of group) if (c.staged.length) this.deps.upkeep.changeCommitted();
     await events.publish(staged);
-    return out;
   }
 
   /** One transaction around `work`, then the figures, the appended rows, the commit and the publishing. */

@@ -33,14 +33,20 @@ async function runInTransaction<T>(em: EntityManager, sql: string, params: unkno
 /**
  * Rows that only ever get appended, of several tables, inserted in one statement (one round trip
  * instead of one per table, and none of the unit of work's change tracking): a data-modifying
- * `with` whose every part is an insert. Rows of one table must name the same columns.
+ * `with` whose every part is an insert. Rows of a table naming other columns than its first row
+ * get an insert of their own in the statement.
  */
 export class RowBatch implements RowSink {
-  private readonly tables = new Map<string, { columns: string[]; rows: ColumnRow[] }>();
+  private readonly tables = new Map<string, { table: string; columns: string[]; rows: ColumnRow[] }>();
 
   add(table: string, row: ColumnRow): void {
     let t = this.tables.get(table);
-    if (!t) this.tables.set(table, (t = { columns: Object.keys(row), rows: [] }));
+    if (t && !namesColumns(row, t.columns)) {
+      const columns = Object.keys(row);
+      const key = `${table}\u0000${columns.join(',')}`;
+      t = this.tables.get(key);
+      if (!t) this.tables.set(key, (t = { table, columns, rows: [] }));
+    } else if (!t) this.tables.set(table, (t = { table, columns: Object.keys(row), rows: [] }));
     t.rows.push(row);
   }
 
@@ -77,7 +83,7 @@ export class RowBatch implements RowSink {
 
   private take(): { inserts: string[]; params: unknown[] } {
     const params: unknown[] = [];
-    const inserts = [...this.tables].map(([table, { columns, rows }]) => {
+    const inserts = [...this.tables.values()].map(({ table, columns, rows }) => {
       const values = rows.map((row) => {
         for (const c of columns) params.push(row[c] ?? null);
         return `(${columns.map(() => '?').join(', ')})`;
@@ -87,4 +93,11 @@ export class RowBatch implements RowSink {
     this.tables.clear();
     return { inserts, params };
   }
+}
+
+/** Whether `row` names exactly `columns`, in that order. */
+function namesColumns(row: ColumnRow, columns: readonly string[]): boolean {
+  let i = 0;
+  for (const key in row) if (key !== columns[i++]) return false;
+  return i === columns.length;
 }

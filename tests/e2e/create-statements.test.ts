@@ -119,3 +119,39 @@ test("what a create counts as its rows' tally equals what the tally triggers wro
   const now = await gw.services.complianceStatus.measure(root().fork() as EntityManager);
   expect(Number(snapshot.score)).toBe(now.frameworks.soc2.score);
 });
+
+test('concurrent creates commit in groups: fewer transactions, every create with its own rows, the figures those of all of them', async () => {
+  const inserts: string[] = [];
+  const stop = listenToStatements((tap, text) => {
+    if (tap === 'stated' && text.includes('insert into "requirements"')) inserts.push(text);
+  });
+  let ids: string[];
+  try {
+    ids = await Promise.all(Array.from({ length: 20 }, (_, i) => create(300 + i, i % 2 ? 'soc2' : 'gdpr')));
+  } finally {
+    stop();
+  }
+  // Creations that arrived while a transaction was under way rode in the next one (creations.ts).
+  expect(inserts.length).toBeLessThan(20);
+  expect(new Set(ids).size).toBe(20);
+  const stored = await sql<{ id: string; trail: number; activity: number }>(
+    `select r.id,
+            (select count(*)::int from audit_trail a where a.entity_id = r.id and a.action = 'requirement.create') as trail,
+            (select count(*)::int from activity_log l where l.subject_id = r.id) as activity
+       from requirements r where r.id in (?)`,
+    [ids],
+  );
+  expect(stored.map((r) => [r.trail, r.activity])).toEqual(ids.map(() => [1, 1]));
+  // The last snapshot of each framework holds the figures after every create of the group.
+  const now = await gw.services.complianceStatus.measure(root().fork() as EntityManager);
+  for (const framework of ['gdpr', 'soc2'] as const) {
+    const [snapshot] = await sql<{ score: number }>(
+      `select compliance_score as score from metric_snapshots where framework = ? order by taken_at desc, id desc limit 1`,
+      [framework],
+    );
+    expect(Number(snapshot.score)).toBe(now.frameworks[framework].score);
+  }
+  await gw.services.auditTrail.sealNow();
+  const res = await gw.request('/v1/audit-trail/verify');
+  expect(await res.json()).toMatchObject({ intact: true, rows: { unsealed: 0 } });
+});
