@@ -8,7 +8,7 @@ const creation = (title: string, rows = 3): PreparedCreation => ({
   added: [],
   audited: true,
 });
-const titles = (group: readonly PreparedCreation[]) => group.map((c) => c.rows[0][1].title);
+const titles = (group: readonly PreparedCreation[]) => group.map((c) => String(c.rows[0][1].title));
 
 /** A commit that waits until released, recording each group it was given. */
 function gatedCommit(fail: (group: readonly PreparedCreation[]) => boolean = () => false) {
