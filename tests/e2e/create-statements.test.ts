@@ -155,3 +155,48 @@ test('concurrent creates commit in groups: fewer transactions, every create with
   const res = await gw.request('/v1/audit-trail/verify');
   expect(await res.json()).toMatchObject({ intact: true, rows: { unsealed: 0 } });
 });
+
+test('a create that fails in a group fails alone: the others of its group commit, none of its rows remain', async () => {
+  // A trigger of the test's own: it refuses titles marked [reject] and holds the first create of
+  // the burst long enough for the others to queue behind its transaction (so they form one group).
+  await sql(`create function test_creates_gate() returns trigger language plpgsql as $$
+    begin
+      if new.title like '%[slow]%' then perform pg_sleep(0.3); end if;
+      if new.title like '%[reject]%' then raise exception 'refused by the test'; end if;
+      return new;
+    end $$`);
+  await sql(`create trigger test_creates_gate before insert on requirements for each row execute function test_creates_gate()`);
+  const tried: string[] = [];
+  const stop = listenToStatements((tap, text) => {
+    if (tap === 'stated' && text.includes('insert into "requirements"')) tried.push(text);
+  });
+  try {
+    const post = (title: string) => gw.request('/v1/requirements', { method: 'POST', json: { title, framework: 'gdpr' } });
+    const first = post('Grouped first [slow]');
+    await new Promise((r) => setTimeout(r, 100));
+    const titles = Array.from({ length: 8 }, (_, i) => (i === 3 ? 'Grouped [reject]' : `Grouped ${i}`));
+    const answers = await Promise.all([first, ...titles.map(post)]);
+    expect(answers.map((a) => a.status)).toEqual([201, ...titles.map((t) => (t.includes('[reject]') ? 500 : 201))]);
+    // It was tried with the others, then alone; they committed without it.
+    const withOthers = tried.filter((t) => t.includes('[reject]') && t.includes('Grouped 0'));
+    const alone = tried.filter((t) => t.includes('[reject]') && !t.includes('Grouped 0'));
+    expect([withOthers.length, alone.length]).toEqual([1, 1]);
+    const stored = await sql<{ title: string }>(`select title from requirements where title like 'Grouped%' order by title`);
+    expect(stored.map((r) => r.title)).toEqual([
+      'Grouped 0',
+      'Grouped 1',
+      'Grouped 2',
+      'Grouped 4',
+      'Grouped 5',
+      'Grouped 6',
+      'Grouped 7',
+      'Grouped first [slow]',
+    ]);
+    const [trail] = await sql<{ n: number }>(`select count(*)::int as n from audit_trail where after->>'title' like '%[reject]%'`);
+    expect(trail.n).toBe(0);
+  } finally {
+    stop();
+    await sql(`drop trigger test_creates_gate on requirements`);
+    await sql(`drop function test_creates_gate()`);
+  }
+});
