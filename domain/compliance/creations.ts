@@ -3,7 +3,7 @@ import type { DomainEvent } from '../events/bus';
 import type { ColumnRow } from '../database/row-batch';
 import type { TallyRow } from './status/measurement';
 
-/** A creation stated before its transaction (`ChangeRunner.create`): its rows, events and tally deltas, and its answer. */
+/** A creation stated before its transaction (`ChangeRunner.create`): its rows, events and tally deltas (its answer stays with its caller). */
 export interface PreparedCreation {
   em: EntityManager;
   /** Its new rows, trail entries and activity lines, in the order stated. */
