@@ -69,6 +69,7 @@ const EnvSchema = z.object({
     .default(32 * 1024 * 1024),
   /** Connections the gateway opens to the database at most. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  DATABASE_PREPARED_STATEMENTS: bool.default(true),
   /** Byte budget of the in-memory hot tier of the audio cache. */
   AUDIO_HOT_CACHE_BYTES: z.coerce
     .number()
@@ -205,6 +206,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     hotCacheBytes: c.AUDIO_HOT_CACHE_BYTES,
     readModelCacheBytes: c.READ_MODEL_CACHE_BYTES,
     databasePoolSize: c.DATABASE_POOL_SIZE,
+    databasePreparedStatements: c.DATABASE_PREPARED_STATEMENTS,
     blobStore: c.BLOB_STORE ?? (c.DATABASE_URL && c.REDIS_URL ? 'database' : 'fs'),
     organisationName: c.ORGANISATION_NAME?.trim() || undefined,
     databaseHangMs: c.DATABASE_HANG_MS,

@@ -6,6 +6,7 @@ import { serverRunsAutovacuum, startUpkeep, type DatabaseUpkeep } from './upkeep
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from '../../migrations';
 import { answerSqlCountOverIpc, countingLoggerFactory, sqlCountingEnabled } from './query-counter';
+import { nameStatementsOn } from './prepared-reads';
 import { pipelineTransactionStatements } from './statement-pipelining';
 import { tapStatements } from './statement-tap';
 import { countWrites } from './write-epoch';
@@ -24,6 +25,8 @@ export interface DatabaseOptions {
   embeddedRestartMs?: number;
   /** How often statistics (and, where no autovacuum runs, dead rows) are checked (see upkeep.ts). */
   upkeepIntervalMs?: number;
+  /** Hot reads as named prepared statements on a PostgreSQL server (prepared-reads.ts); default on. */
+  preparedStatements?: boolean;
 }
 
 export interface Database {
@@ -39,7 +42,12 @@ export interface Database {
 /** A PostgreSQL URL, or the directory of the embedded database's private Unix socket. */
 export type DatabaseTarget = string | { socketDir: string };
 
-export function ormOptions(target: DatabaseTarget, poolSize = 10, onDriverMessage?: DatabaseOptions['onDriverMessage']): Options {
+/** knex's hook on a new pool connection (a `pg` Client): named statements get generic plans. */
+function planOnce(connection: { query(sql: string, done: (err: Error | null) => void): void }, done: (err: Error | null, c: unknown) => void) {
+  connection.query('set plan_cache_mode = force_generic_plan', (err) => done(err, connection));
+}
+
+export function ormOptions(target: DatabaseTarget, poolSize = 10, onDriverMessage?: DatabaseOptions['onDriverMessage'], namedStatements = false): Options {
   return {
     driver: PostgreSqlDriver,
     // A socket is named by its directory in `host` (libpq's convention, which `pg` follows).
@@ -47,7 +55,17 @@ export function ormOptions(target: DatabaseTarget, poolSize = 10, onDriverMessag
     entities: ENTITIES,
     extensions: [Migrator],
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, silent: true },
-    pool: { min: 0, max: poolSize, acquireTimeoutMillis: 5000, idleTimeoutMillis: 30000 },
+    pool: {
+      min: 0,
+      max: poolSize,
+      acquireTimeoutMillis: 5000,
+      idleTimeoutMillis: 30000,
+      // Named statements (prepared-reads.ts) are planned once, generically: every documented filter
+      // has an index that serves it whatever the value. Left to choose, PostgreSQL plans the list
+      // page anew on every call (it prices an `offset $n` at a tenth of the table). MikroORM inlines
+      // its values, so no other statement of these connections is prepared with parameters.
+      ...(namedStatements ? { afterCreate: planOnce } : {}),
+    },
     driverOptions: {
       connection: { connectionTimeoutMillis: 3000, statement_timeout: 30000 },
       ...(onDriverMessage
@@ -72,6 +90,12 @@ export function ormOptions(target: DatabaseTarget, poolSize = 10, onDriverMessag
   };
 }
 
+/** Whether the server behind a URL is a PGlite (pglite-socket), whose connections share one session. */
+async function isPglite(orm: MikroORM): Promise<boolean> {
+  const [row] = await orm.em.getConnection().execute<{ version: string }[]>('select version() as version');
+  return /PGlite/.test(row?.version ?? '');
+}
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (sqlCountingEnabled()) answerSqlCountOverIpc();
   let target: DatabaseTarget | undefined = opts.databaseUrl;
@@ -85,7 +109,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   }
   let orm: MikroORM;
   try {
-    orm = await MikroORM.init(ormOptions(target, opts.poolSize ?? 10, opts.onDriverMessage));
+    // A server keeps each connection's named statements; the embedded database's connections share one session.
+    const namedStatements = typeof target === 'string' && opts.preparedStatements !== false;
+    orm = await MikroORM.init(ormOptions(target, opts.poolSize ?? 10, opts.onDriverMessage, namedStatements));
     const proto = Object.getPrototypeOf(orm.em.getConnection().getKnex().client);
     // Messages as they leave (inside the pipelining), statements as they are stated (outside it).
     tapStatements(proto, 'sent');
@@ -93,6 +119,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     tapStatements(proto, 'stated');
     // Each statement as stated, before the pipelining defers or joins it (write-epoch.ts).
     countWrites(proto);
+    // A PGlite behind a URL (pglite-socket) serves every connection from one session too.
+    if (namedStatements && !(await isPglite(orm))) nameStatementsOn(orm.em.getConnection().getKnex());
     await orm.getMigrator().up();
   } catch (err) {
     await stopEmbedded?.();

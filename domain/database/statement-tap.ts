@@ -9,8 +9,11 @@
 import { wrapStatements } from './knex-seam';
 
 export type StatementTap = 'stated' | 'sent';
-/** `connection` is the driver connection the statement runs on (one per transaction, from `BEGIN` to `COMMIT`). */
-export type StatementListener = (tap: StatementTap, sql: string, connection: object) => void;
+/**
+ * `connection` is the driver connection the statement runs on (one per transaction, from `BEGIN` to
+ * `COMMIT`); `bindings` its bound values (`$1`…), for the statements sent with them (prepared-reads.ts).
+ */
+export type StatementListener = (tap: StatementTap, sql: string, connection: object, bindings: readonly unknown[]) => void;
 
 const listeners = new Set<StatementListener>();
 const MARKERS: Record<StatementTap, symbol> = { stated: Symbol('statementTap.stated'), sent: Symbol('statementTap.sent') };
@@ -22,7 +25,7 @@ export function tapStatements(proto: Record<PropertyKey, unknown>, tap: Statemen
     MARKERS[tap],
     (run) =>
       function tappedQuery(this: unknown, connection, obj) {
-        if (listeners.size && typeof obj.sql === 'string') for (const l of listeners) l(tap, obj.sql, connection as object);
+        if (listeners.size && typeof obj.sql === 'string') for (const l of listeners) l(tap, obj.sql, connection as object, obj.bindings ?? []);
         return run.call(this, connection, obj);
       },
   );

@@ -41,6 +41,7 @@ export async function openDataLayer(
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
       poolSize: config.databasePoolSize,
+      preparedStatements: config.databasePreparedStatements,
       embeddedRestartMs: config.embeddedRestartMs,
       embedded,
       // The pool's messages (a dropped connection, say) as log lines; the outage itself answers 503.

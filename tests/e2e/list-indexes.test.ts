@@ -1,7 +1,8 @@
 /**
  * Every documented list filter has an index that carries the list's order (issue #36, migration
  * 20261128100000): a filtered page behind many newer rows of other values reads only its own rows.
- * The SQL a REST list sends is captured as it leaves (statement-tap.ts) and EXPLAINed with the data
+ * The SQL a REST list sends is captured as it leaves (statement-tap.ts) and EXPLAINed, as the database
+ * runs it (a server: prepared, on a generic plan), with the data
  * of the issue's case (many newer gdpr rows, the filtered ones older). On the embedded database, and
  * on PostgreSQL when TEST_DATABASE_URL is set.
  */
@@ -41,11 +42,16 @@ afterAll(async () => {
   await gw?.close();
 });
 
+interface Statement {
+  text: string;
+  bindings: readonly unknown[];
+}
+
 /** The statements a request sent that read `table`'s rows. */
-async function readsDuring(path: string, table: string): Promise<string[]> {
-  const seen: string[] = [];
-  const stop = listenToStatements((tap, text) => {
-    if (tap === 'stated' && new RegExp(`from "?${table}"?\\b`).test(text) && /order by/i.test(text)) seen.push(text);
+async function readsDuring(path: string, table: string): Promise<Statement[]> {
+  const seen: Statement[] = [];
+  const stop = listenToStatements((tap, text, _connection, bindings) => {
+    if (tap === 'stated' && new RegExp(`from "?${table}"?\\b`).test(text) && /order by/i.test(text)) seen.push({ text, bindings });
   });
   try {
     const res = await gw.request(path);
@@ -56,8 +62,25 @@ async function readsDuring(path: string, table: string): Promise<string[]> {
   return seen;
 }
 
-async function planOf(statement: string): Promise<string> {
-  const rows = await sql<{ 'QUERY PLAN': string }>(`explain ${statement}`);
+const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
+
+/**
+ * The plan the database runs the statement on. A statement sent with its values bound is, on a
+ * server, a named statement on a generic plan (prepared-reads.ts): prepared and explained so here;
+ * on the embedded database it is planned for its values.
+ */
+async function planOf(s: Statement): Promise<string> {
+  const em = (gw.db.orm.em as unknown as EntityManager).fork();
+  const rows = await em.transactional(async (tx) => {
+    const run = (q: string) => tx.getConnection().execute<{ 'QUERY PLAN': string }[]>(q, [], 'all', tx.getTransactionContext());
+    if (s.bindings.length === 0) return run(`explain ${s.text}`);
+    if (gw.db.embedded) return run(`explain ${s.text.replace(/\$(\d+)/g, (_, n: string) => literal(s.bindings[Number(n) - 1]))}`);
+    await run('set local plan_cache_mode = force_generic_plan');
+    await run(`prepare list_plan as ${s.text}`);
+    const plan = await run(`explain execute list_plan(${s.bindings.map(literal).join(', ')})`);
+    await run('deallocate list_plan');
+    return plan;
+  });
   return rows.map((r) => r['QUERY PLAN']).join('\n');
 }
 

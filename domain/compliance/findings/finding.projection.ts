@@ -1,3 +1,4 @@
+import { preparedRows } from '../../database/prepared-reads';
 import { isoOfNullableTimestamp, isoOfTimestamp } from '../../database/timestamps';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '../requirements/requirement.views';
@@ -79,16 +80,14 @@ export async function readFindingPage(
     params.push(q[key]);
   }
   const filter = where.join(' and ');
-  const found = await em
-    .getConnection()
-    .execute<Row[]>(
-      `select t.page_total, f.* from (select count(*)::int as page_total from audit_findings where ${filter}) t ` +
-        `left join lateral (select ${findingColumnsOf(fields)} from audit_findings where ${filter} order by discovered_at desc, id desc limit ? offset ?) f on true ` +
-        `order by f.discovered_at desc, f.id desc`,
-      [...params, ...params, q.limit, q.offset],
-      'all',
-      em.getTransactionContext(),
-    );
+  // Prepared once per connection on a server (prepared-reads.ts), as the requirement page is.
+  const found = await preparedRows<Row>(
+    em,
+    `select t.page_total, f.* from (select count(*)::int as page_total from audit_findings where ${filter}) t ` +
+      `left join lateral (select ${findingColumnsOf(fields)} from audit_findings where ${filter} order by discovered_at desc, id desc limit ? offset ?) f on true ` +
+      `order by f.discovered_at desc, f.id desc`,
+    [...params, ...params, q.limit, q.offset],
+  );
   const total = Number(found[0]?.page_total ?? 0);
   const rows = found.length === 1 && found[0].id === null ? [] : found;
   return {

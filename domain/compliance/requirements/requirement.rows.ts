@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import { clock } from '../../clock';
+import { preparedRows } from '../../database/prepared-reads';
 import { isoOfTimestamp } from '../../database/timestamps';
 import { newId } from '../../ids';
 import type { NewRows } from '../change-runner';
@@ -98,21 +99,19 @@ export async function readRequirementPage(
   const tallyFilter = where.slice(1).concat('true').join(' and ');
   let columns = fields ? requirementColumnsOf(fields) : detail ? REQUIREMENT_DETAIL_COLUMNS : REQUIREMENT_LIST_COLUMNS;
   if (findings) columns += `, ${findingsJsonOf(findings, 'requirements.id')} as page_findings`;
-  const connection = em.getConnection();
-  const tx = em.getTransactionContext();
   // One statement: the total from the tally (one row per framework, status and priority: counting
   // the rows would cost as many as there are), and beside it the page, newest first (the id breaks
   // ties between rows created in the same millisecond, so pages are stable). A page past the end
   // still answers one row, the total with no requirement. One statement instead of two saves a
   // round trip per list (the embedded database pays for each statement) and reads the total and the
   // page from one snapshot.
-  const found = await connection.execute<(RequirementRow & { page_total: number })[]>(
+  // Prepared once per connection on a server: planning this statement costs more than running it.
+  const found = await preparedRows<RequirementRow & { page_total: number }>(
+    em,
     `select t.page_total, r.* from (select coalesce(sum(n), 0)::int as page_total from compliance_tally where kind = 'r' and ${tallyFilter}) t ` +
       `left join lateral (select ${columns} from requirements where ${filter} order by created_at desc, id desc limit ? offset ?) r on true ` +
       `order by r.created_at desc, r.id desc`,
     [...params, ...params, q.limit, q.offset],
-    'all',
-    tx,
   );
   const total = Number(found[0]?.page_total ?? 0);
   const rows = found.length === 1 && found[0].id === null ? [] : found;
