@@ -75,7 +75,7 @@ export function createFront(deps: FrontDeps) {
       const pairs = ['X-Request-Id', r.requestId];
       for (let i = 0; i < head.length; i++) pairs.push(head[i]);
       for (let i = 0; i < rateHeaders.length; i++) pairs.push(rateHeaders[i]);
-      pairs.push('Content-Length', String(body.length));
+      pairs.push('Content-Length', body.contentLength);
       r.res.writeHead(200, pairs);
       r.res.end(body.data);
       finished(r.req, r.res, route, r.requestId, r.principal, startedOf(r.req));

@@ -58,13 +58,16 @@ export interface SeamRequest {
 }
 
 /**
- * An answer's body as the seam keeps it: small JSON as a string (node writes its head and a string
- * body in one `write`; a Buffer body costs a `writev` of two), anything larger as bytes. `length` is
- * its `Content-Length`, worked out once.
+ * An answer's body as the seam keeps it: bytes, with its `Content-Length` worked out once. Bytes even
+ * for small JSON: node joins a string body to its head as one string and copies it into the heap
+ * for every answer (an 11.5 KB list: 76–104 µs of CPU per hit against 58–69 µs as bytes, and a
+ * 334 B generation answer 76–80 against 60–73 µs), where bytes go out as they are beside the head.
  */
 export interface SeamBody {
-  data: Buffer | string;
+  data: Buffer;
   length: number;
+  /** `length` as the header's text. */
+  contentLength: string;
 }
 
 /**
@@ -100,12 +103,8 @@ const GRAPHQL_JSON_ACCEPTS = new Set([undefined, '', '*/*', 'application/json'])
 const GRAPHQL_BODY_KEYS = new Set(['query', 'variables', 'operationName']);
 
 const NO_HEADERS: readonly string[] = [];
-/** Answers up to this size are kept as strings (one `write` with their head), larger ones as bytes. */
-const STRING_BODY_MAX = 16 * 1024;
-const seamBodyOf = (text: string): SeamBody => {
-  const length = Buffer.byteLength(text);
-  return { data: length <= STRING_BODY_MAX ? text : Buffer.from(text, 'utf8'), length };
-};
+const bytesBody = (data: Buffer): SeamBody => ({ data, length: data.length, contentLength: String(data.length) });
+const seamBodyOf = (text: string): SeamBody => bytesBody(Buffer.from(text, 'utf8'));
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -150,7 +149,7 @@ export function createSeam(deps: SeamDeps) {
     return (file: AudioFile) => {
       let kept = answers.get(file.view);
       if (!kept || kept.data !== file.data) {
-        kept = { data: file.data, head: [...policy, ...headersOf(file)], body: { data: file.data, length: file.data.length } };
+        kept = { data: file.data, head: [...policy, ...headersOf(file)], body: bytesBody(file.data) };
         answers.set(file.view, kept);
       }
       return kept;
