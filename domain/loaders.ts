@@ -39,6 +39,12 @@ export function createLoaders(em: EntityManager) {
   // A page's field resolver asks once per row with the same projection array: found by identity first.
   const byArray = new WeakMap<readonly FindingField[], DataLoader<string, FindingView[]>>();
   return {
+    /**
+     * Findings read in a page's own statement, by the requirement view they belong to: the field
+     * resolver answers them as they are, with no promise per row (the page's findings carry every
+     * field any `findings` selection of the document asks for).
+     */
+    pageFindings: new WeakMap<object, FindingView[]>(),
     /** The findings of requirements, with the fields of `fields` (a `findingProjection`). */
     findingsByRequirement(fields: readonly FindingField[]): DataLoader<string, FindingView[]> {
       let loader = byArray.get(fields);

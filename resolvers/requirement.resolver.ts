@@ -54,7 +54,11 @@ export class RequirementResolver {
     );
     if (findings && page.findings) {
       const loader = domain.loaders.findingsByRequirement(findings);
-      page.data.forEach((r, i) => loader.prime(r.id, page.findings![i]));
+      const { pageFindings } = domain.loaders;
+      page.data.forEach((r, i) => {
+        loader.prime(r.id, page.findings![i]);
+        pageFindings.set(r, page.findings![i]);
+      });
     }
     return page;
   }
@@ -71,7 +75,7 @@ export class RequirementResolver {
   })
   findings(@Root() requirement: RequirementDetail, @Ctx() { domain }: GqlContext, @Info() info: GraphQLResolveInfo) {
     requirePermission(domain, 'read:audits');
-    return domain.loaders.findingsByRequirement(findingFieldsOf(info)).load(requirement.id);
+    return domain.loaders.pageFindings.get(requirement) ?? domain.loaders.findingsByRequirement(findingFieldsOf(info)).load(requirement.id);
   }
 
   @FieldResolver(() => FrameworkInfo, { nullable: true, description: 'The framework from the catalogue' })

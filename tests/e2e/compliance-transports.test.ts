@@ -74,6 +74,29 @@ describe('GraphQL', () => {
     expect(byId[ids[0]].frameworkInfo).toMatchObject({ id: 'GDPR', name: expect.any(String) });
   });
 
+  test("two selections of a page's findings (aliases) each answer what they ask, from the page's own statement", async () => {
+    const statements: string[] = [];
+    const stop = listenToStatements((tap, text) => {
+      if (tap === 'stated') statements.push(text);
+    });
+    try {
+      const { body } = await gql(
+        `{ requirements(filter: {framework: GDPR}) { data { id brief: findings { title } full: findings { title severity status } } } }`,
+      );
+      expect(body.errors).toBeUndefined();
+      const byId = Object.fromEntries(body.data.requirements.data.map((r: any) => [r.id, r]));
+      expect(byId[ids[0]].brief.map((f: any) => f.title).sort()).toEqual(['Finding A1', 'Finding A2']);
+      expect(byId[ids[0]].brief[0]).toEqual({ title: expect.any(String) });
+      expect(byId[ids[0]].full.map((f: any) => f.title).sort()).toEqual(['Finding A1', 'Finding A2']);
+      expect(byId[ids[0]].full[0]).toEqual({ title: expect.any(String), severity: 'MEDIUM', status: 'OPEN' });
+      expect(byId[ids[1]].brief).toEqual([]);
+      expect(byId[ids[2]].full).toEqual([{ title: 'Finding C1', severity: 'MEDIUM', status: 'OPEN' }]);
+      expect(statements.filter((text) => /\bfrom audit_findings\b/.test(text))).toHaveLength(1);
+    } finally {
+      stop();
+    }
+  });
+
   test("nested findings of a whole page are read in the page's own statement", async () => {
     // The page's statement reads each requirement's findings beside it, and no statement of their
     // own follows (statements as the gateway states them, statement-tap.ts).
