@@ -48,7 +48,7 @@ describe('GraphQL plain property fields', () => {
       },
       domain: {
         principal: { keyId: 'k', isAdmin: false, permissions: new Set(allowed ? ['read:requirements', 'read:audits'] : ['read:requirements']) },
-        loaders: { findingsByRequirement: () => findings(allowed) },
+        loaders: { pageFindings: new WeakMap(), findingsByRequirement: () => findings(allowed) },
       },
     });
     const query = `{ requirements(limit: 2) { data { id title status priority framework frameworkInfo { id name version } findings { id title severity status } } pagination { total hasMore } } }`;
