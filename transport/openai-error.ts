@@ -52,15 +52,15 @@ const PARAM_OF_CODE: Partial<Record<ErrorCode, string>> = {
   TEXT_TOO_LONG: 'input',
 };
 
-/** A generation request's field as OpenAI's speech request names it. */
-const PARAM_OF_FIELD: Record<string, string> = {
-  text: 'input',
-  'options.provider': 'model',
-  'options.quality': 'model',
-  'options.voice': 'voice',
-  'options.speed': 'speed',
-  'options.format': 'response_format',
-};
+/** A generation request's field as OpenAI's speech request names it (a Map: a field is client text, `__proto__` included). */
+const PARAM_OF_FIELD = new Map<string, string>([
+  ['text', 'input'],
+  ['options.provider', 'model'],
+  ['options.quality', 'model'],
+  ['options.voice', 'voice'],
+  ['options.speed', 'speed'],
+  ['options.format', 'response_format'],
+]);
 
 export interface OpenAiErrorBody {
   error: { message: string; type: OpenAiErrorType; param: string | null; code: string };
@@ -73,7 +73,7 @@ export interface OpenAiErrorBody {
  */
 export function openAiErrorBody(err: DomainError): OpenAiErrorBody {
   const field = err.fields?.[0]?.field;
-  const named = field === undefined || field === '(body)' ? undefined : (PARAM_OF_FIELD[field] ?? field.replace(/^options\./, ''));
+  const named = field === undefined || field === '(body)' ? undefined : (PARAM_OF_FIELD.get(field) ?? field.replace(/^options\./, ''));
   return {
     error: {
       message: err.message,

@@ -172,3 +172,12 @@ test('cache stats count the audio speech made, once', async () => {
   const after = await stats();
   expect(after.totalEntries).toBe(before.totalEntries + 1);
 });
+
+test('a field the client names `__proto__` or `constructor` is the error’s param as text (found by the REST fuzz)', async () => {
+  for (const name of ['__proto__', 'constructor']) {
+    const res = await gw.request(`/v1/audio/speech?${name}=%00`, { method: 'POST', json: { model: 'mock', input: 'Hello', voice: 'mock-voice-1' } });
+    expect(res.status).toBe(400);
+    const body: any = await res.json();
+    expect(body.error).toMatchObject({ type: 'invalid_request_error', code: 'validation_error', param: name });
+  }
+});
