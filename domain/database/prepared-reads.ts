@@ -18,7 +18,7 @@ import { countStatement } from './query-counter';
  *
  * Only on a PostgreSQL server. The embedded database serves all of its connections from one session
  * (pglite-socket in front of one PGlite), where two connections preparing the same name would
- * collide; there the statement goes unnamed, with its values bound, as before in effect.
+ * collide; there the statement goes as before: values inlined, one simple query.
  * `DATABASE_PREPARED_STATEMENTS=false` turns naming off for a server behind a pooler that does not
  * keep prepared statements per client (PgBouncer in transaction mode before 1.21).
  *
@@ -54,13 +54,15 @@ function nameOf(sql: string): string | undefined {
  * statement taps and the pipelining see it like any other statement.
  */
 export async function preparedRows<T>(em: EntityManager, sql: string, bindings: readonly unknown[]): Promise<T[]> {
-  const knex = em.getConnection().getKnex();
-  const query = knex.raw(sql, bindings as Knex.RawBinding[]);
-  if (namingClients.has(knex.client)) {
-    const name = nameOf(sql);
-    if (name !== undefined) query.options({ name });
-  }
+  const connection = em.getConnection();
+  const knex = connection.getKnex();
   const tx = em.getTransactionContext<Knex.Transaction>();
+  const name = namingClients.has(knex.client) ? nameOf(sql) : undefined;
+  // Unnamed: as MikroORM sends everything, values inlined in one simple query. The embedded
+  // database's connections share one session, where an extended-protocol exchange (parse, bind,
+  // execute) of one connection could be interleaved with another's.
+  if (name === undefined) return connection.execute<T[]>(sql, bindings as unknown[], 'all', tx);
+  const query = knex.raw(sql, bindings as Knex.RawBinding[]).options({ name });
   if (tx) query.transacting(tx);
   const result = (await query) as { rows: T[] };
   // MikroORM's logger counts the statements it sends; this one it does not see.
