@@ -13,7 +13,7 @@ import { countStatement } from './query-counter';
  *
  * How: the statement goes through knex's public `raw(sql, bindings).options({ name })`; knex hands
  * the options to the driver (`pg`), which parses a named statement once per connection and then only
- * binds and executes it. PostgreSQL's plan cache chooses between custom and generic plans as usual.
+ * binds and executes it, on the generic plan the pool's connections are set to (orm.ts `planOnce`).
  * The name is a digest of the text, so one text is one name on every connection.
  *
  * Only on a PostgreSQL server. The embedded database serves all of its connections from one session
@@ -24,7 +24,7 @@ import { countStatement } from './query-counter';
  *
  * Texts are named up to a bound (the distinct texts are the projections a client can select, a
  * small set in practice; an unbounded set would grow every connection's statement list): past it a
- * text goes unnamed.
+ * text goes as an unnamed one does, values inlined.
  */
 
 /** Distinct statement texts given names, at most; any further text is sent unnamed. */
