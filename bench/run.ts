@@ -165,8 +165,8 @@ async function settle(server: Child) {
   }
 }
 
-async function startBare(file: string, contentType: string): Promise<Child> {
-  return startChild('bare-http', BARE_HTTP, childEnv({ BASELINE_FILE: file, BASELINE_CONTENT_TYPE: contentType }), LISTENING, 60_000, PROFILE_ARGS);
+async function startBare(file: string, head: [string, string][]): Promise<Child> {
+  return startChild('bare-http', BARE_HTTP, childEnv({ BASELINE_FILE: file, BASELINE_HEADERS: JSON.stringify(head) }), LISTENING, 60_000, PROFILE_ARGS);
 }
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
@@ -287,10 +287,10 @@ async function main() {
     const seamDeps: SeamDeps = {
       report,
       adminKey: ADMIN_KEY,
-      startBare: (bytes, contentType) => {
+      startBare: (bytes, head) => {
         const file = path.join(root, `bare-${randomBytes(4).toString('hex')}`);
         fs.writeFileSync(file, bytes);
-        return startBare(file, contentType);
+        return startBare(file, head);
       },
       stopBare: (child) => stopChild(child),
     };
@@ -416,10 +416,10 @@ async function main() {
         return child;
       },
       stopGateway: (child) => stopChild(child),
-      startBare: (bytes, contentType) => {
+      startBare: (bytes, head) => {
         const file = path.join(root, `bare-${randomBytes(4).toString('hex')}`);
         fs.writeFileSync(file, bytes);
-        return startBare(file, contentType);
+        return startBare(file, head);
       },
       stopBare: (child) => stopChild(child),
     };

@@ -7,6 +7,7 @@
  */
 import { Client } from 'pg';
 import { mapLimit } from '../../domain/util/concurrency';
+import { answerHead } from '../lib/answer-head';
 import { fmtCores, load, type LoadResult } from '../lib/load';
 import { treeCpuMs, treeRssMb, waitUntilQuiet, type Child } from '../lib/proc';
 import type { Report } from '../lib/report';
@@ -22,7 +23,7 @@ export interface DataPathsDeps {
   startGateway: (env: Record<string, string>, name: string) => Promise<Child>;
   stopGateway: (gw: Child) => Promise<void>;
   /** Starts bare node:http serving `bytes` as `contentType`. */
-  startBare: (bytes: Buffer, contentType: string) => Promise<Child>;
+  startBare: (bytes: Buffer, head: [string, string][]) => Promise<Child>;
   stopBare: (b: Child) => Promise<void>;
   seconds: number;
   /** BENCH_WARMUP_SECONDS: load sent to a fresh gateway before its first measured run. */
@@ -149,7 +150,7 @@ export async function runDataPathsCase(deps: DataPathsDeps, gw: Child, computing
       });
       const bytes = Buffer.from(await res.arrayBuffer());
       if (!res.ok) throw new Error(`${transport} cached read answered ${res.status}: ${bytes.toString().slice(0, 300)}`);
-      const bare = await deps.startBare(bytes, res.headers.get('content-type') ?? 'application/json');
+      const bare = await deps.startBare(bytes, answerHead(res));
       const bareSpec = { ...spec, url: `${bare.url}/x` };
       const ratios: number[] = [];
       let g!: LoadResult;

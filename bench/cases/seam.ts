@@ -3,6 +3,7 @@
  * node:http sending the same bytes, in alternating rounds: the hot audio GET, the cache-hit
  * `POST /api/v1/generate`, and a read-model hit on REST, tRPC and GraphQL.
  */
+import { answerHead } from '../lib/answer-head';
 import type { LoadSpec } from '../lib/load';
 import { measurePair, pairBudget } from '../lib/pair';
 import type { Child } from '../lib/proc';
@@ -12,11 +13,12 @@ import { GRAPHQL_QUERY } from './compliance-seed';
 export interface SeamDeps {
   report: Report;
   adminKey: string;
-  startBare: (bytes: Buffer, contentType: string) => Promise<Child>;
+  /** Bare node:http answering `bytes` with the head given (the gateway's, see answerHead). */
+  startBare: (bytes: Buffer, head: [string, string][]) => Promise<Child>;
   stopBare: (b: Child) => Promise<void>;
 }
 
-/** Gateway spec against the bare server answering the bytes the gateway answers. */
+/** Gateway spec against the bare server answering the bytes the gateway answers, its head included. */
 async function againstBare(
   deps: SeamDeps,
   gw: Child,
@@ -34,7 +36,7 @@ async function againstBare(
     deps.report.unavailable(budget, `≥ ${minRatio}x`, `${name}: ${wrong}`);
     return;
   }
-  const bare = await deps.startBare(bytes, res.headers.get('content-type') ?? 'application/octet-stream');
+  const bare = await deps.startBare(bytes, answerHead(res));
   try {
     const path = new URL(spec.url).pathname + new URL(spec.url).search;
     const p = await measurePair(deps.report, name, { server: gw, spec }, { server: bare, spec: { ...spec, url: `${bare.url}${path}` } });
