@@ -44,8 +44,13 @@ const givenSocketDir = initOnly ? undefined : process.argv[4];
 /**
  * PostgreSQL's 128 MB buffer pool is most of an idle embedded database's memory; the data files sit
  * in the operating system's page cache anyway, so a smaller pool costs a copy, not a disk read.
+ * For the same reason a page read out of order costs what one in order does: `random_page_cost`
+ * 1.1 (PostgreSQL's advice for a database that sits in memory) instead of the spinning disk's 4. With
+ * 4 the planner read a framework-filtered list of 100k rows through the (created_at, id) index,
+ * fetching and dropping three rows for each one kept, as it judged the (framework, created_at, id)
+ * index's heap reads to be random; with 1.1 it takes that index and reads only the page's rows.
  */
-const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB', '-c', 'random_page_cost=1.1'];
 
 /**
  * An initdb'd, never-used cluster holding the `postgres` database alone, made once per PGlite version
