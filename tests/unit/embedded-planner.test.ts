@@ -41,7 +41,11 @@ test('a page of one framework among four taking turns is read through the framew
   });
   let page;
   try {
-    page = await readRequirementPage(db.orm.em.fork() as EntityManager, { framework: 'iso13485', limit: 50, offset: 0 } as never, false);
+    page = await readRequirementPage(
+      db.orm.em.fork() as EntityManager,
+      { framework: 'iso13485', limit: 50, offset: 0 } as Parameters<typeof readRequirementPage>[1],
+      false,
+    );
   } finally {
     stop();
   }
