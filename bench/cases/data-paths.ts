@@ -22,7 +22,7 @@ export interface DataPathsDeps {
   /** Starts a gateway with extra environment (a fresh DATA_DIR unless DATABASE_URL is given). */
   startGateway: (env: Record<string, string>, name: string) => Promise<Child>;
   stopGateway: (gw: Child) => Promise<void>;
-  /** Starts bare node:http serving `bytes` as `contentType`. */
+  /** Starts bare node:http serving `bytes` with the head given (the gateway's, see answerHead). */
   startBare: (bytes: Buffer, head: [string, string][]) => Promise<Child>;
   stopBare: (b: Child) => Promise<void>;
   seconds: number;
