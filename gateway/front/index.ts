@@ -19,6 +19,7 @@ import type { HeaderPolicy } from './header-policy';
 import { createRequestLog } from './request-log';
 import { createRouteMatcher, type RouteMatch } from './route-match';
 import { createSeam, type SeamRequest } from './seam';
+import { createTurnWrites } from './turn-writes';
 
 export { createHeaderPolicy, EXPOSED_HEADERS } from './header-policy';
 export type { GraphqlSeamDeps } from './seam';
@@ -65,6 +66,7 @@ export function createFront(deps: FrontDeps) {
   /** The metrics and log label of each REST route: its express path (`/v1/requirements/:id`). */
   const labels = new Map<RouteSpec, string>(ROUTE_TABLE.map((r) => [r, expressPath(r.path)]));
   const requestFinished = createRequestLog(deps.metrics, log);
+  const turnWrites = createTurnWrites();
   const seam = createSeam({
     labelOf: (route) => labels.get(route)!,
     policy: headers.plainPairs,
@@ -76,9 +78,7 @@ export function createFront(deps: FrontDeps) {
       for (let i = 0; i < head.length; i++) pairs.push(head[i]);
       for (let i = 0; i < rateHeaders.length; i++) pairs.push(rateHeaders[i]);
       pairs.push('Content-Length', body.contentLength);
-      r.res.writeHead(200, pairs);
-      r.res.end(body.data);
-      finished(r.req, r.res, route, r.requestId, r.principal, startedOf(r.req));
+      turnWrites.send(r.res, pairs, body.data, () => finished(r.req, r.res, route, r.requestId, r.principal, startedOf(r.req)));
     },
   });
 
