@@ -156,16 +156,33 @@ export class AuthService {
     return secret;
   }
 
+  /**
+   * The principal of a bearer secret when it is known without asking the database (a configured
+   * key, or one resolved within the cache period): a principal, or null for a key known to be
+   * invalid; undefined when only `authenticate` can tell. Lets a request front stay synchronous.
+   */
+  knownPrincipal(secret: string | undefined | null): Principal | null | undefined {
+    if (!secret) return null;
+    return this.knownByDigest(hashSecret(secret), clock.nowMs());
+  }
+
+  private knownByDigest(digest: string, now: number): Principal | null | undefined {
+    if (this.adminKeyHash || this.ttsKeyHash) {
+      const bytes = Buffer.from(digest, 'hex');
+      if (this.adminKeyHash && timingSafeEqual(bytes, this.adminKeyHash)) return (configuredAdmin ??= frozenPrincipal(AuthService.adminPrincipal()));
+      if (this.ttsKeyHash && timingSafeEqual(bytes, this.ttsKeyHash)) return CONFIGURED_TTS_KEY;
+    }
+    const hit = this.cache.get(digest);
+    return hit && hit.until > now ? hit.principal : undefined;
+  }
+
   /** Resolves a bearer secret to a principal, or null when unknown, expired or revoked. */
   async authenticate(secret: string | undefined | null): Promise<Principal | null> {
     if (!secret) return null;
     const digest = hashSecret(secret);
-    if (this.adminKeyHash && timingSafeEqual(Buffer.from(digest, 'hex'), this.adminKeyHash))
-      return (configuredAdmin ??= frozenPrincipal(AuthService.adminPrincipal()));
-    if (this.ttsKeyHash && timingSafeEqual(Buffer.from(digest, 'hex'), this.ttsKeyHash)) return CONFIGURED_TTS_KEY;
     const now = clock.nowMs();
-    const hit = this.cache.get(digest);
-    if (hit && hit.until > now) return hit.principal;
+    const known = this.knownByDigest(digest, now);
+    if (known !== undefined) return known;
     // Lookup is by the hash's unique index: the secret never meets a comparison that could leak timing.
     const row = await this.rootEm.fork().findOne(ApiKey, { secretHash: digest });
     let principal: Principal | null = null;

@@ -10,7 +10,7 @@ const SMALL_BODY_BYTES = 64 * 1024;
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;\s*charset=utf-8\s*)?$/i;
 const isJsonType = (type: string | undefined) => !!type && /^application\/(?:[\w.+-]+\+)?json\b/i.test(type);
 
-/** A request whose JSON body the front has read: `body` parsed, `bodyText` the text it was parsed from (small bodies). */
+/** A request whose JSON body the front has read: `bodyText` the text of a small body, `body` its value (read it with `parsedBody`). */
 export interface ReadBody {
   body?: unknown;
   bodyText?: string;
@@ -47,14 +47,35 @@ function parse(text: string, strict: boolean): unknown {
 const looseParser = express.json({ limit: MAX_JSON_BODY, strict: false, type: () => true });
 const strictParser = express.json({ limit: MAX_JSON_BODY, strict: true, type: () => true });
 
+/** Set while a small body's text is read but not yet parsed: whether it must be an object or array. */
+const UNPARSED_STRICT = Symbol('unparsed JSON body');
+type Unparsed = { [UNPARSED_STRICT]?: boolean };
+
 /**
- * Reads a JSON request body once, for whichever framework answers: sets `req.body` (and, for a small
- * plain body, `req.bodyText`). A small body with a known length and no content encoding is read
- * straight from the socket (the common case, and the one hot paths take); anything else (chunked,
- * compressed, another charset, large) goes through express's own JSON parser. Rejects with the
- * catalogue's error: VALIDATION_ERROR (not JSON), PAYLOAD_TOO_LARGE.
+ * The request's JSON body, parsed from its text on first use; throws the catalogue's VALIDATION_ERROR
+ * when it is not JSON. A small body is kept as text until something needs the value: an answer the
+ * seam finds by the text alone (a repeated generation) never parses it.
  */
-export function readJsonBody(req: IncomingMessage & ReadBody, res: ServerResponse, strict: boolean): Promise<void> {
+export function parsedBody(req: IncomingMessage & ReadBody): unknown {
+  const pending = req as IncomingMessage & ReadBody & Unparsed;
+  const strict = pending[UNPARSED_STRICT];
+  if (strict !== undefined) {
+    req.body = parse(req.bodyText!, strict);
+    pending[UNPARSED_STRICT] = undefined;
+  }
+  return req.body;
+}
+
+/**
+ * Reads a JSON request body once, for whichever framework answers, then calls `done` (with the error
+ * when it failed): a small body with a known length and no content encoding is read straight from the
+ * socket into `req.bodyText` (the common case, and the one hot paths take), its value parsed by
+ * `parsedBody` when first needed; anything else (chunked, compressed, another charset, large) goes
+ * through express's own JSON parser into `req.body`. Errors are the catalogue's: VALIDATION_ERROR
+ * (not JSON), PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE. A callback, not a promise: the hit path
+ * makes no promise (each costs its async hooks once MikroORM's AsyncLocalStorage is on).
+ */
+export function readJsonBody(req: IncomingMessage & ReadBody, res: ServerResponse, strict: boolean, done: (err?: unknown) => void): void {
   const h = req.headers;
   const length = Number(h['content-length']);
   if (
@@ -64,32 +85,29 @@ export function readJsonBody(req: IncomingMessage & ReadBody, res: ServerRespons
     h['transfer-encoding'] === undefined &&
     JSON_MEDIA_TYPE.test(h['content-type'] ?? '')
   ) {
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => void chunks.push(chunk));
-      req.once('error', reject);
-      // node:http delivers exactly Content-Length bytes, or an error when the client goes away.
-      req.once('end', () => {
-        const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
-        try {
-          req.body = parse(text, strict);
-          req.bodyText = text;
-          resolve();
-        } catch (err) {
-          reject(err);
-        }
-      });
-    });
+    const chunks: Buffer[] = [];
+    const failed = (err: unknown) => {
+      req.off('end', ended);
+      done(err);
+    };
+    // node:http delivers exactly Content-Length bytes, or an error when the client goes away.
+    const ended = () => {
+      req.off('error', failed);
+      req.bodyText = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+      (req as Unparsed)[UNPARSED_STRICT] = strict;
+      done();
+    };
+    req.on('data', (chunk: Buffer) => void chunks.push(chunk));
+    req.once('error', failed);
+    req.once('end', ended);
+    return;
   }
-  return new Promise((resolve, reject) => {
-    (strict ? strictParser : looseParser)(req as never, res as never, (err?: { type?: string; message?: string }) => {
-      if (!err) return resolve();
-      if (err.type === 'entity.too.large')
-        return reject(new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_JSON_BODY}`, { details: { limit: MAX_JSON_BODY } }));
-      if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported')
-        return reject(new DomainError('UNSUPPORTED_MEDIA_TYPE', String(err.message)));
-      reject(invalidJsonBody());
-    });
+  (strict ? strictParser : looseParser)(req as never, res as never, (err?: { type?: string; message?: string }) => {
+    if (!err) return done();
+    if (err.type === 'entity.too.large')
+      return done(new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_JSON_BODY}`, { details: { limit: MAX_JSON_BODY } }));
+    if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') return done(new DomainError('UNSUPPORTED_MEDIA_TYPE', String(err.message)));
+    done(invalidJsonBody());
   });
 }
 

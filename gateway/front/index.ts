@@ -14,11 +14,11 @@ import { toClientError } from '../../transport/client-error';
 import { bearerFrom } from '../../transport/credentials';
 import type { RequestContexts } from '../../transport/request-context';
 import type { Metrics } from '../metrics';
-import { hasBody, isJsonBody, readJsonBody, type ReadBody } from './body';
+import { hasBody, isJsonBody, parsedBody, readJsonBody, type ReadBody } from './body';
 import type { HeaderPolicy } from './header-policy';
 import { createRequestLog } from './request-log';
 import { createRouteMatcher, type RouteMatch } from './route-match';
-import { createSeam, type SeamRequest } from './seam';
+import { createSeam } from './seam';
 import { createTurnWrites } from './turn-writes';
 
 export { createHeaderPolicy, EXPOSED_HEADERS } from './header-policy';
@@ -99,13 +99,43 @@ export function createFront(deps: FrontDeps) {
     res.end(body);
   }
 
-  /** REST's limiter for the route: the speech budget per address, or the plan per key (none for the plan's exempt callers). */
-  function charge(rest: RouteMatch, principal: Principal | null, ip: string): RateVerdict | Promise<RateVerdict> {
-    if (rest.route.limiter === 'tts') return deps.ttsCounter.hit(ip);
-    return deps.planCounter.hit({ principal, ip });
+  /**
+   * One request's passage through the edge. Each step runs at once when what it needs is at hand (a
+   * known key, an in-memory counter, a small body) and after a promise only when it is not, so a hit
+   * makes no promise: with MikroORM's AsyncLocalStorage on, each costs its async hooks.
+   */
+  interface Passage {
+    req: FrontRequest;
+    res: ServerResponse;
+    app: Handler;
+    requestId: string;
+    pathname: string;
+    search: string;
+    rest: RouteMatch | undefined;
+    envelope: Envelope | 'graphql';
+    ip: string;
+    principal: Principal | null;
+    verdict: RateVerdict;
   }
 
-  async function edge(req: FrontRequest, res: ServerResponse, app: Handler, pathname: string, search: string) {
+  /** An error at the edge: the headers every answer carries, then the path's error envelope. */
+  function fail(p: Passage, err: unknown) {
+    const { req, res } = p;
+    if (!res.headersSent) {
+      headers.apply(req, res);
+      res.setHeader('X-Request-Id', p.requestId);
+      for (let i = 0; i < p.verdict.headers.length; i += 2) res.setHeader(p.verdict.headers[i], p.verdict.headers[i + 1]);
+    }
+    refuse(req, res, p.envelope, err);
+  }
+
+  /** `next(value)` now, or once the promise settles; a throw or rejection is the edge's error. */
+  function then<T>(p: Passage, value: T | Promise<T>, next: (p: Passage, value: T) => void) {
+    if (!(value instanceof Promise)) return next(p, value);
+    value.then((v) => next(p, v)).catch((err: unknown) => fail(p, err));
+  }
+
+  function edge(req: FrontRequest, res: ServerResponse, app: Handler, pathname: string, search: string) {
     const requestId = req.id!;
     const lookedUp = pathname.startsWith('/api/') || pathname.startsWith('/v1/') ? lookup(req.method ?? 'GET', pathname) : undefined;
     const rest = lookedUp && 'match' in lookedUp ? lookedUp.match : undefined;
@@ -129,57 +159,87 @@ export function createFront(deps: FrontDeps) {
       );
     }
 
-    const ip = deps.clientIpOf(req);
+    const p: Passage = { req, res, app, requestId, pathname, search, rest, envelope, ip: deps.clientIpOf(req), principal: null, verdict: NOT_LIMITED };
     const authorization = req.headers.authorization;
     const secret = authorization === undefined ? undefined : bearerFrom(authorization);
-    let principal: Principal | null = null;
-    let verdict: RateVerdict = NOT_LIMITED;
     try {
-      if (secret !== undefined) principal = await services.auth.authenticate(secret);
-      req.principal = principal;
-      if (rest) {
-        const counted = charge(rest, principal, ip);
-        verdict = counted instanceof Promise ? await counted : counted;
-      }
-      if (verdict.exceeded) throw rateLimitError(verdict.retryAfterSeconds);
-      // The JSON body, read once: every REST route but the raw uploads, and GraphQL's POST.
-      if (hasBody(req)) {
-        if (rest && !rest.route.rawBody) {
-          if (!isJsonBody(req)) throw new DomainError('UNSUPPORTED_MEDIA_TYPE');
-          await readJsonBody(req, res, false);
-        } else if (pathname === '/graphql' && req.method === 'POST' && isJsonBody(req)) {
-          await readJsonBody(req, res, true);
-        }
-      }
+      const known = secret === undefined ? null : services.auth.knownPrincipal(secret);
+      then(p, known === undefined ? services.auth.authenticate(secret) : known, authenticated);
     } catch (err) {
-      if (!res.headersSent) {
-        headers.apply(req, res);
-        res.setHeader('X-Request-Id', requestId);
-        for (let i = 0; i < verdict.headers.length; i += 2) res.setHeader(verdict.headers[i], verdict.headers[i + 1]);
-      }
-      return refuse(req, res, envelope, err);
+      fail(p, err);
     }
+  }
 
+  /** REST's limiter for the route: the speech budget per address, or the plan per key (none for the plan's exempt callers). */
+  function authenticated(p: Passage, principal: Principal | null) {
+    p.principal = p.req.principal = principal;
+    if (!p.rest) return charged(p, NOT_LIMITED);
+    then(p, p.rest.route.limiter === 'tts' ? deps.ttsCounter.hit(p.ip) : deps.planCounter.hit({ principal, ip: p.ip }), charged);
+  }
+
+  /** The JSON body, read once: every REST route but the raw uploads, and GraphQL's POST. */
+  function charged(p: Passage, verdict: RateVerdict) {
+    p.verdict = verdict;
+    const { req, res, rest } = p;
+    if (verdict.exceeded) return fail(p, rateLimitError(verdict.retryAfterSeconds));
+    if (hasBody(req)) {
+      if (rest && !rest.route.rawBody) {
+        if (!isJsonBody(req)) return fail(p, new DomainError('UNSUPPORTED_MEDIA_TYPE'));
+        return readJsonBody(req, res, false, (err) => (err === undefined ? offer(p) : fail(p, err)));
+      }
+      if (p.pathname === '/graphql' && req.method === 'POST' && isJsonBody(req))
+        return readJsonBody(req, res, true, (err) => (err === undefined ? offer(p) : fail(p, err)));
+    }
+    offer(p);
+  }
+
+  /** The seam answers a hit; anything else goes on to the frameworks. */
+  function offer(p: Passage) {
+    const { req, res } = p;
+    const answered = seam.answer({
+      req,
+      res,
+      requestId: p.requestId,
+      principal: p.principal,
+      ip: p.ip,
+      pathname: p.pathname,
+      search: p.search,
+      rest: p.rest,
+      rateHeaders: p.verdict.headers,
+    });
+    if (answered instanceof Promise)
+      answered
+        .then(
+          (done) => done || handOn(p),
+          () => handOn(p),
+        )
+        .catch((err: unknown) => fail(p, err));
+    else if (!answered) handOn(p);
+  }
+
+  /** Express (and tRPC, Apollo behind it) answers, with everything above already on the request. */
+  function handOn(p: Passage) {
+    const { req, res, verdict, requestId } = p;
+    if (res.headersSent) return;
+    try {
+      // A body kept as text is parsed now; one that is not JSON is refused here, in the path's envelope.
+      parsedBody(req);
+    } catch (err) {
+      return fail(p, err);
+    }
     // Apollo wants to find a parsed body (or none) on every request it is given.
-    if (pathname === '/graphql' && !('body' in req)) req.body = undefined;
-
-    const offer: SeamRequest = { req, res, requestId, principal, ip, pathname, search, rest, rateHeaders: verdict.headers };
-    let answered = seam.answer(offer);
-    if (answered instanceof Promise) answered = await answered.catch(() => false);
-    if (answered || res.headersSent) return;
-
-    // Express (and tRPC, Apollo behind it) answers, with everything above already on the request.
+    if (p.pathname === '/graphql' && !('body' in req)) req.body = undefined;
     if (req.headers.origin === undefined && req.method !== 'OPTIONS') headers.apply(req, res);
     res.setHeader('X-Request-Id', requestId);
     for (let i = 0; i < verdict.headers.length; i += 2) res.setHeader(verdict.headers[i], verdict.headers[i + 1]);
     // The label: the REST route's; GraphQL and tRPC name their operation in `res.locals.route`; any
     // other express route (docs, console, metrics) by its path.
-    const label = rest ? labels.get(rest.route) : undefined;
+    const label = p.rest ? labels.get(p.rest.route) : undefined;
     res.once('finish', () => {
       const route = label ?? (res as { locals?: { route?: string } }).locals?.route ?? (req.route ? `${req.baseUrl ?? ''}${req.route.path}` : 'unmatched');
       finished(req, res, route, requestId, req.principal, startedOf(req));
     });
-    app(req, res);
+    p.app(req, res);
   }
 
   /** The server's request listener, in front of `app` (express). */
@@ -194,11 +254,13 @@ export function createFront(deps: FrontDeps) {
         const pathname = q < 0 ? url : url.slice(0, q);
         req.pathname = pathname;
         const search = q < 0 ? '' : url.slice(q + 1);
-        edge(req, res, app, pathname, search).catch((err) => {
+        try {
+          edge(req, res, app, pathname, search);
+        } catch (err) {
           log.error({ err, requestId: req.id }, 'request front failed');
           if (!res.headersSent) refuse(req, res, 'integration', err);
           else res.destroy();
-        });
+        }
       };
     },
     /** GraphQL queries the response cache keeps, once GraphQL is mounted. */

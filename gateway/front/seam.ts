@@ -15,7 +15,7 @@ import { plainTrpcInput, TRPC_RESULT_HEADERS, trpcResultText, wantsPlainJson } f
 import { chargeUnlessRefused, type OperationCharging } from '../graphql/parts/budgets';
 import { stringifyResult } from '../graphql/parts/limits';
 import type { Operation, Pipeline } from '../graphql/pipeline';
-import type { ReadBody } from './body';
+import { parsedBody, type ReadBody } from './body';
 import type { RouteMatch } from './route-match';
 import type { RouteSpec } from '../../rest-adapter/route';
 import type { AudioFile } from '../../domain/tts/audio-retrieval';
@@ -185,20 +185,18 @@ export function createSeam(deps: SeamDeps) {
         return true;
       }
       case 'generateSpeech': {
-        // Checked when read: a body text `cachedGeneration` already knows passed every check before.
-        const body = r.req.body;
-        const answer = services.tts.generation.cachedGeneration(contextOf(r), () => rejectUnstorableStrings(body), r.req.bodyText);
+        // Parsed and checked only for a text `cachedGeneration` does not know: one it knows passed every check before.
+        const answer = services.tts.generation.cachedGeneration(contextOf(r), () => rejectUnstorableStrings(parsedBody(r.req)), r.req.bodyText);
         if (!answer) return false;
         send(r, label, jsonHead, r.rateHeaders, restBytes(answer));
         return true;
       }
       case 'createSpeech': {
-        const body = r.req.body;
         const ctx = contextOf(r);
         const text = r.req.bodyText;
         const answer = services.tts.generation.cachedGeneration(
           ctx,
-          () => speechGenerationRequest(rejectUnstorableStrings(body)).request,
+          () => speechGenerationRequest(rejectUnstorableStrings(parsedBody(r.req))).request,
           text === undefined ? undefined : SPEECH_REQUEST_KEY + text,
         );
         if (!answer) return false;
@@ -255,7 +253,7 @@ export function createSeam(deps: SeamDeps) {
     const h = r.req.headers;
     if (!g || r.req.method !== 'POST' || !r.principal || !GRAPHQL_JSON_ACCEPTS.has(h.accept)) return false;
     if (h['apollo-require-preflight'] !== undefined || h['x-apollo-operation-name'] !== undefined || h['if-none-match'] !== undefined) return false;
-    const body = r.req.body;
+    const body = parsedBody(r.req);
     if (!isRecord(body)) return false;
     for (const name in body) if (!GRAPHQL_BODY_KEYS.has(name)) return false;
     const { query, variables, operationName } = body;
