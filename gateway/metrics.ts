@@ -79,11 +79,20 @@ export function createMetrics() {
     labelNames: ['provider', 'outcome'] as const,
     registers: [registry],
   });
+  // Counted as plain numbers and added when read, as http_requests_total is: a hit counts one.
+  const cacheLookupCounts = { memory: 0, disk: 0, miss: 0 };
   const ttsCacheLookups = new client.Counter({
     name: 'tts_cache_lookups_total',
     help: 'Cached generation requests by where they were answered: memory (hot tier), disk (storage) or miss (a provider made it)',
     labelNames: ['tier'] as const,
     registers: [registry],
+    collect() {
+      for (const tier of ['memory', 'disk', 'miss'] as const) {
+        if (cacheLookupCounts[tier] === 0) continue;
+        this.inc({ tier }, cacheLookupCounts[tier]);
+        cacheLookupCounts[tier] = 0;
+      }
+    },
   });
   const ttsUpstreamDuration = new client.Histogram({
     name: 'tts_upstream_duration_seconds',
@@ -105,7 +114,7 @@ export function createMetrics() {
   const ttsObserver: TtsObserver = {
     generation: (provider, outcome) => ttsGenerations.inc({ provider, outcome }),
     upstreamCall: (provider, outcome, seconds) => ttsUpstreamDuration.observe({ provider, outcome }, seconds),
-    cacheLookup: (tier) => ttsCacheLookups.inc({ tier }),
+    cacheLookup: (tier) => void cacheLookupCounts[tier]++,
   };
   // Every label the series can take, at 0 from the start (a rate over a series that appears late is wrong).
   for (const provider of PROVIDER_IDS) for (const outcome of ['success', 'error'] as const) ttsGenerations.inc({ provider, outcome }, 0);

@@ -14,7 +14,7 @@ import { createDomainLayer } from './start/domain';
 import { createHttpApp, listen, mountFallbacks } from './start/http-app';
 import { mountGraphql, mountRest, mountTrpc } from './start/transports';
 import { mountChannels } from './start/channels';
-import { shutdownSequence } from './start/shutdown';
+import { drainHttpServer, shutdownSequence } from './start/shutdown';
 
 export interface Gateway {
   url: string;
@@ -56,7 +56,7 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
   const web = await createHttpApp(config, { services, rootEm: data.rootEm, redis, log, metrics });
   const { httpServer } = web;
   const rest = mountRest(web, { services, log, metrics });
-  const graphql = await mountGraphql(web, { config, services, bus, log, httpServer, redis });
+  const graphql = await mountGraphql(web, { config, services, bus, log, redis });
   mountTrpc(web, { services, log, maxResultBytes: config.graphqlMaxResultBytes });
   mountFallbacks(web.app, log);
   const channels = mountChannels(httpServer, { pipeline: graphql.pipeline, services, contexts: web.contexts, clientIpOf: web.clientIpOf, log, metrics });
@@ -76,8 +76,8 @@ export async function createGateway(config: GatewayConfig, opts: CreateGatewayOp
     ['streams', () => rest.closeStreams('The server is shutting down; retry the request')],
     ['live channels', () => channels.live.close()],
     ['graphql-ws', () => channels.graphqlWs.close()],
-    ['http drain', () => graphql.apollo.stop()], // in-flight requests finish
-    ['http close', () => new Promise<void>((resolve) => httpServer.close(() => resolve()))],
+    ['http drain', () => drainHttpServer(httpServer)], // answers in flight finish
+    ['graphql', () => graphql.apollo.stop()],
     ['services', () => services.close()],
     ['audio workers', () => audioWorkers?.close()],
     ['locks', () => data.locks?.close()],

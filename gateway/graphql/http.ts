@@ -1,6 +1,4 @@
-import type { Server } from 'node:http';
 import { ApolloServer, type ApolloServerOptionsWithGateway, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { KeyValueCache } from '@apollo/utils.keyvaluecache';
 import { GraphQLError } from 'graphql';
@@ -107,7 +105,6 @@ export const PREFLIGHT_HEADERS = ['authorization', 'apollo-require-preflight', '
 /** GraphQL over HTTP: Apollo Server around the pipeline. */
 export async function createApollo(opts: {
   pipeline: Pipeline;
-  httpServer: Server;
   production: boolean;
   /** Where automatic persisted queries' texts live (persisted-queries.ts); undefined: APQ is off. */
   persistedQueries?: { cache: KeyValueCache<string>; ttlSeconds: number };
@@ -124,7 +121,6 @@ export async function createApollo(opts: {
     validationRules: pipeline.validationRules,
     parseOptions: pipeline.parseOptions,
     plugins: [
-      ApolloServerPluginDrainHttpServer({ httpServer: opts.httpServer }),
       admissionPlugin(pipeline),
       retryAfterPlugin,
       // Apollo's landing page loads Sandbox from Apollo's CDN; browsers get the bundled GraphiQL instead (gateway/graphiql.ts).

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Server } from 'node:http';
 import type Redis from 'ioredis';
 import express from 'express';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -101,10 +100,7 @@ export function mountRest(http: HttpApp, deps: { services: Services; log: Logger
  * GraphQL over HTTP at /graphql (GraphiQL for browsers in development), through the one pipeline
  * that graphql-ws uses too. Budgets are charged per root field, not per HTTP request.
  */
-export async function mountGraphql(
-  http: HttpApp,
-  deps: { config: GatewayConfig; services: Services; bus: EventBus; log: Logger; httpServer: Server; redis?: Redis },
-) {
+export async function mountGraphql(http: HttpApp, deps: { config: GatewayConfig; services: Services; bus: EventBus; log: Logger; redis?: Redis }) {
   const { app } = http;
   const { config, services } = deps;
   const schema = await buildGraphqlSchema(deps.bus);
@@ -118,7 +114,7 @@ export async function mountGraphql(
   });
   const { maxBytes, ttlSeconds } = config.graphqlApq;
   const persistedQueries = maxBytes > 0 ? { cache: persistedQueryStore({ maxBytes, ttlSeconds, redis: deps.redis, log: deps.log }), ttlSeconds } : undefined;
-  const apollo = await createApollo({ pipeline, httpServer: deps.httpServer, production: config.production, persistedQueries });
+  const apollo = await createApollo({ pipeline, production: config.production, persistedQueries });
   // GraphiQL for browsers (development only, like introspection), before the GraphQL server.
   if (!config.production) app.use(graphiqlRouter());
   const knownOperations = new Set(KNOWN_OPERATIONS);
