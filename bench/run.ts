@@ -165,8 +165,9 @@ async function settle(server: Child) {
   }
 }
 
-async function startBare(file: string, head: [string, string][]): Promise<Child> {
-  return startChild('bare-http', BARE_HTTP, childEnv({ BASELINE_FILE: file, BASELINE_HEADERS: JSON.stringify(head) }), LISTENING, 60_000, PROFILE_ARGS);
+async function startBare(file: string, head: [string, string][], turnWrites = false): Promise<Child> {
+  const env = childEnv({ BASELINE_FILE: file, BASELINE_HEADERS: JSON.stringify(head), BASELINE_TURN_WRITES: turnWrites ? '1' : '0' });
+  return startChild('bare-http', BARE_HTTP, env, LISTENING, 60_000, PROFILE_ARGS);
 }
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
@@ -287,10 +288,10 @@ async function main() {
     const seamDeps: SeamDeps = {
       report,
       adminKey: ADMIN_KEY,
-      startBare: (bytes, head) => {
+      startBare: (bytes, head, turnWrites) => {
         const file = path.join(root, `bare-${randomBytes(4).toString('hex')}`);
         fs.writeFileSync(file, bytes);
-        return startBare(file, head);
+        return startBare(file, head, turnWrites);
       },
       stopBare: (child) => stopChild(child),
     };

@@ -15,9 +15,27 @@ const head: string[] = [];
 for (const [name, value] of given ?? [['Content-Type', process.env.BASELINE_CONTENT_TYPE ?? 'application/octet-stream']]) head.push(name, value);
 head.push('Content-Length', String(body.length));
 
+// BASELINE_TURN_WRITES=1: the answers of one loop turn written together at its end, as the gateway's
+// seam writes them (gateway/front/turn-writes.ts), for a note beside the budget, never the budget.
+const turnWrites = process.env.BASELINE_TURN_WRITES === '1';
+let pending: http.ServerResponse[] = [];
+const flush = () => {
+  const batch = pending;
+  pending = [];
+  for (const res of batch) {
+    res.writeHead(200, head);
+    res.end(body);
+  }
+};
+
 const server = http.createServer((req, res) => {
   req.resume();
   req.on('end', () => {
+    if (turnWrites) {
+      if (pending.length === 0) setImmediate(flush);
+      pending.push(res);
+      return;
+    }
     res.writeHead(200, head);
     res.end(body);
   });

@@ -13,8 +13,8 @@ import { GRAPHQL_QUERY } from './compliance-seed';
 export interface SeamDeps {
   report: Report;
   adminKey: string;
-  /** Bare node:http answering `bytes` with the head given (the gateway's, see answerHead). */
-  startBare: (bytes: Buffer, head: [string, string][]) => Promise<Child>;
+  /** Bare node:http answering `bytes` with the head given (the gateway's, see answerHead); `turnWrites`: a loop turn's answers written together at its end. */
+  startBare: (bytes: Buffer, head: [string, string][], turnWrites?: boolean) => Promise<Child>;
   stopBare: (b: Child) => Promise<void>;
 }
 
@@ -66,6 +66,27 @@ export async function runGenerateCase(deps: SeamDeps, gw: Child, body: string) {
   if (cached !== true)
     return deps.report.unavailable('#34 cache-hit POST /api/v1/generate vs bare node:http, same JSON', '≥ 0.9x', 'the repeated generate was not a cache hit');
   await againstBare(deps, gw, 'POST /api/v1/generate (cache hit)', spec, '#34 cache-hit POST /api/v1/generate vs bare node:http, same JSON', 0.9);
+  await againstTurnWritingBare(deps, gw, spec);
+}
+
+/**
+ * A note beside the generate budget, not a budget: the same pair against bare node:http that also
+ * writes a loop turn's answers together at its end, as the seam does. The budget's baseline is plain
+ * node:http; this shows how much of the ratio is that one technique and how much the gateway's work.
+ */
+async function againstTurnWritingBare(deps: SeamDeps, gw: Child, spec: LoadSpec) {
+  const res = await fetch(spec.url, { method: spec.method, headers: spec.headers, body: spec.body });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const bare = await deps.startBare(bytes, answerHead(res), true);
+  try {
+    const name = 'POST /api/v1/generate (cache hit) vs bare writing at the turn end';
+    const p = await measurePair(deps.report, name, { server: gw, spec }, { server: bare, spec: { ...spec, url: `${bare.url}/api/v1/generate` } });
+    deps.report.note(
+      `generate hit against bare node:http that also writes a loop turn's answers at its end (not a budget): ${p.ratio.toFixed(2)}x req/s, CPU/req ${p.cpuRatio.toFixed(2)}x, rounds ${p.rounds}`,
+    );
+  } finally {
+    await deps.stopBare(bare);
+  }
 }
 
 /** The read-model hit: the same list of 50 asked again, on each transport. */
