@@ -129,6 +129,15 @@ export function createFront(deps: FrontDeps) {
     refuse(req, res, p.envelope, err);
   }
 
+  /** A step called back from an event (the body's end): a throw is the edge's error, not an uncaught exception. */
+  function resume(p: Passage, step: (p: Passage) => void) {
+    try {
+      step(p);
+    } catch (err) {
+      fail(p, err);
+    }
+  }
+
   /** `next(value)` now, or once the promise settles; a throw or rejection is the edge's error. */
   function then<T>(p: Passage, value: T | Promise<T>, next: (p: Passage, value: T) => void) {
     if (!(value instanceof Promise)) return next(p, value);
@@ -185,10 +194,10 @@ export function createFront(deps: FrontDeps) {
     if (hasBody(req)) {
       if (rest && !rest.route.rawBody) {
         if (!isJsonBody(req)) return fail(p, new DomainError('UNSUPPORTED_MEDIA_TYPE'));
-        return readJsonBody(req, res, false, (err) => (err === undefined ? offer(p) : fail(p, err)));
+        return readJsonBody(req, res, false, (err) => (err === undefined ? resume(p, offer) : fail(p, err)));
       }
       if (p.pathname === '/graphql' && req.method === 'POST' && isJsonBody(req))
-        return readJsonBody(req, res, true, (err) => (err === undefined ? offer(p) : fail(p, err)));
+        return readJsonBody(req, res, true, (err) => (err === undefined ? resume(p, offer) : fail(p, err)));
     }
     offer(p);
   }

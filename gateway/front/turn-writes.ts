@@ -35,9 +35,14 @@ export function createTurnWrites(): TurnWrites {
       // Something else answered meanwhile (it logs its own answer); a client that left gets the
       // write dropped by node, and the answer is still logged as made.
       if (w.res.headersSent) continue;
-      w.res.writeHead(200, w.head);
-      w.res.end(w.body);
-      w.after();
+      try {
+        w.res.writeHead(200, w.head);
+        w.res.end(w.body);
+        w.after();
+      } catch (err) {
+        // One answer that cannot be written must not keep the rest of the turn's from their clients.
+        w.res.destroy(err as Error);
+      }
     }
   };
   return {

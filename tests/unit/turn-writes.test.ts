@@ -60,6 +60,35 @@ describe('turn writes', () => {
     expect(seen.every((s) => s.order.join() === 'sent,after')).toBe(true);
   });
 
+  it('writes the rest of a turn when one answer cannot be written', async () => {
+    const turn = createTurnWrites();
+    const local = http.createServer((req, res) => {
+      const body = Buffer.from(`answer for ${req.url}`);
+      // A header value node refuses: this answer throws when written, its connection is dropped.
+      const head = req.url === '/bad' ? ['X-Bad', 'line\nbreak'] : ['Content-Length', String(body.length)];
+      turn.send(res, head, body, () => undefined);
+    });
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(local.address() as AddressInfo).port}`;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 10 });
+    const get = (path: string) =>
+      new Promise<string>((resolve) => {
+        http
+          .get(`${base}${path}`, { agent }, (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => (text += c));
+            res.on('end', () => resolve(text));
+          })
+          .on('error', (err: NodeJS.ErrnoException) => resolve(`error ${err.code}`));
+      });
+    const answers = await Promise.all(['/a', '/bad', '/b', '/c'].map(get));
+    agent.destroy();
+    await new Promise<void>((resolve) => local.close(() => resolve()));
+    expect(answers[1]).toMatch(/^error /);
+    expect([answers[0], answers[2], answers[3]]).toEqual(['answer for /a', 'answer for /b', 'answer for /c']);
+  });
+
   it('leaves an answer already sent alone, and does not log it again', async () => {
     const res = await fetch(`${url}/already-answered`);
     expect(res.status).toBe(409);
