@@ -10,7 +10,7 @@ describe('shutdown drains the HTTP server', () => {
   let gw: TestGateway;
   beforeAll(async () => {
     // A generation that is not cached takes the mock provider's latency: an answer in flight.
-    gw = await startGateway({ MOCK_LATENCY_MS: '600' });
+    gw = await startGateway({ MOCK_LATENCY_MS: '2000' });
   }, 180_000);
   afterAll(() => gw.close());
 
@@ -38,7 +38,8 @@ describe('shutdown drains the HTTP server', () => {
     const idleClosed = new Promise<void>((resolve) => idle.socket.once('close', () => resolve()));
 
     const inFlight = get(busyAgent, '/api/v1/generate', { method: 'POST', body: JSON.stringify({ text: 'Drained, not dropped.' }) });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Long enough for the request to reach its handler on a loaded machine, well inside the provider's latency.
+    await new Promise((resolve) => setTimeout(resolve, 700));
     const stopAt = Date.now();
     const stopped = gw.stop();
 
