@@ -101,8 +101,10 @@ export function createFront(deps: FrontDeps) {
 
   /**
    * One request's passage through the edge. Each step runs at once when what it needs is at hand (a
-   * known key, an in-memory counter, a small body) and after a promise only when it is not, so a hit
-   * makes no promise: with MikroORM's AsyncLocalStorage on, each costs its async hooks.
+   * known key, an in-memory counter, a small body) and after a promise only when it is not, so the
+   * edge makes no promise of its own, and a hot audio or cache-hit generation answer none at all
+   * (read-model hits still await the read model in the seam): with MikroORM's AsyncLocalStorage on,
+   * each promise costs its async hooks.
    */
   interface Passage {
     req: FrontRequest;
