@@ -19,6 +19,7 @@ import type { TtsObserver } from './observer';
 import { resolveRequest, type ResolvedRequest } from './request';
 import type { StoredAudio } from './stored-audio';
 import { chunkText, computeHash } from './text';
+import { BytesMemo } from '../util/bytes-memo';
 
 /**
  * Chunks of progressive generation: the first sentence alone (so the first audio does not wait for
@@ -38,15 +39,21 @@ const deepFreeze = <T extends object>(o: T): T => {
   for (const v of Object.values(o)) if (v && typeof v === 'object') deepFreeze(v);
   return Object.freeze(o);
 };
-/** At most this many remembered request bodies, each at most this long (≤ 8 MB in all). */
+/** At most this many remembered request bodies per form, each at most this long (≤ 8 MB each). */
 const REQUEST_KEYS_MAX = 2000;
-const REQUEST_KEY_MAX_TEXT = 4096;
+const REQUEST_KEY_MAX_BYTES = 4096;
+
+/** The forms a generation request comes in: the same bytes mean another request in each. */
+export type GenerationRequestForm = 'generate' | 'speech';
 
 export class SpeechGeneration {
   /** Generations under way on this instance, by direct hash: an identical request joins the first. */
   private readonly inflight = new Map<string, Promise<AudioEntry>>();
-  /** Request JSON → its direct hash (null: `cache: false`), for `cachedGeneration`; bounded. */
-  private readonly requestKeys = new Map<string, string | null>();
+  /** A request body's bytes → its direct hash (null: `cache: false`), per form, for `cachedGeneration`; bounded. */
+  private readonly requestKeys: Record<GenerationRequestForm, BytesMemo<string | null>> = {
+    generate: new BytesMemo(REQUEST_KEYS_MAX, REQUEST_KEY_MAX_BYTES),
+    speech: new BytesMemo(REQUEST_KEYS_MAX, REQUEST_KEY_MAX_BYTES),
+  };
 
   constructor(
     private readonly deps: {
@@ -70,22 +77,20 @@ export class SpeechGeneration {
    * `generate`'s answer when the hot tier holds it, without any I/O; undefined when it would take the
    * database or a provider. A cache hit is decided by the direct hash alone, and the hot tier is kept
    * coherent by invalidate() and expiry, as for audio reads. Throws what `generate` would throw.
-   * `rawText`, the JSON the request was parsed from, lets a repeated body skip parsing, validation
-   * and hashing (all pure functions of that text).
+   * `rawBody`, the bytes the request was parsed from (in `form`), lets a repeated body skip parsing,
+   * validation and hashing (all pure functions of those bytes).
    */
-  cachedGeneration(ctx: DomainContext, raw: () => unknown, rawText?: string): GenerationResponse | undefined {
+  cachedGeneration(ctx: DomainContext, raw: () => unknown, rawBody?: Buffer, form: GenerationRequestForm = 'generate'): GenerationResponse | undefined {
     this.deps.access.require(ctx, 'tts:generate');
-    let key = rawText === undefined ? undefined : this.requestKeys.get(rawText);
+    const memo = this.requestKeys[form];
+    let key = rawBody === undefined ? undefined : memo.get(rawBody);
     if (key === undefined) {
       const body = raw();
       // An asynchronous request (with a webhook) is always queued, even when its audio exists.
       if (hasWebhook(body)) return undefined;
       const req = resolveRequest(body, this.deps.defaultProvider);
       key = req.cache ? computeHash('direct', req.text, req.options) : null;
-      if (rawText !== undefined && rawText.length <= REQUEST_KEY_MAX_TEXT) {
-        if (this.requestKeys.size >= REQUEST_KEYS_MAX) this.requestKeys.clear();
-        this.requestKeys.set(rawText, key);
-      }
+      if (rawBody !== undefined) memo.set(rawBody, key);
     }
     if (key === null) return undefined;
     const hot = this.deps.tier.get(key);

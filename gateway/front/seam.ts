@@ -6,7 +6,7 @@ import type { DomainContext } from '../../domain/context';
 import type { Services } from '../../domain/services';
 import { rejectUnstorableStrings } from '../../domain/validation';
 import { audioHeaderPairs } from '../../rest-adapter/routes/tts-answers';
-import { SPEECH_REQUEST_KEY, speechHeaderPairs } from '../../rest-adapter/routes/openai.routes';
+import { speechHeaderPairs } from '../../rest-adapter/routes/openai.routes';
 import { speechGenerationRequest } from '../../domain/tts/speech-models';
 import type { GqlContext } from '../../resolvers/context';
 import type { OperationBudgets } from '../../transport/budgets';
@@ -185,19 +185,19 @@ export function createSeam(deps: SeamDeps) {
         return true;
       }
       case 'generateSpeech': {
-        // Parsed and checked only for a text `cachedGeneration` does not know: one it knows passed every check before.
-        const answer = services.tts.generation.cachedGeneration(contextOf(r), () => rejectUnstorableStrings(parsedBody(r.req)), r.req.bodyText);
+        // Parsed and checked only for a body `cachedGeneration` does not know: one it knows passed every check before.
+        const answer = services.tts.generation.cachedGeneration(contextOf(r), () => rejectUnstorableStrings(parsedBody(r.req)), r.req.bodyBytes);
         if (!answer) return false;
         send(r, label, jsonHead, r.rateHeaders, restBytes(answer));
         return true;
       }
       case 'createSpeech': {
         const ctx = contextOf(r);
-        const text = r.req.bodyText;
         const answer = services.tts.generation.cachedGeneration(
           ctx,
           () => speechGenerationRequest(rejectUnstorableStrings(parsedBody(r.req))).request,
-          text === undefined ? undefined : SPEECH_REQUEST_KEY + text,
+          r.req.bodyBytes,
+          'speech',
         );
         if (!answer) return false;
         const file = services.tts.audio.hotAudio(ctx, answer.hash, { permission: 'tts:generate' });

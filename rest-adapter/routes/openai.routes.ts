@@ -48,13 +48,6 @@ export function speechHeaderPairs(file: AudioFile, cached: boolean): string[] {
   ];
 }
 
-/**
- * A seam's key for a speech request's JSON text among those of `POST /api/v1/generate`
- * (`cachedGeneration` remembers the hash of each text it has read): the same text means another
- * request on each path.
- */
-export const SPEECH_REQUEST_KEY = 'openai-speech\n';
-
 function sendWhole(call: RestCall, file: AudioFile, cached: boolean) {
   const { res } = call;
   const headers = speechHeaderPairs(file, cached);
