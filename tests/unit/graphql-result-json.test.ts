@@ -1,5 +1,5 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
-import { forgetJson, jsonSize, stringifyResult } from '../../gateway/graphql/parts/limits';
+import { forgetJson, forgetJsonAtTurnEnd, jsonSize, stringifyResult } from '../../gateway/graphql/parts/limits';
 
 /** The HTTP answer reuses the text the size cap made; the characters are Apollo's own. */
 describe('GraphQL result JSON written once', () => {
@@ -32,6 +32,24 @@ describe('GraphQL result JSON written once', () => {
     const changed = { data: kept.data, extensions: { x: 1 } };
     expect(stringifyResult(ordered(changed))).toBe(apollo(ordered(changed)));
     expect(stringifyResult(ordered(kept))).toBe(apollo(ordered(kept)));
+  });
+
+  it('a kept answer’s text serves the answer of its own turn, then is dropped', async () => {
+    const kept = { data: { d: [1, 2, 3] } };
+    jsonSize(kept);
+    forgetJsonAtTurnEnd(kept);
+    const later = { data: { e: [4, 5] } };
+    jsonSize(later);
+    forgetJsonAtTurnEnd(later);
+    const [keptText, laterText] = [apollo(ordered(kept)), apollo(ordered(later))];
+
+    const stringify = jest.spyOn(JSON, 'stringify');
+    expect(stringifyResult(ordered(kept))).toBe(keptText);
+    expect(stringify).not.toHaveBeenCalled();
+    await new Promise((r) => setImmediate(r));
+    expect(stringifyResult(ordered(later))).toBe(laterText);
+    expect(stringify).toHaveBeenCalledTimes(1);
+    stringify.mockRestore();
   });
 
   it('does not reuse a text when the measured result had another key', () => {

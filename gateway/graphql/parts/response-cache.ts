@@ -3,7 +3,7 @@ import type { Principal } from '../../../domain/auth/principal';
 import type { ReadModel } from '../../../domain/compliance/read-model/read-model';
 import { toClientError } from '../../../transport/client-error';
 import type { Operation, Part } from '../pipeline';
-import { forgetJson, jsonSize } from './limits';
+import { forgetJsonAtTurnEnd, jsonSize } from './limits';
 
 /** Answers of read-model queries kept for as long as the read model's version does not change. */
 export interface ResponseCacheOptions {
@@ -64,7 +64,7 @@ export function responseCache(opts: ResponseCacheOptions): Part {
       const result = await next(op);
       if (!result.errors) {
         answers.set(key, version, result, jsonSize(result));
-        forgetJson(result);
+        forgetJsonAtTurnEnd(result);
       }
       return result;
     },
