@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** The `previousHash` of the first row of the chain. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-export const sha256Hex = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+export const sha256Hex = (data: string | Buffer) => hash('sha256', data, 'hex');
 
 /**
  * JSON with object members in code-point order at every level and no insignificant whitespace, so

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { DomainError } from '../../domain/errors';
 import { assertDocumentNesting } from './parts/input-depth';
 import {
@@ -81,7 +81,7 @@ const DOCUMENT_CACHE_SIZE = 200;
 
 /** The SHA-256 Apollo names a query text by (its `queryHash`). */
 export function documentKeyOf(query: string): string {
-  return createHash('sha256').update(query).digest('hex');
+  return hash('sha256', query, 'hex');
 }
 
 /** graphql-js's own execution: what runs when no part answers. */

@@ -8,7 +8,7 @@
  * Every key also covers the options that change the audio, and nothing else.
  */
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { normalizeContent } from './normalize';
 import { toSpokenForm } from './spoken';
 
@@ -96,7 +96,7 @@ export function textForms(text: string, language?: string): TextForms {
 }
 
 function sha256Hex(input: string): string {
-  return createHash('sha256').update(input, 'utf8').digest('hex');
+  return hash('sha256', input, 'hex');
 }
 
 /**
