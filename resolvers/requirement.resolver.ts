@@ -29,6 +29,18 @@ const NEEDS: Record<string, string> = { findings: 'id', frameworkInfo: 'framewor
 /** The finding fields a `findings` selection asks for, worked out once per document, not per requirement. */
 const findingFieldsOf = perSelection((info) => findingProjection(selectedFields(info)));
 
+/**
+ * A page's columns (only what the selection needs: JSONB detail only when one of its fields is asked
+ * for) and its findings' fields when `findings` is selected, worked out once per document, not per request.
+ */
+const pageProjectionOf = perSelection((info) => {
+  const selected = selectedFields(info, ['data']);
+  return {
+    fields: requirementProjection([...selected].map((f) => NEEDS[f] ?? f)),
+    findings: selected.has('findings') ? findingProjection(selectedFields(info, ['data', 'findings'])) : undefined,
+  };
+});
+
 /** Requirements: the list and one, their findings and framework, and every change to them. */
 @Resolver(() => Requirement)
 export class RequirementResolver {
@@ -40,18 +52,11 @@ export class RequirementResolver {
     @Ctx() { services, domain }: GqlContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    // Only the columns the selection needs: JSONB detail only when one of its fields is asked for.
-    const selected = selectedFields(info, ['data']);
-    const wanted = [...selected].map((f) => NEEDS[f] ?? f);
+    const projection = pageProjectionOf(info);
     // Findings the caller may read come in the page's statement and prime the loader the `findings`
     // field reads (one statement a page instead of two); without read:audits that field answers its error.
-    const findings =
-      selected.has('findings') && can(domain.principal, 'read:audits') ? findingProjection(selectedFields(info, ['data', 'findings'])) : undefined;
-    const page = await services.requirements.list(
-      domain,
-      { ...plain(filter), limit, offset },
-      { detail: true, fields: requirementProjection(wanted), findings },
-    );
+    const findings = projection.findings && can(domain.principal, 'read:audits') ? projection.findings : undefined;
+    const page = await services.requirements.list(domain, { ...plain(filter), limit, offset }, { detail: true, fields: projection.fields, findings });
     if (findings && page.findings) {
       const loader = domain.loaders.findingsByRequirement(findings);
       const { pageFindings } = domain.loaders;
