@@ -107,6 +107,7 @@ export function operationCost(
  */
 const costs = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, { limitVariables: string[]; byKey: Map<string, number> }>>();
 const COSTS_PER_DOCUMENT = 256;
+const COST_KEY_MAX = 256;
 
 /** The names of the variables used anywhere inside a `limit` argument's value. */
 function variablesOfLimits(document: DocumentNode): string[] {
@@ -128,6 +129,8 @@ function knownCost(schema: GraphQLSchema, document: DocumentNode, operationName:
   let known = bySchema.get(document);
   if (!known) bySchema.set(document, (known = { limitVariables: variablesOfLimits(document), byKey: new Map() }));
   const key = `${operationName ?? ''}\u0000${JSON.stringify(known.limitVariables.map((name) => variables[name] ?? null))}`;
+  // Whatever a client sends for those variables, only short keys are kept (a page size is a few digits).
+  if (key.length > COST_KEY_MAX) return operationCost(schema, document, operationName, variables);
   let cost = known.byKey.get(key);
   if (cost === undefined) {
     cost = operationCost(schema, document, operationName, variables);
