@@ -47,13 +47,13 @@ function findPostmanCollection(from = __dirname): Buffer | null {
 
 const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 
+/** The prefixes of every path in the route table (tests/unit/rest-prefix.test.ts holds the table to it). */
+export const REST_PREFIX = /^\/(?:api|v1)\//i;
+
 /**
  * Every documented REST path from the one route table, its OpenAPI and AsyncAPI documents and docs
  * page, the web console and /metrics. Open response streams are closed by `closeStreams` at shutdown.
  */
-/** The prefixes of every path in the route table (tests/unit/rest-prefix.test.ts holds the table to it). */
-export const REST_PREFIX = /^\/(?:api|v1)\//i;
-
 export function mountRest(http: HttpApp, deps: { services: Services; log: Logger; metrics: Metrics }) {
   const { app } = http;
   const streams = new Set<(reason: string) => void>();
