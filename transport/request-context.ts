@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../domain/auth/principal';
 import { createDomainContext, type DomainContext } from '../domain/context';
+import { newRequestId } from './request-id';
 
 /** Who is asking, as a transport knows it. */
 export interface Caller {
@@ -19,7 +19,7 @@ export class RequestContexts {
   constructor(private readonly rootEm: EntityManager) {}
 
   of(caller: Caller): DomainContext {
-    return createDomainContext(this.rootEm, { requestId: caller.requestId ?? randomUUID(), principal: caller.principal ?? null, ip: caller.ip });
+    return createDomainContext(this.rootEm, { requestId: caller.requestId ?? newRequestId(), principal: caller.principal ?? null, ip: caller.ip });
   }
 
   /** An express request after the auth middleware: its id, its key (or the one given), its address. */

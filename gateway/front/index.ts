@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { honourConnectionClose } from './connection';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -12,13 +11,14 @@ import { ROUTE_TABLE } from '../../rest-adapter/route-table';
 import { rateLimitError, type OperationBudgets, type PlanRateCounter, type RateVerdict, type TtsRateCounter } from '../../transport/budgets';
 import { toClientError } from '../../transport/client-error';
 import { bearerFrom } from '../../transport/credentials';
+import { newRequestId } from '../../transport/request-id';
 import type { RequestContexts } from '../../transport/request-context';
 import type { Metrics } from '../metrics';
 import { hasBody, isJsonBody, parsedBody, readJsonBody, type ReadBody } from './body';
 import type { HeaderPolicy } from './header-policy';
 import { createRequestLog } from './request-log';
 import { createRouteMatcher, type RouteMatch } from './route-match';
-import { createSeam } from './seam';
+import { createSeam, type SeamRequest } from './seam';
 import { createTurnWrites } from './turn-writes';
 
 export { createHeaderPolicy, EXPOSED_HEADERS } from './header-policy';
@@ -26,7 +26,7 @@ export type { GraphqlSeamDeps } from './seam';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 type FrontRequest = IncomingMessage &
-  ReadBody & { id?: string; principal?: Principal | null; startedNs?: bigint; pathname?: string; route?: { path: string }; baseUrl?: string };
+  ReadBody & { id?: string; principal?: Principal | null; startedMs?: number; pathname?: string; route?: { path: string }; baseUrl?: string };
 
 export interface FrontDeps {
   services: Services;
@@ -43,7 +43,7 @@ export interface FrontDeps {
 /** The caller's `X-Request-Id` when it is a sane token, else a fresh one. */
 function requestIdOf(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
-  return typeof given === 'string' && given.length <= 100 && /^[\w.:-]+$/.test(given) ? given : randomUUID();
+  return typeof given === 'string' && given.length <= 100 && /^[\w.:-]+$/.test(given) ? given : newRequestId();
 }
 
 const NOT_LIMITED: RateVerdict = { exceeded: false, retryAfterSeconds: 0, headers: [] };
@@ -74,18 +74,15 @@ export function createFront(deps: FrontDeps) {
     contexts: deps.contexts,
     budgets: deps.budgets,
     send(r, route, head, rateHeaders, body) {
-      const pairs = ['X-Request-Id', r.requestId];
-      for (let i = 0; i < head.length; i++) pairs.push(head[i]);
-      for (let i = 0; i < rateHeaders.length; i++) pairs.push(rateHeaders[i]);
-      pairs.push('Content-Length', body.contentLength);
+      const pairs = ['X-Request-Id', r.requestId, ...head, ...rateHeaders, 'Content-Length', body.contentLength];
       turnWrites.send(r.res, pairs, body.data, () => finished(r.req, r.res, route, r.requestId, r.principal, startedOf(r.req)));
     },
   });
 
-  const startedOf = (req: FrontRequest) => req.startedNs ?? process.hrtime.bigint();
+  const startedOf = (req: FrontRequest) => req.startedMs ?? performance.now();
   // The path as the client sent it: express rewrites `req.url` under a mount point (`/graphql` → `/`).
-  const finished = (req: FrontRequest, res: ServerResponse, route: string, requestId: string, principal: Principal | null | undefined, startedNs: bigint) =>
-    requestFinished(req, req.pathname ?? '/', route, res.statusCode, requestId, principal?.keyId, startedNs);
+  const finished = (req: FrontRequest, res: ServerResponse, route: string, requestId: string, principal: Principal | null | undefined, startedMs: number) =>
+    requestFinished(req, req.pathname ?? '/', route, res.statusCode, requestId, principal?.keyId, startedMs);
 
   /** An error found at the edge, in the path's documented shape: GraphQL's `errors[]` on /graphql, else the REST envelope. */
   function refuse(req: FrontRequest, res: ServerResponse, envelope: Envelope | 'graphql', thrown: unknown) {
@@ -106,17 +103,11 @@ export function createFront(deps: FrontDeps) {
    * (read-model hits still await the read model in the seam): with MikroORM's AsyncLocalStorage on,
    * each promise costs its async hooks.
    */
-  interface Passage {
+  interface Passage extends SeamRequest {
     req: FrontRequest;
-    res: ServerResponse;
     app: Handler;
-    requestId: string;
-    pathname: string;
-    search: string;
-    rest: RouteMatch | undefined;
     envelope: Envelope | 'graphql';
     ip: string;
-    principal: Principal | null;
     verdict: RateVerdict;
   }
 
@@ -170,7 +161,20 @@ export function createFront(deps: FrontDeps) {
       );
     }
 
-    const p: Passage = { req, res, app, requestId, pathname, search, rest, envelope, ip: deps.clientIpOf(req), principal: null, verdict: NOT_LIMITED };
+    const p: Passage = {
+      req,
+      res,
+      app,
+      requestId,
+      pathname,
+      search,
+      rest,
+      envelope,
+      ip: deps.clientIpOf(req),
+      principal: null,
+      verdict: NOT_LIMITED,
+      rateHeaders: NOT_LIMITED.headers,
+    };
     const authorization = req.headers.authorization;
     const secret = authorization === undefined ? undefined : bearerFrom(authorization);
     try {
@@ -191,6 +195,7 @@ export function createFront(deps: FrontDeps) {
   /** The JSON body, read once: every REST route but the raw uploads, and GraphQL's POST. */
   function charged(p: Passage, verdict: RateVerdict) {
     p.verdict = verdict;
+    p.rateHeaders = verdict.headers;
     const { req, res, rest } = p;
     if (verdict.exceeded) return fail(p, rateLimitError(verdict.retryAfterSeconds));
     if (hasBody(req)) {
@@ -206,18 +211,8 @@ export function createFront(deps: FrontDeps) {
 
   /** The seam answers a hit; anything else goes on to the frameworks. */
   function offer(p: Passage) {
-    const { req, res } = p;
-    const answered = seam.answer({
-      req,
-      res,
-      requestId: p.requestId,
-      principal: p.principal,
-      ip: p.ip,
-      pathname: p.pathname,
-      search: p.search,
-      rest: p.rest,
-      rateHeaders: p.verdict.headers,
-    });
+    // The passage is the seam's request: it carries everything the seam reads.
+    const answered = seam.answer(p);
     if (answered instanceof Promise)
       answered
         .then(
@@ -257,7 +252,7 @@ export function createFront(deps: FrontDeps) {
   return {
     listener(app: Handler): Handler {
       return (req: FrontRequest, res) => {
-        req.startedNs = process.hrtime.bigint();
+        req.startedMs = performance.now();
         req.id = requestIdOf(req);
         honourConnectionClose(req, res);
         const url = req.url ?? '/';

@@ -28,10 +28,11 @@ export function createRequestLog(metrics: Metrics, log: Logger) {
     status: number,
     requestId: string,
     keyId: string | undefined,
-    startedNs: bigint,
+    /** When the request came, by `performance.now()`. */
+    startedMs: number,
   ): void {
     const method = req.method ?? 'GET';
-    const seconds = Number(process.hrtime.bigint() - startedNs) / 1e9;
+    const seconds = (performance.now() - startedMs) / 1000;
     metrics.countRequest(route, method, status);
     let byMethod = durations.get(route);
     if (!byMethod) durations.set(route, (byMethod = new Map()));

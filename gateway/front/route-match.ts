@@ -56,19 +56,26 @@ export function createRouteMatcher(routes: readonly RouteSpec[]) {
 
   // What each recent method and path looked up to: clients ask for the same paths over and over (a
   // hot audio file, a list page), and the answer of a path never changes. Bounded in entries and path
-  // length; shared answers are frozen.
-  const recent = new Map<string, RouteLookup>();
+  // length; shared answers are frozen. Kept per method (node's parser knows a fixed set of them), so
+  // the path alone is the key: no key is joined per request.
+  const recent = new Map<string, Map<string, RouteLookup>>();
+  let recentEntries = 0;
   const RECENT_MAX = 2000;
   const RECENT_PATH_MAX = 256;
 
   return function lookup(method: string, pathname: string): RouteLookup {
     if (pathname.length > RECENT_PATH_MAX) return match(method, pathname);
-    const key = method + ' ' + pathname;
-    let found = recent.get(key);
-    if (found === undefined && !recent.has(key)) {
+    let byPath = recent.get(method);
+    if (byPath === undefined) recent.set(method, (byPath = new Map()));
+    let found = byPath.get(pathname);
+    if (found === undefined && !byPath.has(pathname)) {
       found = match(method, pathname);
-      if (recent.size >= RECENT_MAX) recent.clear();
-      recent.set(key, found);
+      if (recentEntries >= RECENT_MAX) {
+        for (const paths of recent.values()) paths.clear();
+        recentEntries = 0;
+      }
+      byPath.set(pathname, found);
+      recentEntries++;
     }
     return found;
   };
