@@ -2,6 +2,7 @@ import client from 'prom-client';
 import { PROVIDER_IDS } from '../domain/tts/catalogue';
 import type { CircuitState } from '../domain/tts/providers/resilience';
 import type { TtsObserver } from '../domain/tts/observer';
+import { RequestDurations } from './request-durations';
 
 /**
  * The `route` label of a GraphQL request over HTTP: `/graphql:<operation>` for the operations of the
@@ -53,13 +54,7 @@ export function createMetrics() {
     if (count) count.n++;
     else byStatus.set(status, { labels: { route, method, status: String(status) }, n: 1 });
   };
-  const httpDuration = new client.Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP request duration by route and method',
-    labelNames: ['route', 'method'] as const,
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
+  const httpDuration = new RequestDurations().register(registry);
   const liveSubscribers = new client.Gauge({
     name: 'live_subscribers',
     help: 'Open live connections by transport',

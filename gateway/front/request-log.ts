@@ -15,9 +15,6 @@ const QUIET = /^\/(?:api\/v1\/health|health|metrics$|assets\/|api\/docs\/assets\
  * neither the log's nor the metrics' vocabulary grows with what clients send.
  */
 export function createRequestLog(metrics: Metrics, log: Logger) {
-  // Prometheus resolves a label set by hashing it on every call; the duration children are resolved
-  // once per route and method instead (a bounded set: routes are templates).
-  const durations = new Map<string, Map<string, ReturnType<Metrics['httpDuration']['labels']>>>();
   const logsInfo = () => log.isLevelEnabled('info');
   const logsDebug = () => log.isLevelEnabled('debug');
 
@@ -34,11 +31,7 @@ export function createRequestLog(metrics: Metrics, log: Logger) {
     const method = req.method ?? 'GET';
     const seconds = (performance.now() - startedMs) / 1000;
     metrics.countRequest(route, method, status);
-    let byMethod = durations.get(route);
-    if (!byMethod) durations.set(route, (byMethod = new Map()));
-    let duration = byMethod.get(method);
-    if (!duration) byMethod.set(method, (duration = metrics.httpDuration.labels(route, method)));
-    duration.observe(seconds);
+    metrics.httpDuration.observe(route, method, seconds);
     if (!logsDebug()) {
       if (!logsInfo() || QUIET.test(path)) return;
       log.info({ requestId, method, route, status, ms: Math.round(seconds * 10_000) / 10, keyId }, 'request');
