@@ -17,7 +17,7 @@ import type { Metrics } from '../metrics';
 import { hasBody, isJsonBody, parsedBody, readJsonBody, type ReadBody } from './body';
 import type { HeaderPolicy } from './header-policy';
 import { createRequestLog } from './request-log';
-import { createRouteMatcher, type RouteMatch } from './route-match';
+import { createRouteMatcher } from './route-match';
 import { createSeam, type SeamRequest } from './seam';
 import { createTurnWrites } from './turn-writes';
 
