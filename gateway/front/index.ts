@@ -108,7 +108,6 @@ export function createFront(deps: FrontDeps) {
     app: Handler;
     envelope: Envelope | 'graphql';
     ip: string;
-    verdict: RateVerdict;
   }
 
   /** An error at the edge: the headers every answer carries, then the path's error envelope. */
@@ -117,7 +116,7 @@ export function createFront(deps: FrontDeps) {
     if (!res.headersSent) {
       headers.apply(req, res);
       res.setHeader('X-Request-Id', p.requestId);
-      for (let i = 0; i < p.verdict.headers.length; i += 2) res.setHeader(p.verdict.headers[i], p.verdict.headers[i + 1]);
+      for (let i = 0; i < p.rateHeaders.length; i += 2) res.setHeader(p.rateHeaders[i], p.rateHeaders[i + 1]);
     }
     refuse(req, res, p.envelope, err);
   }
@@ -172,7 +171,6 @@ export function createFront(deps: FrontDeps) {
       envelope,
       ip: deps.clientIpOf(req),
       principal: null,
-      verdict: NOT_LIMITED,
       rateHeaders: NOT_LIMITED.headers,
     };
     const authorization = req.headers.authorization;
@@ -194,7 +192,6 @@ export function createFront(deps: FrontDeps) {
 
   /** The JSON body, read once: every REST route but the raw uploads, and GraphQL's POST. */
   function charged(p: Passage, verdict: RateVerdict) {
-    p.verdict = verdict;
     p.rateHeaders = verdict.headers;
     const { req, res, rest } = p;
     if (verdict.exceeded) return fail(p, rateLimitError(verdict.retryAfterSeconds));
@@ -225,7 +222,7 @@ export function createFront(deps: FrontDeps) {
 
   /** Express (and tRPC, Apollo behind it) answers, with everything above already on the request. */
   function handOn(p: Passage) {
-    const { req, res, verdict, requestId } = p;
+    const { req, res, rateHeaders, requestId } = p;
     if (res.headersSent) return;
     try {
       // A body kept as text is parsed now; one that is not JSON is refused here, in the path's envelope.
@@ -237,7 +234,7 @@ export function createFront(deps: FrontDeps) {
     if (p.pathname === '/graphql' && !('body' in req)) req.body = undefined;
     if (req.headers.origin === undefined && req.method !== 'OPTIONS') headers.apply(req, res);
     res.setHeader('X-Request-Id', requestId);
-    for (let i = 0; i < verdict.headers.length; i += 2) res.setHeader(verdict.headers[i], verdict.headers[i + 1]);
+    for (let i = 0; i < rateHeaders.length; i += 2) res.setHeader(rateHeaders[i], rateHeaders[i + 1]);
     // The label: the REST route's; GraphQL and tRPC name their operation in `res.locals.route`; any
     // other express route (docs, console, metrics) by its path.
     const label = p.rest ? labels.get(p.rest.route) : undefined;
