@@ -4,6 +4,7 @@ import { embeddedDataDir } from './embedded';
 import { EmbeddedSupervisor } from './embedded-supervisor';
 import { serverRunsAutovacuum, startUpkeep, type DatabaseUpkeep } from './upkeep';
 import { ENTITIES } from './entities';
+import { GatewayEntityManager } from './orm-seam';
 import { MIGRATIONS } from '../../migrations';
 import { answerSqlCountOverIpc, countingLoggerFactory, sqlCountingEnabled } from './query-counter';
 import { nameStatementsOn } from './prepared-reads';
@@ -53,6 +54,8 @@ export function ormOptions(target: DatabaseTarget, poolSize = 10, onDriverMessag
     // A socket is named by its directory in `host` (libpq's convention, which `pg` follows).
     ...(typeof target === 'string' ? { clientUrl: target } : { host: target.socketDir, port: 5432, user: 'postgres', dbName: 'postgres' }),
     entities: ENTITIES,
+    // Flushes and transactions without MikroORM's AsyncLocalStorage (orm-seam.ts).
+    entityManager: GatewayEntityManager,
     extensions: [Migrator],
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     pool: {
