@@ -73,7 +73,7 @@ export function parsedBody(req: IncomingMessage & ReadBody): unknown {
  * `parsedBody` when first needed; anything else (chunked, compressed, another charset, large) goes
  * through express's own JSON parser into `req.body`. Errors are the catalogue's: VALIDATION_ERROR
  * (not JSON), PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE. A callback, not a promise: the hit path
- * makes no promise (each costs its async hooks once MikroORM's AsyncLocalStorage is on).
+ * makes no promise (index.ts, "One request's passage").
  */
 export function readJsonBody(req: IncomingMessage & ReadBody, res: ServerResponse, strict: boolean, done: (err?: unknown) => void): void {
   const h = req.headers;

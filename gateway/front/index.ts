@@ -100,8 +100,8 @@ export function createFront(deps: FrontDeps) {
    * One request's passage through the edge. Each step runs at once when what it needs is at hand (a
    * known key, an in-memory counter, a small body) and after a promise only when it is not, so the
    * edge makes no promise of its own, and a hot audio or cache-hit generation answer none at all
-   * (read-model hits still await the read model in the seam): with MikroORM's AsyncLocalStorage on,
-   * each promise costs its async hooks.
+   * (read-model hits still await the read model in the seam): a promise per step is an allocation and
+   * a microtask per step, on every request.
    */
   interface Passage extends SeamRequest {
     req: FrontRequest;
