@@ -62,12 +62,13 @@ const PASSED_OPTIONS = new Set(['isolationLevel', 'readOnly']);
 export class GatewayEntityManager extends SqlEntityManager<PostgreSqlDriver> {
   /**
    * The unit of work's changes written (in a transaction of their own unless this one is in one), as
-   * UnitOfWork.commit writes them. A flush asked for while one runs (commit() would queue it) is
-   * refused: nothing in the gateway flushes from a flush.
+   * UnitOfWork.commit writes them. A flush asked for while another runs on this EntityManager waits
+   * its turn, as commit() queues it. (commit() refuses one asked from inside a flush hook, which it
+   * tells by the store; the gateway has no hook that flushes.)
    */
   override async flush(): Promise<void> {
     const uow = internalsOf(this.getContext());
-    if (uow.working) throw new Error('flush(): this EntityManager is already flushing (domain/database/orm-seam.ts)');
+    if (uow.working) return new Promise<void>((resolve, reject) => void uow.flushQueue.push(() => uow.doCommit().then(resolve, reject)));
     uow.working = true;
     try {
       await uow.doCommit();

@@ -132,6 +132,16 @@ test('a transaction that throws keeps nothing it wrote, a savepoint that throws 
   expect(await frameworksStored('seam-partial')).toHaveLength(1);
 });
 
+test('flushes asked for at once on one EntityManager each write their own changes, in turn', async () => {
+  const e = em();
+  snapshot(e, 'seam-queued');
+  const first = e.flush();
+  snapshot(e, 'seam-queued');
+  const second = e.flush();
+  await Promise.all([first, second]);
+  expect(await frameworksStored('seam-queued')).toHaveLength(2);
+});
+
 test('the commit of a top-level transaction is announced once, as MikroORM announces it', async () => {
   const e = em();
   let commits = 0;
