@@ -1,5 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { resolvedPackageVersion } from './package-version';
 
 /**
  * The one place the gateway reaches under knex's public API. knex has no public hook around the
@@ -25,16 +24,7 @@ export interface KnexQuery {
 export type RunQuery = (this: unknown, connection: any, obj: KnexQuery) => Promise<KnexQuery>; // eslint-disable-line @typescript-eslint/no-explicit-any -- knex's connection type is its driver's (pg.Client), untyped at this layer
 
 /** The installed knex version. */
-export function knexVersion(): string {
-  const main = require.resolve('knex');
-  for (let dir = path.dirname(main); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const file = path.join(dir, 'package.json');
-    if (!fs.existsSync(file)) continue;
-    const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; version: string };
-    if (pkg.name === 'knex') return pkg.version;
-  }
-  throw new Error('knex package.json not found');
-}
+export const knexVersion = (): string => resolvedPackageVersion('knex');
 
 /**
  * Wraps `_query` of a knex client prototype once per `marker`: `wrap` receives the statement runner

@@ -1,5 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { resolvedPackageVersion } from './package-version';
 import { TransactionEventBroadcaster, type EntityName, type FilterQuery, type FindOptions, type Loaded, type TransactionOptions } from '@mikro-orm/core';
 import { SqlEntityManager, type PostgreSqlDriver } from '@mikro-orm/postgresql';
 
@@ -29,16 +28,7 @@ import { SqlEntityManager, type PostgreSqlDriver } from '@mikro-orm/postgresql';
 export const MIKRO_ORM_VERSIONS_CHECKED = ['6.6.16'];
 
 /** The installed @mikro-orm/core version. */
-export function mikroOrmVersion(): string {
-  const main = require.resolve('@mikro-orm/core');
-  for (let dir = path.dirname(main); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const file = path.join(dir, 'package.json');
-    if (!fs.existsSync(file)) continue;
-    const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; version: string };
-    if (pkg.name === '@mikro-orm/core') return pkg.version;
-  }
-  throw new Error('@mikro-orm/core package.json not found');
-}
+export const mikroOrmVersion = (): string => resolvedPackageVersion('@mikro-orm/core');
 
 /** What UnitOfWork.commit uses of its own (private in MikroORM's types). */
 interface UnitOfWorkInternals {

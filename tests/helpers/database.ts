@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { startEmbeddedPostgres } from '../../domain/database/embedded';
+import { openDatabase, type Database } from '../../domain/database/orm';
 
 export interface TestDatabase {
   url: string;
@@ -48,6 +49,25 @@ export async function createStandaloneDatabase(prefix: string): Promise<TestData
     async drop() {
       await embedded.stop();
       fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The gateway's own database layer (`openDatabase`, migrations applied) on a database of its own: the
+ * suite's PostgreSQL when it has one, else the embedded default under a fresh directory. `close()`
+ * closes it and removes what it made.
+ */
+export async function openTestDatabase(prefix: string): Promise<{ db: Database; close(): Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+  const server = testPostgresUrl() ? await createStandaloneDatabase(`gw_${prefix.replace(/\W/g, '_')}`) : undefined;
+  const db = await openDatabase({ dataDir, databaseUrl: server?.url });
+  return {
+    db,
+    async close() {
+      await db.close();
+      await server?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

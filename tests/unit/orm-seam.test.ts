@@ -1,33 +1,23 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { TransactionContext } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { openDatabase, type Database } from '../../domain/database/orm';
+import type { Database } from '../../domain/database/orm';
 import { GatewayEntityManager } from '../../domain/database/orm-seam';
 import { MetricSnapshot } from '../../domain/compliance/dashboard/snapshot.entity';
-import { createStandaloneDatabase, testPostgresUrl, type TestDatabase } from '../helpers/database';
+import { openTestDatabase } from '../helpers/database';
 
 /**
  * The EntityManager flushes, opens transactions and counts pages without MikroORM's
  * AsyncLocalStorage (domain/database/orm-seam.ts), and does each as MikroORM does: on the embedded
  * database and on a server (the suite's PostgreSQL when it has one).
  */
-let dataDir: string;
-let server: TestDatabase | undefined;
 let db: Database;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'orm-seam-test-'));
-  server = testPostgresUrl() ? await createStandaloneDatabase('gw_orm_seam') : undefined;
-  db = await openDatabase({ dataDir, databaseUrl: server?.url });
+  ({ db, close } = await openTestDatabase('orm-seam'));
 }, 120_000);
-afterAll(async () => {
-  await db?.close();
-  await server?.drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => close?.());
 
 const em = () => db.orm.em.fork() as EntityManager;
 let serial = 0;

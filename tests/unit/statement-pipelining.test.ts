@@ -1,32 +1,22 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Client } from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { openDatabase, type Database } from '../../domain/database/orm';
+import type { Database } from '../../domain/database/orm';
 import { SENT_WITH_NEXT } from '../../domain/database/statement-pipelining';
-import { createStandaloneDatabase, testPostgresUrl, type TestDatabase } from '../helpers/database';
+import { openTestDatabase } from '../helpers/database';
 
 /**
  * A transaction's `BEGIN` travels with its first statement and a statement marked `SENT_WITH_NEXT`
  * with the one after it (statement-pipelining.ts): fewer messages, the same outcome. Checked on the
  * embedded database and on a server (the suite's PostgreSQL when it has one).
  */
-let dataDir: string;
-let server: TestDatabase | undefined;
 let db: Database;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pipelining-test-'));
-  server = testPostgresUrl() ? await createStandaloneDatabase('gw_pipelining') : undefined;
-  db = await openDatabase({ dataDir, databaseUrl: server?.url });
+  ({ db, close } = await openTestDatabase('pipelining'));
   await sql('create table pipelining_t (id int primary key, note text)');
 }, 120_000);
-afterAll(async () => {
-  await db?.close();
-  await server?.drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => close?.());
 
 const em = () => db.orm.em.fork() as EntityManager;
 const sql = <T = any>(text: string, params: unknown[] = []) => db.orm.em.getConnection().execute<T[]>(text, params);
