@@ -1,5 +1,13 @@
 import { resolvedPackageVersion } from './package-version';
-import { TransactionEventBroadcaster, type EntityName, type FilterQuery, type FindOptions, type Loaded, type TransactionOptions } from '@mikro-orm/core';
+import {
+  TransactionEventBroadcaster,
+  type CountOptions,
+  type EntityName,
+  type FilterQuery,
+  type FindOptions,
+  type Loaded,
+  type TransactionOptions,
+} from '@mikro-orm/core';
 import { SqlEntityManager, type PostgreSqlDriver } from '@mikro-orm/postgresql';
 
 /**
@@ -104,6 +112,6 @@ export class GatewayEntityManager extends SqlEntityManager<PostgreSqlDriver> {
     await em.tryFlush(entityName, options);
     // Flushed once above: neither query flushes again (as in MikroORM's).
     const once = { ...options, flushMode: 'commit' as const };
-    return Promise.all([em.find(entityName, where, once), em.count(entityName, where, once as never)]);
+    return Promise.all([em.find(entityName, where, once), em.count(entityName, where, once as CountOptions<Entity, Hint>)]);
   }
 }
