@@ -3,9 +3,8 @@
  * checked against the versions listed there. An upgrade of knex, MikroORM, type-graphql, pdfkit or tRPC fails here until
  * someone has read the seam against the new version and added it to the list.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { KNEX_VERSIONS_CHECKED, knexVersion } from '../../domain/database/knex-seam';
+import { resolvedPackageVersion } from '../../domain/database/package-version';
 import { MIKRO_ORM_VERSIONS_CHECKED, mikroOrmVersion } from '../../domain/database/orm-seam';
 import { TYPE_GRAPHQL_VERSIONS_CHECKED } from '../../gateway/graphql/type-graphql-seam';
 import { face } from '../../domain/compliance/reports/render/fonts';
@@ -13,8 +12,8 @@ import { PDFKIT_VERSIONS_CHECKED } from '../../domain/compliance/reports/render/
 import { TRPC_VERSIONS_CHECKED } from '../../gateway/start/trpc-plain-query';
 import { appRouter } from '../../trpc/router';
 
-const installedVersion = (pkg: string) =>
-  JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'node_modules', pkg, 'package.json'), 'utf8')).version as string;
+/** The version the gateway resolves, read as the seams read their own. */
+const installedVersion = resolvedPackageVersion;
 
 test('knex: the installed version is one domain/database/knex-seam.ts was checked against, and its statement method is where the seam expects it', () => {
   expect(KNEX_VERSIONS_CHECKED).toContain(knexVersion());

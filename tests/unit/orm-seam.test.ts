@@ -122,7 +122,7 @@ test('a transaction that throws keeps nothing it wrote, a savepoint that throws 
   expect(await frameworksStored('seam-partial')).toHaveLength(1);
 });
 
-test('flushes asked for at once on one EntityManager each write their own changes, in turn', async () => {
+test('a flush asked for while another runs on the same EntityManager waits for it: neither is refused, nothing is lost', async () => {
   const e = em();
   snapshot(e, 'seam-queued');
   const first = e.flush();
