@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import { DomainError } from '../../domain/errors';
 import { invalidJsonBody } from '../../transport/client-error';
@@ -7,23 +7,29 @@ import { invalidJsonBody } from '../../transport/client-error';
 export const MAX_JSON_BODY = '1mb';
 /** A small, plain JSON body is read here directly; anything else through express's JSON parser. */
 const SMALL_BODY_BYTES = 64 * 1024;
+// `application/json` itself, what nearly every client sends, is known without a regular expression.
+const PLAIN_JSON = 'application/json';
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;\s*charset=utf-8\s*)?$/i;
-const isJsonType = (type: string | undefined) => !!type && /^application\/(?:[\w.+-]+\+)?json\b/i.test(type);
+const isJsonType = (type: string | undefined) => type === PLAIN_JSON || (!!type && /^application\/(?:[\w.+-]+\+)?json\b/i.test(type));
 
-/** A request whose JSON body the front has read: `bodyBytes` the bytes of a small body, `body` its value (read it with `parsedBody`). */
+/**
+ * Where the front keeps a JSON body it has read: `bodyBytes` the bytes of a small body, `body` its
+ * value (read it with `parsedBody`). The front keeps it on its own record of the request, not on
+ * node's request object (index.ts, "One request's passage"), and hands express `req.body`.
+ */
 export interface ReadBody {
   body?: unknown;
   bodyBytes?: Buffer;
 }
 
 /** Whether the request carries a body at all (a length above 0, or chunked). */
-export function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+export function hasBody(headers: IncomingHttpHeaders): boolean {
+  const length = headers['content-length'];
+  return (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
 }
 
-export function isJsonBody(req: IncomingMessage): boolean {
-  return isJsonType(req.headers['content-type']);
+export function isJsonBody(headers: IncomingHttpHeaders): boolean {
+  return isJsonType(headers['content-type']);
 }
 
 /**
@@ -56,63 +62,71 @@ type Unparsed = { [UNPARSED_STRICT]?: boolean };
  * when it is not JSON. A small body is kept as bytes until something needs the value: an answer the
  * seam finds by the bytes alone (a repeated generation) never decodes or parses it.
  */
-export function parsedBody(req: IncomingMessage & ReadBody): unknown {
-  const pending = req as IncomingMessage & ReadBody & Unparsed;
+export function parsedBody(read: ReadBody): unknown {
+  const pending = read as ReadBody & Unparsed;
   const strict = pending[UNPARSED_STRICT];
   if (strict !== undefined) {
-    req.body = parse(req.bodyBytes!.toString('utf8'), strict);
+    read.body = parse(read.bodyBytes!.toString('utf8'), strict);
     pending[UNPARSED_STRICT] = undefined;
   }
-  return req.body;
+  return read.body;
 }
 
+/** Whether a body was read into `read` (parsed or not). */
+export const bodyWasRead = (read: ReadBody): boolean => read.bodyBytes !== undefined || 'body' in read;
+
 /**
- * Reads a JSON request body once, for whichever framework answers, then calls `done` (with the error
- * when it failed): a small body with a known length and no content encoding is read straight from the
- * socket into `req.bodyBytes` (the common case, and the one hot paths take), its value parsed by
- * `parsedBody` when first needed; anything else (chunked, compressed, another charset, large) goes
- * through express's own JSON parser into `req.body`. Errors are the catalogue's: VALIDATION_ERROR
- * (not JSON), PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE. A callback, not a promise: the hit path
- * makes no promise (index.ts, "One request's passage").
+ * Reads a JSON request body once, for whichever framework answers, into `into`, then calls `done`
+ * (with the error when it failed): a small body with a known length and no content encoding is read
+ * straight from the socket into `into.bodyBytes` (the common case, and the one hot paths take), its
+ * value parsed by `parsedBody` when first needed; anything else (chunked, compressed, another
+ * charset, large) goes through express's own JSON parser into `into.body`. Errors are the
+ * catalogue's: VALIDATION_ERROR (not JSON), PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE. A callback,
+ * not a promise: the hit path makes no promise (index.ts, "One request's passage").
  */
-export function readJsonBody(req: IncomingMessage & ReadBody, res: ServerResponse, strict: boolean, done: (err?: unknown) => void): void {
-  const h = req.headers;
-  const length = Number(h['content-length']);
+export function readJsonBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  headers: IncomingHttpHeaders,
+  strict: boolean,
+  into: ReadBody,
+  done: (err?: unknown) => void,
+): void {
+  const length = Number(headers['content-length']);
   if (
     length > 0 &&
     length <= SMALL_BODY_BYTES &&
-    h['content-encoding'] === undefined &&
-    h['transfer-encoding'] === undefined &&
-    JSON_MEDIA_TYPE.test(h['content-type'] ?? '')
+    headers['content-encoding'] === undefined &&
+    headers['transfer-encoding'] === undefined &&
+    (headers['content-type'] === PLAIN_JSON || JSON_MEDIA_TYPE.test(headers['content-type'] ?? ''))
   ) {
-    // Exactly Content-Length bytes, then 'end'. A client that leaves before its body ends gets neither
-    // and is not answered: IncomingMessage emits no 'error' without a listener, so none is kept (nor a
-    // `once` wrapper: 'end' comes once), which is less to set up on every request.
+    // Node's parser hands on exactly Content-Length bytes, so the body is whole when that many have
+    // come: one 'data' listener, no 'end' listener (a stream listener costs about as much as the rest
+    // of reading the body). A client that leaves before its body ends is not answered: IncomingMessage
+    // emits no 'error' without a listener, so none is kept.
     let first: Buffer | undefined;
     let more: Buffer[] | undefined;
+    let received = 0;
     req.on('data', (chunk: Buffer) => {
       if (first === undefined) first = chunk;
       else (more ??= [first]).push(chunk);
-    });
-    req.on('end', () => {
-      req.bodyBytes = more !== undefined ? Buffer.concat(more) : (first ?? Buffer.alloc(0));
-      (req as Unparsed)[UNPARSED_STRICT] = strict;
+      received += chunk.length;
+      if (received < length) return;
+      into.bodyBytes = more !== undefined ? Buffer.concat(more) : first;
+      (into as Unparsed)[UNPARSED_STRICT] = strict;
       done();
     });
     return;
   }
+  const parsed = req as IncomingMessage & { body?: unknown };
   (strict ? strictParser : looseParser)(req as never, res as never, (err?: { type?: string; message?: string }) => {
-    if (!err) return done();
+    if (!err) {
+      into.body = parsed.body;
+      return done();
+    }
     if (err.type === 'entity.too.large')
       return done(new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_JSON_BODY}`, { details: { limit: MAX_JSON_BODY } }));
     if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') return done(new DomainError('UNSUPPORTED_MEDIA_TYPE', String(err.message)));
     done(invalidJsonBody());
   });
-}
-
-declare module 'node:http' {
-  interface IncomingMessage {
-    /** The bytes of a small JSON body, parsed on first use (gateway/front/body.ts). */
-    bodyBytes?: Buffer;
-  }
 }

@@ -1,5 +1,7 @@
 import { honourConnectionClose } from './connection';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+// Imported, not the global: the global `performance` is a lazy getter node checks on every read.
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { Principal } from '../../domain/auth/principal';
 import { DomainError } from '../../domain/errors';
@@ -14,7 +16,7 @@ import { bearerFrom } from '../../transport/credentials';
 import { newRequestId } from '../../transport/request-id';
 import type { RequestContexts } from '../../transport/request-context';
 import type { Metrics } from '../metrics';
-import { hasBody, isJsonBody, parsedBody, readJsonBody, type ReadBody } from './body';
+import { bodyWasRead, hasBody, isJsonBody, parsedBody, readJsonBody } from './body';
 import type { HeaderPolicy } from './header-policy';
 import { createRequestLog } from './request-log';
 import { createRouteMatcher } from './route-match';
@@ -25,8 +27,8 @@ export { createHeaderPolicy, EXPOSED_HEADERS } from './header-policy';
 export type { GraphqlSeamDeps } from './seam';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-type FrontRequest = IncomingMessage &
-  ReadBody & { id?: string; principal?: Principal | null; startedMs?: number; pathname?: string; route?: { path: string }; baseUrl?: string };
+/** What express and the frameworks behind it find on a request the front hands on (and express's own route fields). */
+type FrontRequest = IncomingMessage & { id?: string; principal?: Principal | null; body?: unknown; route?: { path: string }; baseUrl?: string };
 
 export interface FrontDeps {
   services: Services;
@@ -35,14 +37,14 @@ export interface FrontDeps {
   ttsCounter: TtsRateCounter;
   planCounter: PlanRateCounter;
   budgets: OperationBudgets;
-  clientIpOf(req: IncomingMessage): string;
+  clientIpOf(req: IncomingMessage, headers?: IncomingHttpHeaders): string;
   log: Logger;
   metrics: Metrics;
 }
 
 /** The caller's `X-Request-Id` when it is a sane token, else a fresh one. */
-function requestIdOf(req: IncomingMessage): string {
-  const given = req.headers['x-request-id'];
+function requestIdOf(headers: IncomingHttpHeaders): string {
+  const given = headers['x-request-id'];
   return typeof given === 'string' && given.length <= 100 && /^[\w.:-]+$/.test(given) ? given : newRequestId();
 }
 
@@ -61,7 +63,7 @@ const NOT_LIMITED: RateVerdict = { exceeded: false, retryAfterSeconds: 0, header
  * path documents.
  */
 export function createFront(deps: FrontDeps) {
-  const { services, headers, log } = deps;
+  const { services, headers: policy, log } = deps;
   const lookup = createRouteMatcher(ROUTE_TABLE);
   /** The metrics and log label of each REST route: its express path (`/v1/requirements/:id`). */
   const labels = new Map<RouteSpec, string>(ROUTE_TABLE.map((r) => [r, expressPath(r.path)]));
@@ -69,24 +71,37 @@ export function createFront(deps: FrontDeps) {
   const turnWrites = createTurnWrites();
   const seam = createSeam({
     labelOf: (route) => labels.get(route)!,
-    policy: headers.plainPairs,
+    policy: policy.plainPairs,
     services,
     contexts: deps.contexts,
     budgets: deps.budgets,
     send(r, route, head, rateHeaders, body) {
-      const pairs = ['X-Request-Id', r.requestId, ...head, ...rateHeaders, 'Content-Length', body.contentLength];
-      turnWrites.send(r.res, pairs, body.data, () => finished(r.req, r.res, route, r.requestId, r.principal, startedOf(r.req)));
+      // Filled in place at its final length: spreading grew the array twice on every answer.
+      const pairs = new Array<string>(head.length + rateHeaders.length + 4);
+      pairs[0] = 'X-Request-Id';
+      pairs[1] = r.requestId;
+      let i = 2;
+      for (let j = 0; j < head.length; j++) pairs[i++] = head[j];
+      for (let j = 0; j < rateHeaders.length; j++) pairs[i++] = rateHeaders[j];
+      pairs[i++] = 'Content-Length';
+      pairs[i] = body.contentLength;
+      turnWrites.send(r.res, pairs, body.data, () => finished(r.req, r.res, r.pathname, route, r.requestId, r.principal, r.startedMs));
     },
   });
 
-  const startedOf = (req: FrontRequest) => req.startedMs ?? performance.now();
-  // The path as the client sent it: express rewrites `req.url` under a mount point (`/graphql` → `/`).
-  const finished = (req: FrontRequest, res: ServerResponse, route: string, requestId: string, principal: Principal | null | undefined, startedMs: number) =>
-    requestFinished(req, req.pathname ?? '/', route, res.statusCode, requestId, principal?.keyId, startedMs);
+  // The path as the client sent it (express rewrites `req.url` under a mount point: `/graphql` → `/`).
+  const finished = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    pathname: string,
+    route: string,
+    requestId: string,
+    principal: Principal | null | undefined,
+    startedMs: number,
+  ) => requestFinished(req, pathname, route, res.statusCode, requestId, principal?.keyId, startedMs);
 
   /** An error found at the edge, in the path's documented shape: GraphQL's `errors[]` on /graphql, else the REST envelope. */
-  function refuse(req: FrontRequest, res: ServerResponse, envelope: Envelope | 'graphql', thrown: unknown) {
-    const requestId = req.id!;
+  function refuse(res: ServerResponse, requestId: string, envelope: Envelope | 'graphql', thrown: unknown) {
     if (envelope !== 'graphql') return sendError(res, requestId, envelope, thrown, log);
     const err = toClientError(thrown);
     if (err.serverSide) log.error({ err: thrown, requestId }, 'graphql request failed');
@@ -102,6 +117,14 @@ export function createFront(deps: FrontDeps) {
    * edge makes no promise of its own, and a hot audio or cache-hit generation answer none at all
    * (read-model hits still await the read model in the seam): a promise per step is an allocation and
    * a microtask per step, on every request.
+   *
+   * What the edge learns (the request id, the principal, the body, when it came) stays on the
+   * passage, and reaches node's request object only when express is handed it (`handOn`). Node's own
+   * code reads every request it parses at the same few places (`req.headers`, the stream's state):
+   * request objects of one shape keep those places fast, and a request given fields one by one takes
+   * a new shape at each, which made them the slowest kind of property read V8 has, on every request
+   * (counted under callgrind: 48 such reads per cache-hit generation against bare node:http's 19).
+   * For the same reason `req.headers`, a getter, is read once.
    */
   interface Passage extends SeamRequest {
     req: FrontRequest;
@@ -114,11 +137,11 @@ export function createFront(deps: FrontDeps) {
   function fail(p: Passage, err: unknown) {
     const { req, res } = p;
     if (!res.headersSent) {
-      headers.apply(req, res);
+      policy.apply(req, res);
       res.setHeader('X-Request-Id', p.requestId);
       for (let i = 0; i < p.rateHeaders.length; i += 2) res.setHeader(p.rateHeaders[i], p.rateHeaders[i + 1]);
     }
-    refuse(req, res, p.envelope, err);
+    refuse(res, p.requestId, p.envelope, err);
   }
 
   /** A step called back from an event (the body's end): a throw is the edge's error, not an uncaught exception. */
@@ -136,23 +159,31 @@ export function createFront(deps: FrontDeps) {
     value.then((v) => next(p, v)).catch((err: unknown) => fail(p, err));
   }
 
-  function edge(req: FrontRequest, res: ServerResponse, app: Handler, pathname: string, search: string) {
-    const requestId = req.id!;
+  function edge(
+    req: FrontRequest,
+    res: ServerResponse,
+    app: Handler,
+    headers: IncomingHttpHeaders,
+    requestId: string,
+    startedMs: number,
+    pathname: string,
+    search: string,
+  ) {
     const lookedUp = pathname.startsWith('/api/') || pathname.startsWith('/v1/') ? lookup(req.method ?? 'GET', pathname) : undefined;
-    const rest = lookedUp && 'match' in lookedUp ? lookedUp.match : undefined;
+    const rest = lookedUp?.match;
     const envelope: Envelope | 'graphql' = rest ? rest.route.envelope : pathname === '/graphql' ? 'graphql' : envelopeForPath(pathname);
 
     // CORS preflights are answered by the policy; every other answer carries its headers from here on.
-    if (req.method === 'OPTIONS' || req.headers.origin !== undefined) {
-      if (headers.apply(req, res)) return;
+    if (req.method === 'OPTIONS' || headers.origin !== undefined) {
+      if (policy.apply(req, res)) return;
     }
-    if (lookedUp && 'allowed' in lookedUp) {
+    if (lookedUp?.allowed !== undefined) {
       res.setHeader('Allow', lookedUp.allowed.join(', '));
-      headers.apply(req, res);
+      policy.apply(req, res);
       res.setHeader('X-Request-Id', requestId);
       return refuse(
-        req,
         res,
+        requestId,
         envelope,
         new DomainError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${pathname.slice(0, 200)}; allowed: ${lookedUp.allowed.join(', ')}`, {
           details: { method: req.method, allowed: lookedUp.allowed },
@@ -163,17 +194,20 @@ export function createFront(deps: FrontDeps) {
     const p: Passage = {
       req,
       res,
+      headers,
       app,
       requestId,
+      startedMs,
       pathname,
       search,
       rest,
       envelope,
-      ip: deps.clientIpOf(req),
+      ip: deps.clientIpOf(req, headers),
       principal: null,
       rateHeaders: NOT_LIMITED.headers,
+      bodyBytes: undefined,
     };
-    const authorization = req.headers.authorization;
+    const authorization = headers.authorization;
     const secret = authorization === undefined ? undefined : bearerFrom(authorization);
     try {
       const known = secret === undefined ? null : services.auth.knownPrincipal(secret);
@@ -185,7 +219,7 @@ export function createFront(deps: FrontDeps) {
 
   /** REST's limiter for the route: the speech budget per address, or the plan per key (none for the plan's exempt callers). */
   function authenticated(p: Passage, principal: Principal | null) {
-    p.principal = p.req.principal = principal;
+    p.principal = principal;
     if (!p.rest) return charged(p, NOT_LIMITED);
     then(p, p.rest.route.limiter === 'tts' ? deps.ttsCounter.hit(p.ip) : deps.planCounter.hit({ principal, ip: p.ip }), charged);
   }
@@ -193,15 +227,15 @@ export function createFront(deps: FrontDeps) {
   /** The JSON body, read once: every REST route but the raw uploads, and GraphQL's POST. */
   function charged(p: Passage, verdict: RateVerdict) {
     p.rateHeaders = verdict.headers;
-    const { req, res, rest } = p;
+    const { req, res, rest, headers } = p;
     if (verdict.exceeded) return fail(p, rateLimitError(verdict.retryAfterSeconds));
-    if (hasBody(req)) {
+    if (hasBody(headers)) {
       if (rest && !rest.route.rawBody) {
-        if (!isJsonBody(req)) return fail(p, new DomainError('UNSUPPORTED_MEDIA_TYPE'));
-        return readJsonBody(req, res, false, (err) => (err === undefined ? resume(p, offer) : fail(p, err)));
+        if (!isJsonBody(headers)) return fail(p, new DomainError('UNSUPPORTED_MEDIA_TYPE'));
+        return readJsonBody(req, res, headers, false, p, (err) => (err === undefined ? resume(p, offer) : fail(p, err)));
       }
-      if (p.pathname === '/graphql' && req.method === 'POST' && isJsonBody(req))
-        return readJsonBody(req, res, true, (err) => (err === undefined ? resume(p, offer) : fail(p, err)));
+      if (p.pathname === '/graphql' && req.method === 'POST' && isJsonBody(headers))
+        return readJsonBody(req, res, headers, true, p, (err) => (err === undefined ? resume(p, offer) : fail(p, err)));
     }
     offer(p);
   }
@@ -225,14 +259,17 @@ export function createFront(deps: FrontDeps) {
     const { req, res, rateHeaders, requestId } = p;
     if (res.headersSent) return;
     try {
-      // A body kept as text is parsed now; one that is not JSON is refused here, in the path's envelope.
-      parsedBody(req);
+      // A body kept as bytes is parsed now; one that is not JSON is refused here, in the path's envelope.
+      parsedBody(p);
     } catch (err) {
       return fail(p, err);
     }
-    // Apollo wants to find a parsed body (or none) on every request it is given.
-    if (p.pathname === '/graphql' && !('body' in req)) req.body = undefined;
-    if (req.headers.origin === undefined && req.method !== 'OPTIONS') headers.apply(req, res);
+    // What the frameworks read from the request. Apollo wants a parsed body (or none) on every request.
+    req.id = requestId;
+    req.principal = p.principal;
+    if (bodyWasRead(p)) req.body = p.body;
+    else if (p.pathname === '/graphql') req.body = undefined;
+    if (p.headers.origin === undefined && req.method !== 'OPTIONS') policy.apply(req, res);
     res.setHeader('X-Request-Id', requestId);
     for (let i = 0; i < rateHeaders.length; i += 2) res.setHeader(rateHeaders[i], rateHeaders[i + 1]);
     // The label: the REST route's; GraphQL and tRPC name their operation in `res.locals.route`; any
@@ -240,7 +277,7 @@ export function createFront(deps: FrontDeps) {
     const label = p.rest ? labels.get(p.rest.route) : undefined;
     res.once('finish', () => {
       const route = label ?? (res as { locals?: { route?: string } }).locals?.route ?? (req.route ? `${req.baseUrl ?? ''}${req.route.path}` : 'unmatched');
-      finished(req, res, route, requestId, req.principal, startedOf(req));
+      finished(req, res, p.pathname, route, requestId, req.principal, p.startedMs);
     });
     p.app(req, res);
   }
@@ -249,19 +286,19 @@ export function createFront(deps: FrontDeps) {
   return {
     listener(app: Handler): Handler {
       return (req: FrontRequest, res) => {
-        req.startedMs = performance.now();
-        req.id = requestIdOf(req);
-        honourConnectionClose(req, res);
+        const startedMs = performance.now();
+        const headers = req.headers;
+        const requestId = requestIdOf(headers);
+        honourConnectionClose(headers.connection, res);
         const url = req.url ?? '/';
         const q = url.indexOf('?');
         const pathname = q < 0 ? url : url.slice(0, q);
-        req.pathname = pathname;
         const search = q < 0 ? '' : url.slice(q + 1);
         try {
-          edge(req, res, app, pathname, search);
+          edge(req, res, app, headers, requestId, startedMs, pathname, search);
         } catch (err) {
-          log.error({ err, requestId: req.id }, 'request front failed');
-          if (!res.headersSent) refuse(req, res, 'integration', err);
+          log.error({ err, requestId }, 'request front failed');
+          if (!res.headersSent) refuse(res, requestId, 'integration', err);
           else res.destroy();
         }
       };

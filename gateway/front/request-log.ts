@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+// Imported, not the global: the global `performance` is a lazy getter node checks on every read.
+import { performance } from 'node:perf_hooks';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 
@@ -15,8 +17,15 @@ const QUIET = /^\/(?:api\/v1\/health|health|metrics$|assets\/|api\/docs\/assets\
  * neither the log's nor the metrics' vocabulary grows with what clients send.
  */
 export function createRequestLog(metrics: Metrics, log: Logger) {
-  const logsInfo = () => log.isLevelEnabled('info');
-  const logsDebug = () => log.isLevelEnabled('debug');
+  // The level as a number, kept up to date by pino's 'level-change' event: `isLevelEnabled` looked it
+  // up through the logger's symbol-keyed fields twice on every answer.
+  const { info: INFO, debug: DEBUG } = log.levels.values;
+  let level = log.levelVal;
+  log.on('level-change', () => {
+    level = log.levelVal;
+  });
+  const logsInfo = () => level <= INFO;
+  const logsDebug = () => level <= DEBUG;
 
   return function requestFinished(
     req: IncomingMessage,

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
 import { BREAK, getOperationAST, OperationTypeNode, visit, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Principal } from '../../domain/auth/principal';
@@ -42,11 +42,15 @@ import type { AudioFile } from '../../domain/tts/audio-retrieval';
  * upgrade of express, tRPC or Apollo that changes their answers is caught there.
  */
 
-/** What the front knows of a request when it offers it to the seam. */
-export interface SeamRequest {
-  req: IncomingMessage & ReadBody;
+/** What the front knows of a request when it offers it to the seam, its JSON body included (read, not yet parsed). */
+export interface SeamRequest extends ReadBody {
+  req: IncomingMessage;
   res: ServerResponse;
+  /** `req.headers`, read once. */
+  headers: IncomingHttpHeaders;
   requestId: string;
+  /** When the request came, by `performance.now()` (for its access-log line). */
+  startedMs: number;
   principal: Principal | null;
   ip: string | undefined;
   pathname: string;
@@ -176,7 +180,7 @@ export function createSeam(deps: SeamDeps) {
     const label = labelOf(route);
     switch (route.operationId) {
       case 'getAudio': {
-        const h = r.req.headers;
+        const h = r.headers;
         if (method !== 'GET' || h.range !== undefined || h['if-none-match'] !== undefined || h['if-range'] !== undefined) return false;
         const file = services.tts.audio.hotAudio(contextOf(r), params.hash);
         if (!file) return false;
@@ -186,7 +190,7 @@ export function createSeam(deps: SeamDeps) {
       }
       case 'generateSpeech': {
         // Parsed and checked only for a body `cachedGeneration` does not know: one it knows passed every check before.
-        const answer = services.tts.generation.cachedGeneration(contextOf(r), () => rejectUnstorableStrings(parsedBody(r.req)), r.req.bodyBytes);
+        const answer = services.tts.generation.cachedGeneration(contextOf(r), () => rejectUnstorableStrings(parsedBody(r)), r.bodyBytes);
         if (!answer) return false;
         send(r, label, jsonHead, r.rateHeaders, restBytes(answer));
         return true;
@@ -195,8 +199,8 @@ export function createSeam(deps: SeamDeps) {
         const ctx = contextOf(r);
         const answer = services.tts.generation.cachedGeneration(
           ctx,
-          () => speechGenerationRequest(rejectUnstorableStrings(parsedBody(r.req))).request,
-          r.req.bodyBytes,
+          () => speechGenerationRequest(rejectUnstorableStrings(parsedBody(r))).request,
+          r.bodyBytes,
           'speech',
         );
         if (!answer) return false;
@@ -224,7 +228,7 @@ export function createSeam(deps: SeamDeps) {
   function trpc(r: SeamRequest): false | Promise<boolean> {
     const procedure = r.pathname.slice(TRPC_PREFIX.length);
     if (procedure !== 'compliance.requirements' && procedure !== 'compliance.requirement') return false;
-    const h = r.req.headers;
+    const h = r.headers;
     if (r.req.method !== 'GET' || !wantsPlainJson(h)) return false;
     const text = plainTrpcInput(r.search);
     if (text === null) return false;
@@ -250,10 +254,10 @@ export function createSeam(deps: SeamDeps) {
   /** A GraphQL query over POST whose answer the response cache keeps for this caller. */
   function graphqlQuery(r: SeamRequest): false | Promise<boolean> {
     const g = graphql;
-    const h = r.req.headers;
+    const h = r.headers;
     if (!g || r.req.method !== 'POST' || !r.principal || !GRAPHQL_JSON_ACCEPTS.has(h.accept)) return false;
     if (h['apollo-require-preflight'] !== undefined || h['x-apollo-operation-name'] !== undefined || h['if-none-match'] !== undefined) return false;
-    const body = parsedBody(r.req);
+    const body = parsedBody(r);
     if (!isRecord(body)) return false;
     for (const name in body) if (!GRAPHQL_BODY_KEYS.has(name)) return false;
     const { query, variables, operationName } = body;
@@ -304,7 +308,7 @@ export function createSeam(deps: SeamDeps) {
      * needed (a hot file, a cache-hit generation).
      */
     answer(r: SeamRequest): boolean | Promise<boolean> {
-      if (r.req.headers.origin !== undefined) return false;
+      if (r.headers.origin !== undefined) return false;
       try {
         if (r.rest) return rest(r);
         if (r.pathname.startsWith(TRPC_PREFIX)) return trpc(r);

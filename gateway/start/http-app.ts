@@ -25,7 +25,7 @@ export interface HttpApp {
   contexts: RequestContexts;
   front: Front;
   /** What express's `req.ip` answers, for requests express never sees (WebSocket upgrades). */
-  clientIpOf(req: http.IncomingMessage): string;
+  clientIpOf(req: http.IncomingMessage, headers?: http.IncomingHttpHeaders): string;
   /** Helmet's headers for HTML documents (the API docs page). */
   documentHeaders: express.RequestHandler;
 }
@@ -53,8 +53,9 @@ export async function createHttpApp(
   app.set('query parser', 'simple');
   const limiters = createLimiters({ ttsPerMinute: config.ttsRateLimitPerMinute, redis: deps.redis });
   // Without X-Forwarded-For the address is the socket's whatever the trust setting (proxy-addr's own answer).
-  const clientIpOf = (req: http.IncomingMessage) =>
-    req.headers['x-forwarded-for'] === undefined ? (req.socket.remoteAddress as string) : proxyaddr(req as never, app.get('trust proxy fn'));
+  // `headers`: the request's, when the caller has read them already (a getter builds them).
+  const clientIpOf = (req: http.IncomingMessage, headers: http.IncomingHttpHeaders = req.headers) =>
+    headers['x-forwarded-for'] === undefined ? (req.socket.remoteAddress as string) : proxyaddr(req as never, app.get('trust proxy fn'));
   const contexts = new RequestContexts(deps.rootEm);
   const front = createFront({
     services,

@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import net from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { ADMIN_KEY, useGateway } from '../helpers/gateway';
 import { expressRouter } from '../helpers/seam';
@@ -133,6 +136,80 @@ test('an invalid key gets the same answer from the seam as from express', async 
   const admin = await generate('Keys are checked by the seam too.', { auth: ADMIN_KEY });
   expect(admin.status).toBe(200);
   expect(((await admin.json()) as any).cached).toBe(true);
+});
+
+/** POST /api/v1/generate over a raw socket, its body written in two pieces cut at byte `cut`; the answer's status line and JSON. */
+async function generateInPieces(payload: Buffer, cut: number): Promise<{ status: string; json: any }> {
+  const socket = net.connect(Number(new URL(gw.url).port), '127.0.0.1');
+  await once(socket, 'connect');
+  const chunks: Buffer[] = [];
+  socket.on('data', (c: Buffer) => chunks.push(c));
+  socket.write(`POST /api/v1/generate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${payload.length}\r\nConnection: close\r\n\r\n`);
+  socket.write(payload.subarray(0, cut));
+  await new Promise((r) => setTimeout(r, 50));
+  socket.write(payload.subarray(cut));
+  await once(socket, 'close');
+  const answer = Buffer.concat(chunks).toString('utf8');
+  return { status: answer.slice(0, answer.indexOf('\r\n')), json: JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) };
+}
+
+test('a body that arrives in pieces is read whole, a character cut between them included, by the seam and by express', async () => {
+  // A new text: express generates it from the bytes the front read in two pieces.
+  const text = 'Pieces: café, naïve, façade.';
+  const payload = Buffer.from(body(text));
+  const cut = payload.indexOf(Buffer.from('é')) + 1; // between the two bytes of é
+  const router = expressRouter();
+  const made = await generateInPieces(payload, cut);
+  expect(made.status).toBe('HTTP/1.1 200 OK');
+  expect(made.json.cached).toBe(false);
+  expect(router).toHaveBeenCalled();
+  // The same bytes in one piece are a hit on what was made: the text was read as sent.
+  const whole: any = await (await generate(text)).json();
+  expect(whole).toMatchObject({ cached: true, hash: made.json.hash });
+  // And in pieces again: the seam's hit.
+  router.mockClear();
+  const hit = await generateInPieces(payload, cut);
+  expect(hit.json).toMatchObject({ cached: true, hash: made.json.hash });
+  expect(router).not.toHaveBeenCalled();
+});
+
+test('a hit leaves node’s request object as node made it: what the front learns stays on its own record', async () => {
+  // Node's code reads every request at the same few places; the front's fields on it would give
+  // requests more shapes there (index.ts, "One request's passage").
+  await generate('Left as node made it.');
+  const requests: http.IncomingMessage[] = [];
+  const capture = (req: http.IncomingMessage) => requests.push(req);
+  gw.httpServer.on('request', capture);
+  try {
+    const router = expressRouter();
+    const hit = await generate('Left as node made it.');
+    expect(((await hit.json()) as any).cached).toBe(true);
+    expect(router).not.toHaveBeenCalled();
+  } finally {
+    gw.httpServer.off('request', capture);
+  }
+  // The same request answered by node:http alone.
+  const plain = http.createServer((req, res) => {
+    requests.push(req);
+    req.resume();
+    req.on('end', () => res.end('{}'));
+  });
+  await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = plain.address() as net.AddressInfo;
+    await (
+      await fetch(`http://127.0.0.1:${port}/api/v1/generate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: body('Left as node made it.'),
+      })
+    ).text();
+  } finally {
+    plain.close();
+  }
+  const fields = (o: object) => [...Object.getOwnPropertyNames(o), ...Object.getOwnPropertySymbols(o).map(String)].sort();
+  expect(requests).toHaveLength(2);
+  expect(fields(requests[0])).toEqual(fields(requests[1]));
 });
 
 test('a compressed body is read by the front (inflated as express inflates it) and answered like the plain request', async () => {
