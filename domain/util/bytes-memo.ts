@@ -64,7 +64,11 @@ export class BytesMemo<V> {
   }
 }
 
-/** The length and up to SAMPLES bytes spread evenly over the buffer (the first always), mixed into 32 bits. */
+/**
+ * The length and up to SAMPLES bytes spread evenly over the buffer (the first always), mixed into 32
+ * bits and kept to 30: a small integer V8 keeps unboxed, where a full 32-bit key was allocated as a
+ * heap number and hashed as one on every lookup.
+ */
 function fingerprint(bytes: Buffer): number {
   const n = bytes.length;
   const step = n <= SAMPLES ? 1 : Math.floor(n / SAMPLES);
@@ -72,5 +76,5 @@ function fingerprint(bytes: Buffer): number {
   for (let i = 0; i < n; i += step) h = Math.imul(h ^ bytes[i], 0x9e3779b1);
   // The last byte, which the stride may step over (where a body's end differs, its length often does too).
   if (n > 0) h = Math.imul(h ^ bytes[n - 1], 0x85ebca6b);
-  return h >>> 0;
+  return h >>> 2;
 }
