@@ -18,6 +18,13 @@ export interface SeamDeps {
   stopBare: (b: Child) => Promise<void>;
 }
 
+/**
+ * Rounds of each seam pair. A seam round is seconds long, and on this 2-core machine, where the load
+ * generator shares the cores with the server, one round's ratio has been seen anywhere from 0.65x to
+ * 1.34x for the same build: the median of five is steadier than of three, for ~20 s more per pair.
+ */
+const SEAM_ROUNDS = 5;
+
 /** Gateway spec against the bare server answering the bytes the gateway answers, its head included. */
 async function againstBare(
   deps: SeamDeps,
@@ -39,7 +46,13 @@ async function againstBare(
   const bare = await deps.startBare(bytes, answerHead(res));
   try {
     const path = new URL(spec.url).pathname + new URL(spec.url).search;
-    const p = await measurePair(deps.report, name, { server: gw, spec }, { server: bare, spec: { ...spec, url: `${bare.url}${path}` } });
+    const p = await measurePair(
+      deps.report,
+      name,
+      { server: gw, spec },
+      { server: bare, spec: { ...spec, url: `${bare.url}${path}` } },
+      { rounds: SEAM_ROUNDS },
+    );
     pairBudget(deps.report, budget, p, minRatio, maxCpu, `${bytes.length} B answer`);
   } finally {
     await deps.stopBare(bare);
@@ -80,7 +93,13 @@ async function againstTurnWritingBare(deps: SeamDeps, gw: Child, spec: LoadSpec)
   const bare = await deps.startBare(bytes, answerHead(res), true);
   try {
     const name = 'POST /api/v1/generate (cache hit) vs bare writing at the turn end';
-    const p = await measurePair(deps.report, name, { server: gw, spec }, { server: bare, spec: { ...spec, url: `${bare.url}/api/v1/generate` } });
+    const p = await measurePair(
+      deps.report,
+      name,
+      { server: gw, spec },
+      { server: bare, spec: { ...spec, url: `${bare.url}/api/v1/generate` } },
+      { rounds: SEAM_ROUNDS },
+    );
     deps.report.note(
       `generate hit against bare node:http that also writes a loop turn's answers at its end (not a budget): ${p.ratio.toFixed(2)}x req/s, CPU/req ${p.cpuRatio.toFixed(2)}x, rounds ${p.rounds}`,
     );

@@ -10,6 +10,8 @@ import { treeRssMb, type Child } from './proc';
 import type { Report } from './report';
 
 export const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+/** Whether BENCH_ROUNDS was given: then every pair runs that many rounds, whatever a case asks. */
+const ROUNDS_GIVEN = process.env.BENCH_ROUNDS !== undefined;
 export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 
 export const median = (xs: number[]) => {
@@ -40,8 +42,18 @@ export interface PairResult {
 /** CPU ms per request on one side: its process tree plus its own database's backends. */
 export const cpuPerRequest = (r: LoadResult) => r.cpuMsPerRequest + (Number.isFinite(r.postgresCpuMsPerRequest) ? r.postgresCpuMsPerRequest : 0);
 
-/** `warmupSeconds`: each side's warm-up, when a case needs longer than `BENCH_WARMUP_SECONDS` (never shorter). */
-export async function measurePair(report: Report, caseName: string, gw: Side, base: Side, opts: { warmupSeconds?: number } = {}): Promise<PairResult> {
+/**
+ * `warmupSeconds`: each side's warm-up, when a case needs longer than `BENCH_WARMUP_SECONDS` (never
+ * shorter). `rounds`: a case's own number of rounds when BENCH_ROUNDS is not given (never fewer
+ * than ROUNDS).
+ */
+export async function measurePair(
+  report: Report,
+  caseName: string,
+  gw: Side,
+  base: Side,
+  opts: { warmupSeconds?: number; rounds?: number } = {},
+): Promise<PairResult> {
   const spec = (s: Side) => ({ ...s.spec, serverPid: s.server.pid, postgresDatabase: s.postgresDatabase });
   const warmup = Math.max(WARMUP_SECONDS, opts.warmupSeconds ?? 0);
   if (warmup > 0) {
@@ -52,7 +64,8 @@ export async function measurePair(report: Report, caseName: string, gw: Side, ba
   const b: LoadResult[] = [];
   let gRss = 0;
   let bRss = 0;
-  for (let round = 0; round < ROUNDS; round++) {
+  const rounds = ROUNDS_GIVEN ? ROUNDS : Math.max(ROUNDS, opts.rounds ?? 0);
+  for (let round = 0; round < rounds; round++) {
     g.push(await load(spec(gw)));
     gRss = Math.max(gRss, treeRssMb(gw.server.pid));
     b.push(await load(spec(base)));
