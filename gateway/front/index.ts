@@ -144,7 +144,7 @@ export function createFront(deps: FrontDeps) {
     refuse(res, p.requestId, p.envelope, err);
   }
 
-  /** A step called back from an event (the body's end): a throw is the edge's error, not an uncaught exception. */
+  /** A step called back from an event (the body's last bytes): a throw is the edge's error, not an uncaught exception. */
   function resume(p: Passage, step: (p: Passage) => void) {
     try {
       step(p);
