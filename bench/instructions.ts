@@ -97,6 +97,7 @@ async function measure(s: Server, body: string): Promise<number[]> {
 }
 
 async function main() {
+  if (spawnSync('valgrind', ['--version']).status !== 0) throw new Error('valgrind is not installed (Debian: apt-get install valgrind)');
   const servers: Server[] = [];
   try {
     const gateway = await underCallgrind(
