@@ -5,7 +5,9 @@
  * Timed ratios on this 2-core machine move ±20 % from one 4-second round to the next; an instruction
  * count does not move with the hour, so a change of 1 % is seen in one run. It is not a budget: it
  * leaves out what the machine adds (caches, the kernel, the load generator beside the server), which
- * the timed bench keeps. Use it to decide whether a change to the hit path does less work.
+ * the timed bench keeps. Use it to decide whether a change to the hit path does less work. Only the
+ * gateway's own process is counted, not the embedded database it starts: a hit makes no query, and
+ * the database's background work is not the request's.
  *
  *   npm run build && node dist/bench/instructions.js     # needs valgrind (Debian package valgrind)
  *
@@ -14,12 +16,11 @@
  * between (seen under valgrind: node's `nextTick` object literal falling back to the runtime, ~20k
  * instructions a request), and none of that is the request's own work.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { answerHead } from './lib/answer-head';
 import { benchGatewayEnv } from './lib/gateway-env';
 
@@ -66,8 +67,13 @@ const control = (s: Server, ...args: string[]) => {
   if (r.status !== 0) throw new Error(`callgrind_control ${args.join(' ')} failed: ${r.stderr}`);
 };
 
+/** `amount` requests from the bench's load generator, in a process of its own (bench/lib/cannon.ts), as every bench case drives load. */
 async function fire(url: string, body: string, amount: number) {
-  const r = await autocannon({ url, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections: 10, amount });
+  const opts = { url, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections: 10, amount };
+  const out = await new Promise<string>((resolve, reject) =>
+    execFile(process.execPath, [path.join(DIST, 'bench/lib/cannon.js'), JSON.stringify(opts)], (err, stdout) => (err ? reject(err) : resolve(stdout))),
+  );
+  const r = JSON.parse(out) as { non2xx: number; errors: number };
   if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
 }
 
@@ -107,7 +113,7 @@ async function main() {
       /Gateway ready at (http:\/\/\S+?) /,
     );
     servers.push(gateway);
-    // The bench's generate body (bench/run.ts: its text sized to ~50 KB of mp3).
+    // The body the bench's generate case settles on (bench/run.ts sizes its text to ~50 KB of mp3: 14 words).
     const text = Array.from({ length: 14 }, (_, i) => `word${i}`).join(' ') + '. Bench 1.';
     const body = JSON.stringify({ text, options: { provider: 'mock', format: 'mp3' } });
     const post = () => fetch(`${gateway.url}/api/v1/generate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
