@@ -93,13 +93,23 @@ export class WindowCounterStore implements Store {
 }
 
 /**
- * A remaining count as header text, the same digits as `String(n)` gives an integer. Not `String`:
+ * A count as header text, the same digits as `String(n)` gives a non-negative integer. Not `String`:
  * V8 keeps the text of every number converted that way in a heap-wide cache until its slot is
  * reused, so a count that changes on every answer left each answer's text alive long enough to be
  * moved to the old generation (~40 KB per young collection under load, `--trace-gc-nvp`), garbage
- * only the full collector frees. `JSON.stringify` writes a number's text without that cache.
+ * only the full collector frees. Nor `JSON.stringify`, which writes the text without that cache but
+ * costs ~900 CPU instructions a call (callgrind), more than the rest of the limiter. Here the text
+ * is joined from the texts of its three-digit groups, made once: a join shorter than 13 characters
+ * is a flat copy in V8, so up to nine digits it is one small string, like `String`'s.
  */
-const remainingText = (n: number): string => JSON.stringify(n);
+const GROUP_TEXT = Array.from({ length: 1000 }, (_, n) => JSON.stringify(n));
+const PADDED_GROUP_TEXT = GROUP_TEXT.map((t) => t.padStart(3, '0'));
+export function countText(n: number): string {
+  if (!(n >= 0 && n < 1e9 && Number.isInteger(n))) return JSON.stringify(n);
+  if (n < 1000) return GROUP_TEXT[n];
+  if (n < 1e6) return GROUP_TEXT[Math.floor(n / 1000)] + PADDED_GROUP_TEXT[n % 1000];
+  return GROUP_TEXT[Math.floor(n / 1e6)] + PADDED_GROUP_TEXT[Math.floor(n / 1000) % 1000] + PADDED_GROUP_TEXT[n % 1000];
+}
 
 /** Whole seconds until a window resets, at least 1 (an unknown reset: 1). */
 function secondsUntil(resetTime: Date | undefined, now = clock.nowMs()): number {
@@ -151,9 +161,9 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
         'RateLimit-Limit',
         limitText,
         'RateLimit-Remaining',
-        remainingText(Math.max(limit - totalHits, 0)),
+        countText(Math.max(limit - totalHits, 0)),
         'RateLimit-Reset',
-        String(resetSeconds),
+        countText(resetSeconds),
       ],
     };
   };
@@ -166,7 +176,7 @@ export function createLimiters(opts: { ttsPerMinute: number; redis?: Redis }): {
   // The same figures as express-rate-limit's legacy headers (its `Date` header aside: node sets one).
   const notLimited: RateVerdict = { exceeded: false, retryAfterSeconds: 0, headers: [] };
   const planVerdict = (limit: number, { totalHits, resetTime }: ClientRateLimitInfo): RateVerdict => {
-    const headers = ['X-RateLimit-Limit', String(limit), 'X-RateLimit-Remaining', remainingText(Math.max(limit - totalHits, 0))];
+    const headers = ['X-RateLimit-Limit', countText(limit), 'X-RateLimit-Remaining', countText(Math.max(limit - totalHits, 0))];
     if (resetTime instanceof Date) headers.push('X-RateLimit-Reset', String(Math.ceil(resetTime.getTime() / 1000)));
     return { exceeded: totalHits > limit, retryAfterSeconds: secondsUntil(resetTime), headers };
   };

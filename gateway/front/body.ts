@@ -20,12 +20,34 @@ const isJsonType = (type: string | undefined) => type === PLAIN_JSON || (!!type 
 export interface ReadBody {
   body?: unknown;
   bodyBytes?: Buffer;
+  /**
+   * This module's own: set while `bodyBytes` are read but not yet parsed, to whether they must be an
+   * object or an array. A field the record is made with (undefined), so setting it keeps the
+   * record's shape.
+   */
+  unparsedStrict?: boolean;
 }
 
 /** Whether the request carries a body at all (a length above 0, or chunked). */
 export function hasBody(headers: IncomingHttpHeaders): boolean {
   const length = headers['content-length'];
   return (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * A Content-Length's value (NaN unless it is 1–9 decimal digits). By hand, not `Number`: node's
+ * parser has already refused any other text, and `Number` of a string goes through V8's generic
+ * conversion (~330 CPU instructions a request under callgrind, against ~30).
+ */
+function contentLengthOf(text: string | undefined): number {
+  if (text === undefined || text.length === 0 || text.length > 9) return NaN;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return NaN;
+    n = n * 10 + digit;
+  }
+  return n;
 }
 
 export function isJsonBody(headers: IncomingHttpHeaders): boolean {
@@ -53,21 +75,16 @@ function parse(text: string, strict: boolean): unknown {
 const looseParser = express.json({ limit: MAX_JSON_BODY, strict: false, type: () => true });
 const strictParser = express.json({ limit: MAX_JSON_BODY, strict: true, type: () => true });
 
-/** Set while a small body's bytes are read but not yet parsed: whether it must be an object or array. */
-const UNPARSED_STRICT = Symbol('unparsed JSON body');
-type Unparsed = { [UNPARSED_STRICT]?: boolean };
-
 /**
  * The request's JSON body, parsed from its bytes on first use; throws the catalogue's VALIDATION_ERROR
  * when it is not JSON. A small body is kept as bytes until something needs the value: an answer the
  * seam finds by the bytes alone (a repeated generation) never decodes or parses it.
  */
 export function parsedBody(read: ReadBody): unknown {
-  const pending = read as ReadBody & Unparsed;
-  const strict = pending[UNPARSED_STRICT];
+  const strict = read.unparsedStrict;
   if (strict !== undefined) {
     read.body = parse(read.bodyBytes!.toString('utf8'), strict);
-    pending[UNPARSED_STRICT] = undefined;
+    read.unparsedStrict = undefined;
   }
   return read.body;
 }
@@ -92,7 +109,7 @@ export function readJsonBody(
   into: ReadBody,
   done: (err?: unknown) => void,
 ): void {
-  const length = Number(headers['content-length']);
+  const length = contentLengthOf(headers['content-length']);
   if (
     length > 0 &&
     length <= SMALL_BODY_BYTES &&
@@ -113,7 +130,7 @@ export function readJsonBody(
       received += chunk.length;
       if (received < length) return;
       into.bodyBytes = more !== undefined ? Buffer.concat(more) : first;
-      (into as Unparsed)[UNPARSED_STRICT] = strict;
+      into.unparsedStrict = strict;
       done();
     });
     return;

@@ -206,6 +206,7 @@ export function createFront(deps: FrontDeps) {
       principal: null,
       rateHeaders: NOT_LIMITED.headers,
       bodyBytes: undefined,
+      unparsedStrict: undefined,
     };
     const authorization = headers.authorization;
     const secret = authorization === undefined ? undefined : bearerFrom(authorization);

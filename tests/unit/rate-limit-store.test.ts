@@ -1,4 +1,5 @@
-import { createLimiters, WindowCounterStore } from '../../gateway/rate-limit';
+import fc from 'fast-check';
+import { countText, createLimiters, WindowCounterStore } from '../../gateway/rate-limit';
 
 /** The in-process TTS rate-limit store: a fixed window per client, answered synchronously. */
 afterEach(() => jest.useRealTimers());
@@ -72,4 +73,37 @@ test('tryCharge counts like charge, and when over the limit takes back every cou
   const enterprise = { principal: { ...key, keyId: 'key_big', plan: 'enterprise' }, ip: '192.0.2.9' };
   expect(await budgets.tryCharge('plan', enterprise, 5000)).toBe(true);
   expect((await planCounter.hit(enterprise)).headers).toEqual([]);
+});
+
+describe('countText: a count as header text', () => {
+  it('writes the digits String writes, at every size and at the group edges', () => {
+    const edges = [
+      0,
+      1,
+      9,
+      10,
+      99,
+      100,
+      999,
+      1000,
+      1001,
+      10_000,
+      99_999,
+      100_000,
+      999_999,
+      1_000_000,
+      1_000_001,
+      100_000_007,
+      999_999_999,
+      1e9,
+      1e9 + 1,
+      2 ** 53,
+    ];
+    for (const n of edges) expect(countText(n)).toBe(String(n));
+    fc.assert(fc.property(fc.integer({ min: 0, max: 2_000_000_000 }), (n) => countText(n) === String(n)));
+  });
+
+  it('falls back to plain number text for anything but a non-negative integer', () => {
+    for (const n of [-1, -1000, 1.5, 0.25, 1e21]) expect(countText(n)).toBe(String(n));
+  });
 });
