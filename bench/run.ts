@@ -236,7 +236,7 @@ async function main() {
     gw = first.gw;
     report.note(`gateway node options, as npm start gives them: ${GATEWAY_ARGS.join(' ') || 'none'}`);
     report.note(
-      `gateway cold start (empty DATA_DIR: a copy of the cluster template npm ci made, then every migration) to /api/v1/health/ready: ${first.startupMs.toFixed(0)} ms`,
+      `gateway cold start (empty DATA_DIR: a copy of the migrated cluster template the build made, or of the plain one and every migration when there is none) to /api/v1/health/ready: ${first.startupMs.toFixed(0)} ms`,
     );
     if (wants('startup')) report.budget('cold start to /api/v1/health/ready on an empty DATA_DIR', first.startupMs, '<=', 3000, 'ms');
     let gwUrl = gw.url;

@@ -5,3 +5,6 @@ const path = require('node:path');
 const dist = path.join(__dirname, '..', 'dist');
 fs.mkdirSync(dist, { recursive: true });
 fs.writeFileSync(path.join(dist, '.build-stamp'), `${new Date().toISOString()}\n`);
+
+// The embedded database's migrated template, made once per set of migrations (scripts/migrated-template.ts).
+require('node:child_process').spawnSync(process.execPath, [path.join(dist, 'scripts', 'migrated-template.js')], { stdio: 'inherit' });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { clock } from '../clock';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded';
+import { migrationsFingerprint } from './migrated-template';
 
 /** What the health endpoint says of the embedded database. */
 export interface EmbeddedDatabaseState {
@@ -21,6 +22,11 @@ export interface SupervisorOptions {
   /** How long restarting may go on before the supervisor gives up (then `onGiveUp`: the gateway exits non-zero). */
   giveUpAfterMs?: number;
   startTimeoutMs?: number;
+  /**
+   * The fingerprint of the migrations whose template a new data directory may be copied from
+   * (migrated-template.ts); this build's by default, null for the plain template.
+   */
+  migrations?: string | null;
   onExit?(info: { code: number | null; signal: string | null }): void;
   onRestarted?(info: { restarts: number; downMs: number }): void;
   onGiveUp?(err: Error): void;
@@ -90,6 +96,7 @@ export class EmbeddedSupervisor {
       maxConnections: this.opts.maxConnections,
       startTimeoutMs: this.opts.startTimeoutMs,
       socketDir: this.socketDir,
+      migrations: this.opts.migrations === undefined ? migrationsFingerprint() : this.opts.migrations,
     });
   }
 

@@ -32,20 +32,29 @@ function packageRoot(): string {
   return dir;
 }
 
+/** The embedded database's process script (it stays a .cjs file beside the sources: the build does not copy it). */
+export const embeddedServerScript = () => path.join(packageRoot(), 'domain', 'database', 'embedded-postgres-server.cjs');
+
+/** The argument that names the migrated template to the embedded database's process. */
+export const migrationsArgument = (fingerprint: string) => `--migrations=${fingerprint}`;
+
 /**
  * Starts the embedded PGlite database in its own process (embedded-postgres-server.cjs) and
  * resolves with a connection URL once it listens on a loopback port. The URL carries a password made
  * at random for this start; it reaches us over IPC, never through arguments or the environment.
+ * `migrations` (a fingerprint, migrated-template.ts) lets a new data directory start as a copy of
+ * the template those migrations made, when there is one.
  */
 export function startEmbeddedPostgres(
   dataDir: string,
-  opts: { maxConnections?: number; startTimeoutMs?: number; socketDir?: string } = {},
+  opts: { maxConnections?: number; startTimeoutMs?: number; socketDir?: string; migrations?: string | null } = {},
 ): Promise<EmbeddedPostgres> {
-  const script = path.join(packageRoot(), 'domain', 'database', 'embedded-postgres-server.cjs');
+  const script = embeddedServerScript();
   // No inherited flags (a profiler's, a test runner's). PGlite's WASM runs on V8's baseline compiler
   // only: tiering its ~10 MB of code up to TurboFan cost more CPU at start (and ~50 MB of memory)
   // than the optimised code saved later (docs/decisions.md).
   const args = [dataDir, String(opts.maxConnections ?? 64), ...(opts.socketDir ? [opts.socketDir] : [])];
+  if (opts.migrations) args.push(migrationsArgument(opts.migrations));
   const child: ChildProcess = fork(script, args, { execArgv: ['--liftoff-only'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
