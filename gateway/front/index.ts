@@ -18,6 +18,7 @@ import type { RequestContexts } from '../../transport/request-context';
 import type { Metrics } from '../metrics';
 import { bodyWasRead, hasBody, isJsonBody, parsedBody, readJsonBody } from './body';
 import type { HeaderPolicy } from './header-policy';
+import { shapeForFrameworks, shapeOnArrival } from './object-shapes';
 import { createRequestLog } from './request-log';
 import { createRouteMatcher } from './route-match';
 import { createSeam, type SeamRequest } from './seam';
@@ -265,11 +266,9 @@ export function createFront(deps: FrontDeps) {
     } catch (err) {
       return fail(p, err);
     }
-    // What the frameworks read from the request. Apollo wants a parsed body (or none) on every request.
-    req.id = requestId;
-    req.principal = p.principal;
-    if (bodyWasRead(p)) req.body = p.body;
-    else if (p.pathname === '/graphql') req.body = undefined;
+    // What the frameworks read from the request (Apollo wants a parsed body or none on every request),
+    // and express's own fields, in one order (object-shapes.ts).
+    shapeForFrameworks(req, res, requestId, p.principal, bodyWasRead(p) ? p.body : undefined);
     if (p.headers.origin === undefined && req.method !== 'OPTIONS') policy.apply(req, res);
     res.setHeader('X-Request-Id', requestId);
     for (let i = 0; i < rateHeaders.length; i += 2) res.setHeader(rateHeaders[i], rateHeaders[i + 1]);
@@ -287,6 +286,7 @@ export function createFront(deps: FrontDeps) {
   return {
     listener(app: Handler): Handler {
       return (req: FrontRequest, res) => {
+        shapeOnArrival(req, res);
         const startedMs = performance.now();
         const headers = req.headers;
         const requestId = requestIdOf(headers);
