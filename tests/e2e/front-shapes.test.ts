@@ -46,7 +46,9 @@ test('every request express serves has one shape, and every request the front an
     return res.status;
   };
   const generation = JSON.stringify({ text: 'Shapes of requests.', options: { provider: 'mock', format: 'mp3' } });
-  const generated = await fetch(`${gw.url}/api/v1/generate`, { method: 'POST', headers: json, body: generation }).then((r) => r.json());
+  const generated = await fetch(`${gw.url}/api/v1/generate`, { method: 'POST', headers: json, body: generation }).then(
+    (r) => r.json() as Promise<{ audioUrl: string }>,
+  );
 
   // Answered by express (and tRPC and Apollo behind it): a miss, an error, a page, a document.
   const byExpress: [string, RequestInit?][] = [
