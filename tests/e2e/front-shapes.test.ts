@@ -77,7 +77,8 @@ test('every request express serves has one shape, and every request the front an
   const express = seen.filter((s) => s.byExpress);
   const front = seen.filter((s) => !s.byExpress);
   expect(express.length).toBeGreaterThanOrEqual(byExpress.length);
-  expect(front.length).toBeGreaterThanOrEqual(6);
+  // The three repeated generations at least (the audio too, while the hot tier holds it).
+  expect(front.filter((s) => s.path === '/api/v1/generate').length).toBeGreaterThanOrEqual(3);
   expect(distinct(express, 'request')).toHaveLength(1);
   expect(distinct(express, 'response')).toHaveLength(1);
   expect(distinct(front, 'request')).toHaveLength(1);
