@@ -43,9 +43,12 @@ export interface Database {
 /** A PostgreSQL URL, or the directory of the embedded database's private Unix socket. */
 export type DatabaseTarget = string | { socketDir: string };
 
+/** The statement each new pool connection runs first when named statements are on (see `afterCreate` below). */
+export const CONNECTION_SET_UP = 'set plan_cache_mode = force_generic_plan';
+
 /** knex's hook on a new pool connection (a `pg` Client): named statements get generic plans. */
 function planOnce(connection: { query(sql: string, done: (err: Error | null) => void): void }, done: (err: Error | null, c: unknown) => void) {
-  connection.query('set plan_cache_mode = force_generic_plan', (err) => done(err, connection));
+  connection.query(CONNECTION_SET_UP, (err) => done(err, connection));
 }
 
 export function ormOptions(target: DatabaseTarget, poolSize = 10, onDriverMessage?: DatabaseOptions['onDriverMessage'], namedStatements = false): Options {

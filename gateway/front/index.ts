@@ -125,7 +125,8 @@ export function createFront(deps: FrontDeps) {
    * request objects of one shape keep those places fast, and a request given fields one by one takes
    * a new shape at each, which made them the slowest kind of property read V8 has, on every request
    * (counted under callgrind: 48 such reads per cache-hit generation against bare node:http's 19).
-   * For the same reason `req.headers`, a getter, is read once.
+   * For the same reason `req.headers`, a getter, is read once, and every request and response is
+   * given the same fields in one order (object-shapes.ts).
    */
   interface Passage extends SeamRequest {
     req: FrontRequest;
