@@ -21,9 +21,10 @@ export interface SeamDeps {
 /**
  * Rounds of each seam pair. A seam round is seconds long, and on this 2-core machine, where the load
  * generator shares the cores with the server, one round's ratio has been seen anywhere from 0.65x to
- * 1.34x for the same build: the median of five is steadier than of three, for ~20 s more per pair.
+ * 1.34x for the same build, and two medians of five an hour apart 0.88x and 0.91x: the median of
+ * seven is steadier, for ~17 s more per pair than five.
  */
-const SEAM_ROUNDS = 5;
+const SEAM_ROUNDS = 7;
 
 /** Gateway spec against the bare server answering the bytes the gateway answers, its head included. */
 async function againstBare(

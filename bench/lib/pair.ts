@@ -1,7 +1,9 @@
 /**
- * A case and its baseline measured in alternating rounds (gateway, baseline, gateway, baseline, …)
- * after a warm-up of each: on a shared machine the load changes from one minute to the next, and a
- * ratio of runs seconds apart is what one can trust. Each side's CPU per request is its process
+ * A case and its baseline measured in alternating rounds after a warm-up of each: on a shared machine
+ * the load changes from one minute to the next, and a ratio of runs seconds apart is what one can
+ * trust. The order within a round alternates too (gateway then baseline, then baseline then gateway,
+ * …): a side that always ran first would always meet the other's leftovers (its collector's and its
+ * database's work after a run) and any drift of the machine in the same direction. Each side's CPU per request is its process
  * tree's (an embedded database is a child of its server) plus, on PostgreSQL, the backends of its
  * own database. The ratios reported are the medians of the per-round ratios.
  */
@@ -65,11 +67,22 @@ export async function measurePair(
   let gRss = 0;
   let bRss = 0;
   const rounds = ROUNDS_GIVEN ? ROUNDS : Math.max(ROUNDS, opts.rounds ?? 0);
-  for (let round = 0; round < rounds; round++) {
+  const runGateway = async () => {
     g.push(await load(spec(gw)));
     gRss = Math.max(gRss, treeRssMb(gw.server.pid));
+  };
+  const runBaseline = async () => {
     b.push(await load(spec(base)));
     bRss = Math.max(bRss, treeRssMb(base.server.pid));
+  };
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      await runGateway();
+      await runBaseline();
+    } else {
+      await runBaseline();
+      await runGateway();
+    }
   }
   const pick = (rs: LoadResult[]) => {
     const m = median(rs.map((x) => x.rps));
