@@ -3,9 +3,10 @@
  * the load changes from one minute to the next, and a ratio of runs seconds apart is what one can
  * trust. The order within a round alternates too (gateway then baseline, then baseline then gateway,
  * …): a side that always ran first would always meet the other's leftovers (its collector's and its
- * database's work after a run) and any drift of the machine in the same direction. Each side's CPU per request is its process
- * tree's (an embedded database is a child of its server) plus, on PostgreSQL, the backends of its
- * own database. The ratios reported are the medians of the per-round ratios.
+ * database's work after a run) and any drift of the machine in the same direction. Each side's CPU
+ * per request is its process tree's (an embedded database is a child of its server) plus, on
+ * PostgreSQL, the backends of its own database. The ratios reported are the medians of the per-round
+ * ratios.
  */
 import { load, type LoadResult, type LoadSpec } from './load';
 import { treeRssMb, type Child } from './proc';
