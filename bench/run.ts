@@ -19,7 +19,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BENCH_SECONDS, CONNECTIONS, LOAD_WORKERS, load, type LoadResult } from './lib/load';
+import { BENCH_SECONDS, CONNECTIONS, LOAD_WORKERS, load } from './lib/load';
+import { measurePair, WARMUP_SECONDS } from './lib/pair';
 import { killAllChildren, sqlCount, startChild, stopChild, treeRssMb, type Child } from './lib/proc';
 import { Report } from './lib/report';
 import { runProgressiveCase } from './cases/progressive';
@@ -46,7 +47,6 @@ import {
   type DataPathsDeps,
 } from './cases/data-paths';
 
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 const MIXED_REQUESTS = Number(process.env.BENCH_MIXED_REQUESTS ?? 100_000);
 /**
  * BENCH_CASES (or BENCH_ONLY): a comma list of case ids. Without it, every case but the long,
@@ -145,46 +145,6 @@ async function settle(server: Child) {
 async function startBare(file: string, head: [string, string][], turnWrites = false): Promise<Child> {
   const env = childEnv({ BASELINE_FILE: file, BASELINE_HEADERS: JSON.stringify(head), BASELINE_TURN_WRITES: turnWrites ? '1' : '0' });
   return startChild('bare-http', BARE_HTTP, env, LISTENING, 60_000, PROFILE_ARGS);
-}
-
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/**
- * A case and its baseline, both running, measured in alternating rounds (gateway, baseline,
- * gateway, ...): on a shared machine the load changes from one minute to the next, and a ratio
- * taken from runs seconds apart is what one can trust. Each row is the round with the median
- * req/s; the ratio is the median of the per-round ratios.
- */
-async function measurePair(
-  report: Report,
-  caseName: string,
-  gateway: Child,
-  gatewaySpec: Parameters<typeof load>[0],
-  baseline: Child,
-  baselineSpec: Parameters<typeof load>[0],
-): Promise<{ ratio: number; runs: [LoadResult, LoadResult]; rounds: string }> {
-  if (WARMUP_SECONDS > 0) {
-    await load({ ...gatewaySpec, durationSeconds: WARMUP_SECONDS });
-    await load({ ...baselineSpec, durationSeconds: WARMUP_SECONDS });
-  }
-  const g: LoadResult[] = [];
-  const b: LoadResult[] = [];
-  let gRss = 0;
-  let bRss = 0;
-  for (let round = 0; round < ROUNDS; round++) {
-    g.push(await load({ ...gatewaySpec, serverPid: gateway.pid }));
-    gRss = Math.max(gRss, treeRssMb(gateway.pid));
-    b.push(await load({ ...baselineSpec, serverPid: baseline.pid }));
-    bRss = Math.max(bRss, treeRssMb(baseline.pid));
-  }
-  const ratios = g.map((r, i) => r.rps / b[i].rps);
-  const pick = (rs: LoadResult[]) => rs.find((r) => r.rps === median(rs.map((x) => x.rps)))!;
-  const [gm, bm] = [pick(g), pick(b)];
-  report.throughput(caseName, gateway.name, gm, gRss);
-  report.throughput(`${caseName}: baseline`, baseline.name, bm, bRss);
-  const rounds = g.map((r, i) => `${r.rps.toFixed(0)}/${b[i].rps.toFixed(0)}`).join(', ');
-  return { ratio: median(ratios), runs: [gm, bm], rounds };
 }
 
 async function json(url: string, init: RequestInit & { json?: unknown } = {}): Promise<any> {
@@ -341,13 +301,8 @@ async function main() {
       const pair = await measurePair(
         report,
         'GraphQL requirements(limit: 50) + framework + findings',
-        gw,
-        { url: `${gwUrl}/graphql`, ...graphqlPost },
-        baseline,
-        {
-          url: `${baseline.url}/graphql`,
-          ...graphqlPost,
-        },
+        { server: gw, spec: { url: `${gwUrl}/graphql`, ...graphqlPost } },
+        { server: baseline, spec: { url: `${baseline.url}/graphql`, ...graphqlPost } },
       );
       // The same, with every request's variables unique: nothing from the response cache, so this
       // compares the compiled executor and transport alone: the budget.
@@ -355,15 +310,15 @@ async function main() {
       const computedPair = await measurePair(
         report,
         'GraphQL, every request computed (unique variables, no cache hits)',
-        gw,
-        { url: `${gwUrl}/graphql`, ...graphqlPost, body: uniqueBody, idReplacement: true },
-        baseline,
-        { url: `${baseline.url}/graphql`, ...graphqlPost, body: uniqueBody, idReplacement: true },
+        { server: gw, spec: { url: `${gwUrl}/graphql`, ...graphqlPost, body: uniqueBody, idReplacement: true } },
+        { server: baseline, spec: { url: `${baseline.url}/graphql`, ...graphqlPost, body: uniqueBody, idReplacement: true } },
       );
       await stopChild(baseline);
       baseline = undefined;
       report.note(`GraphQL req/s per round, gateway/graphql-js: ${pair.rounds}`);
-      report.note(`GraphQL without cache hits, req/s per round, gateway/graphql-js: ${computedPair.rounds} (median ratio ${computedPair.ratio.toFixed(2)})`);
+      report.note(
+        `GraphQL without cache hits, req/s per round, gateway/graphql-js: ${computedPair.rounds} (median ratio ${computedPair.ratio.toFixed(2)}, CPU/req ${computedPair.cpuRatio.toFixed(2)}x)`,
+      );
       // Like for like (issue #14): computation against computation; the cached case is information,
       // because the baseline has no cache (the cache-hit budget against bare node:http is in the data case).
       report.note(`GraphQL repeated query (response cache) vs graphql-js computing it: ${pair.ratio.toFixed(2)} (not a like-for-like figure)`);
@@ -373,7 +328,7 @@ async function main() {
         '>=',
         1.0,
         'ratio',
-        computedPair.runs,
+        [computedPair.gateway, computedPair.baseline],
       );
     }
 

@@ -81,6 +81,39 @@ export async function runGenerateCase(deps: SeamDeps, gw: Child, body: string) {
     return deps.report.unavailable('#34 cache-hit POST /api/v1/generate vs bare node:http, same JSON', '≥ 0.9x', 'the repeated generate was not a cache hit');
   await againstBare(deps, gw, 'POST /api/v1/generate (cache hit)', spec, '#34 cache-hit POST /api/v1/generate vs bare node:http, same JSON', 0.9);
   await againstTurnWritingBare(deps, gw, spec);
+  await bareAgainstItself(deps, spec);
+}
+
+/**
+ * The control beside the generate budget, not a budget: the same pair method with bare node:http on
+ * both sides, the same bytes. Its ratio should be 1.00; how far it strays in this run is how far the
+ * budget's ratio can stray for reasons that are not the gateway's (two gateways of one build, eight
+ * alternating rounds, read 0.99x and 1.07x in two runs minutes apart).
+ */
+async function bareAgainstItself(deps: SeamDeps, spec: LoadSpec) {
+  const res = await fetch(spec.url, { method: spec.method, headers: spec.headers, body: spec.body });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const first = await deps.startBare(bytes, answerHead(res));
+  try {
+    const second = await deps.startBare(bytes, answerHead(res));
+    try {
+      const path = new URL(spec.url).pathname;
+      const p = await measurePair(
+        deps.report,
+        'control: bare node:http against itself (generate answer)',
+        { server: second, spec: { ...spec, url: `${second.url}${path}` } },
+        { server: first, spec: { ...spec, url: `${first.url}${path}` } },
+        { rounds: SEAM_ROUNDS },
+      );
+      deps.report.note(
+        `control, bare node:http against itself with the generate pair's method (should read 1.00; not a budget): ${p.ratio.toFixed(2)}x req/s, CPU/req ${p.cpuRatio.toFixed(2)}x, rounds ${p.rounds}`,
+      );
+    } finally {
+      await deps.stopBare(second);
+    }
+  } finally {
+    await deps.stopBare(first);
+  }
 }
 
 /**
