@@ -9,6 +9,7 @@ import { Client } from 'pg';
 import { mapLimit } from '../../domain/util/concurrency';
 import { answerHead } from '../lib/answer-head';
 import { fmtCores, load, type LoadResult } from '../lib/load';
+import { measurePair, type PairResult } from '../lib/pair';
 import { treeCpuMs, treeRssMb, waitUntilQuiet, type Child } from '../lib/proc';
 import type { Report } from '../lib/report';
 import { GRAPHQL_QUERY, seedCompliance } from './compliance-seed';
@@ -151,23 +152,22 @@ export async function runDataPathsCase(deps: DataPathsDeps, gw: Child, computing
       const bytes = Buffer.from(await res.arrayBuffer());
       if (!res.ok) throw new Error(`${transport} cached read answered ${res.status}: ${bytes.toString().slice(0, 300)}`);
       const bare = await deps.startBare(bytes, answerHead(res));
-      const bareSpec = { ...spec, url: `${bare.url}/x` };
-      const ratios: number[] = [];
-      let g!: LoadResult;
-      let b!: LoadResult;
-      await load({ ...spec, durationSeconds: 2 });
-      for (let round = 0; round < 3; round++) {
-        g = await load({ ...spec, durationSeconds: seconds, serverPid: pid });
-        b = await load({ ...bareSpec, durationSeconds: seconds, serverPid: bare.pid });
-        ratios.push(g.rps / b.rps);
+      let p: PairResult;
+      try {
+        // The shared pair method (bench/lib/pair.ts): alternating rounds, the order swapped each round.
+        p = await measurePair(
+          report,
+          `${transport} list of 50, repeated (cache hit where there is a cache)`,
+          { server: gw, spec: { ...spec, durationSeconds: seconds } },
+          { server: bare, spec: { ...spec, url: `${bare.url}/x`, durationSeconds: seconds } },
+          { warmupSeconds: 2 },
+        );
+      } finally {
+        await deps.stopBare(bare);
       }
-      await deps.stopBare(bare);
-      ratios.sort((x, y) => x - y);
-      report.throughput(`${transport} list of 50, repeated (cache hit where there is a cache)`, gw.name, g, treeRssMb(pid));
-      report.throughput(`${transport} list of 50, repeated: baseline`, 'bare-http', b, NaN);
       report.budget(
-        `${transport} list of 50, repeated: req/s vs bare node:http sending the same ${bytes.length} B (median of 3 rounds)`,
-        ratios[1],
+        `${transport} list of 50, repeated: req/s vs bare node:http sending the same ${bytes.length} B (median of rounds)`,
+        p.ratio,
         '>=',
         0.25,
         'ratio',

@@ -26,6 +26,18 @@ export interface SeamDeps {
  */
 const SEAM_ROUNDS = 7;
 
+/** The gateway's answer to `spec`: the response (status, head) and its bytes. */
+async function answerOf(spec: LoadSpec): Promise<{ res: Response; bytes: Buffer }> {
+  const res = await fetch(spec.url, { method: spec.method ?? 'GET', headers: spec.headers, body: spec.body });
+  return { res, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+/** `spec` sent to another server: the same method, headers, body, path and query. */
+const sentTo = (server: Child, spec: LoadSpec): LoadSpec => {
+  const url = new URL(spec.url);
+  return { ...spec, url: `${server.url}${url.pathname}${url.search}` };
+};
+
 /** Gateway spec against the bare server answering the bytes the gateway answers, its head included. */
 async function againstBare(
   deps: SeamDeps,
@@ -37,8 +49,7 @@ async function againstBare(
   maxCpu?: number,
   check?: (res: Response) => string | undefined,
 ) {
-  const res = await fetch(spec.url, { method: spec.method ?? 'GET', headers: spec.headers, body: spec.body });
-  const bytes = Buffer.from(await res.arrayBuffer());
+  const { res, bytes } = await answerOf(spec);
   const wrong = !res.ok ? `answered ${res.status}` : check?.(res);
   if (wrong) {
     deps.report.unavailable(budget, `≥ ${minRatio}x`, `${name}: ${wrong}`);
@@ -46,14 +57,7 @@ async function againstBare(
   }
   const bare = await deps.startBare(bytes, answerHead(res));
   try {
-    const path = new URL(spec.url).pathname + new URL(spec.url).search;
-    const p = await measurePair(
-      deps.report,
-      name,
-      { server: gw, spec },
-      { server: bare, spec: { ...spec, url: `${bare.url}${path}` } },
-      { rounds: SEAM_ROUNDS },
-    );
+    const p = await measurePair(deps.report, name, { server: gw, spec }, { server: bare, spec: sentTo(bare, spec) }, { rounds: SEAM_ROUNDS });
     pairBudget(deps.report, budget, p, minRatio, maxCpu, `${bytes.length} B answer`);
   } finally {
     await deps.stopBare(bare);
@@ -91,18 +95,16 @@ export async function runGenerateCase(deps: SeamDeps, gw: Child, body: string) {
  * alternating rounds, read 0.99x and 1.07x in two runs minutes apart).
  */
 async function bareAgainstItself(deps: SeamDeps, spec: LoadSpec) {
-  const res = await fetch(spec.url, { method: spec.method, headers: spec.headers, body: spec.body });
-  const bytes = Buffer.from(await res.arrayBuffer());
+  const { res, bytes } = await answerOf(spec);
   const first = await deps.startBare(bytes, answerHead(res));
   try {
     const second = await deps.startBare(bytes, answerHead(res));
     try {
-      const path = new URL(spec.url).pathname;
       const p = await measurePair(
         deps.report,
         'control: bare node:http against itself (generate answer)',
-        { server: second, spec: { ...spec, url: `${second.url}${path}` } },
-        { server: first, spec: { ...spec, url: `${first.url}${path}` } },
+        { server: second, spec: sentTo(second, spec) },
+        { server: first, spec: sentTo(first, spec) },
         { rounds: SEAM_ROUNDS },
       );
       deps.report.note(
@@ -122,18 +124,11 @@ async function bareAgainstItself(deps: SeamDeps, spec: LoadSpec) {
  * node:http; this shows how much of the ratio is that one technique and how much the gateway's work.
  */
 async function againstTurnWritingBare(deps: SeamDeps, gw: Child, spec: LoadSpec) {
-  const res = await fetch(spec.url, { method: spec.method, headers: spec.headers, body: spec.body });
-  const bytes = Buffer.from(await res.arrayBuffer());
+  const { res, bytes } = await answerOf(spec);
   const bare = await deps.startBare(bytes, answerHead(res), true);
   try {
     const name = 'POST /api/v1/generate (cache hit) vs bare writing at the turn end';
-    const p = await measurePair(
-      deps.report,
-      name,
-      { server: gw, spec },
-      { server: bare, spec: { ...spec, url: `${bare.url}/api/v1/generate` } },
-      { rounds: SEAM_ROUNDS },
-    );
+    const p = await measurePair(deps.report, name, { server: gw, spec }, { server: bare, spec: sentTo(bare, spec) }, { rounds: SEAM_ROUNDS });
     deps.report.note(
       `generate hit against bare node:http that also writes a loop turn's answers at its end (not a budget): ${p.ratio.toFixed(2)}x req/s, CPU/req ${p.cpuRatio.toFixed(2)}x, rounds ${p.rounds}`,
     );
